@@ -1,0 +1,769 @@
+"""Jarmo rules engine: every rule set of RULES.md, small enough for a board.
+
+State is a handful of bytearrays and small ints.  Pieces are one byte each
+(bit flags below); an action is a small int (kind | from << 3 | to << 8);
+every played action leaves one small int on the undo log that holds all
+that is needed to take it back, so undo is exact and costs 4 bytes a ply.
+"""
+
+from jarmo.board import (
+    DOTTED_LINE, HOME_ROW, LINES, MARKERS, NAMES, ROW, SIDE_NAMES, neighbours, point,
+)
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const is only a hint to the MicroPython compiler
+    def const(value):
+        return value
+
+# Piece byte: flags.  0 is an empty point.
+_PRESENT = const(1)
+_NORTH = const(2)
+_GUARD = const(4)
+_MARK = const(8)
+_GOLD = const(16)
+
+# Action kinds (low 3 bits of an action code).
+MOVE = const(0)
+RECALL = const(1)      # classic: marked archer on `a` brings an archer to `b`
+PLACE = const(2)       # place a held piece on `b`
+DONE = const(3)        # end an open turn
+FLIP = const(4)        # legendary: turn the guard on `a`, hold the recovered piece
+FLIP_PLACE = const(5)  # legendary: the same, placing the recovered piece on `b`
+REDEPLOY = const(6)    # challenges: remote-camp redeploy to `b`
+
+# Where a turn stands.
+_START = const(0)      # nothing done yet
+_PLACED = const(1)     # placed held pieces, the move is still due
+_AFTER = const(2)      # moved; may place held pieces or say done
+_AFTER_R = const(3)    # moved onto both markers; may also redeploy
+
+# What became of a captured piece (undo log field).
+_TO_POOL = const(0)    # captured, recoverable
+_TO_OUT = const(1)     # out of the game for good
+_TO_HELD = const(2)    # straight back to its owner's hand (jasyr guards)
+_TO_HOSTAGE = const(3)  # a Golden Soldier left under the capturer
+
+RULE_SETS = ("classic", "standard", "legendary", "jasyr")
+EXPANSIONS = ("heroes", "challenges")
+
+_BUFFER_SIZE = const(96)   # more than the most actions any position offers
+
+_NEIGHBOUR_CACHE = {}
+
+
+def _neighbour_tables(jasyr):
+    """Per side, the neighbour table to move along; shared by all games."""
+    tables = _NEIGHBOUR_CACHE.get(jasyr)
+    if tables is None:
+        if jasyr:
+            tables = (neighbours(True, 0), neighbours(True, 1))
+        else:
+            plain = neighbours()
+            tables = (plain, plain)
+        _NEIGHBOUR_CACHE[jasyr] = tables
+    return tables
+
+
+class IllegalMove(ValueError):
+    """An action that is garbled or not legal now; the game is unchanged."""
+
+
+class Result:
+    """How a game ended: winner ("south", "north" or None for a draw),
+    points ((south, north), or None where the rule set has no points) and
+    reason ("camp", "wipeout", "repetition", "stuck" or "limit")."""
+
+    def __init__(self, winner, points, reason):
+        self.winner = winner
+        self.points = points
+        self.reason = reason
+
+    def __eq__(self, other):
+        return (isinstance(other, Result) and self.winner == other.winner
+                and self.points == other.points and self.reason == other.reason)
+
+    def __repr__(self):
+        return "Result(%r, %r, %r)" % (self.winner, self.points, self.reason)
+
+
+def side_index(side):
+    if side == "south":
+        return 0
+    if side == "north":
+        return 1
+    raise ValueError("side must be 'south' or 'north', not %r" % (side,))
+
+
+class Game:
+    """One game of Jarmo under one rule set and its expansions."""
+
+    def __init__(self, rules="classic", expansions=(), ply_limit=None):
+        if rules not in RULE_SETS:
+            raise ValueError("unknown rule set %r: expected one of %s"
+                             % (rules, ", ".join(RULE_SETS)))
+        expansions = tuple(expansions)
+        for name in expansions:
+            if name not in EXPANSIONS:
+                raise ValueError("unknown expansion %r: expected heroes or challenges"
+                                 % (name,))
+            if expansions.count(name) > 1:
+                raise ValueError("expansion %r given twice" % (name,))
+        if rules == "classic" and expansions:
+            raise ValueError("the classic rule set takes no expansions")
+        if ply_limit is not None and (type(ply_limit) is not int or ply_limit < 1):
+            raise ValueError("ply_limit must be a positive int or None")
+        self.rules = rules
+        self.expansions = tuple(e for e in EXPANSIONS if e in expansions)
+        self.ply_limit = ply_limit
+        self._classic = rules == "classic"
+        self._scored = rules in ("classic", "standard")
+        self._legendary = rules == "legendary"
+        self._jasyr = rules == "jasyr"
+        # Legendary and Jasyr: a piece on its enemy camp cannot be captured.
+        self._camp_safe = self._legendary or self._jasyr
+        self._heroes = "heroes" in expansions
+        self._challenges = "challenges" in expansions
+        self._nbrs = _neighbour_tables(self._jasyr)
+        self._markers = (point(MARKERS[0]), point(MARKERS[1]))
+        self._buffer = [0] * _BUFFER_SIZE
+        self._setup()
+
+    def _setup(self):
+        top = bytearray(25)
+        for f in range(5):
+            top[f] = _PRESENT
+            top[20 + f] = _PRESENT | _NORTH
+        if self._heroes:
+            # Each side's right-hand corner piece is its Golden Soldier, guard up.
+            top[4] |= _GOLD | _GUARD
+            top[20] |= _GOLD | _GUARD
+        self._top = top
+        self._under = bytearray(25)     # the hostage under a stack, else 0
+        # Per side: held, captured (recoverable), out for good, and whether
+        # the Golden Soldier is among the held / captured pieces.
+        self._held = bytearray(2)
+        self._pool = bytearray(2)
+        self._out = bytearray(2)
+        self._held_gold = bytearray(2)
+        self._pool_gold = bytearray(2)
+        self._markers_on = self._challenges
+        self._turn = 0
+        self._stage = _START
+        self._plies = 0
+        self._log = []
+        self._result = None
+
+    # ----------------------------------------------------------- queries
+
+    @property
+    def turn(self):
+        """The side that acts now: "south" or "north"."""
+        return SIDE_NAMES[self._turn]
+
+    @property
+    def plies(self):
+        """Completed turns so far."""
+        return self._plies
+
+    def piece(self, name):
+        """None, or the piece on a point as "S"/"N" + face; "top/bottom" for a stack."""
+        p = self._point(name)
+        top = self._top[p]
+        if not top:
+            return None
+        under = self._under[p]
+        if under:
+            return _piece_text(top) + "/" + _piece_text(under)
+        return _piece_text(top)
+
+    def held(self, side):
+        return self._held[side_index(side)]
+
+    def captured(self, side):
+        return self._pool[side_index(side)]
+
+    def out(self, side):
+        return self._out[side_index(side)]
+
+    def on_board(self, side):
+        """Pieces of a side on the board (hostages included)."""
+        s = side_index(side)
+        return 5 - self._held[s] - self._pool[s] - self._out[s]
+
+    def markers(self):
+        """Names of the remote-camp markers still in play."""
+        if self._markers_on:
+            return MARKERS
+        return ()
+
+    def open_turn(self):
+        """True when the mover has moved and may still place, redeploy or say done."""
+        return self._stage >= _AFTER and self._result is None
+
+    def result(self):
+        """None while the game runs, else a Result."""
+        return self._result
+
+    def legal(self):
+        """Every legal action now, as notation strings, each once."""
+        buf = self._buffer
+        n = self._gen(buf)
+        return [action_text(buf[i]) for i in range(n)]
+
+    def history(self):
+        """The actions played so far, in order, as notation strings."""
+        return [action_text(entry & 0x1FFF) for entry in self._log]
+
+    def last_action(self):
+        """The last action played as (side, action code), or None."""
+        if not self._log:
+            return None
+        entry = self._log[-1]
+        return ((entry >> 13) & 1, entry & 0x1FFF)
+
+    # ----------------------------------------------------------- actions
+
+    def play(self, text):
+        """Play one action given in notation; IllegalMove says why not."""
+        code = parse_action(text)
+        if not self._is_legal(code):
+            from jarmo.explain import why_illegal
+            raise IllegalMove(why_illegal(self, code, text))
+        self._do(code)
+
+    def undo(self):
+        """Take back the last action."""
+        if not self._log:
+            raise IllegalMove("nothing to undo")
+        self._undo()
+
+    def _is_legal(self, code):
+        buf = self._buffer
+        n = self._gen(buf)
+        for i in range(n):
+            if buf[i] == code:
+                return True
+        return False
+
+    def _point(self, name):
+        p = point(name.strip().lower()) if isinstance(name, str) else -1
+        if p < 0:
+            raise ValueError("%r is not a point: expected a1..e5" % (name,))
+        return p
+
+    # ----------------------------------------------------- move generation
+
+    def _gen(self, buf, first_only=False):
+        """Write the legal action codes into buf; return how many.
+
+        With first_only it stops at the first one found (a stuck test).
+        """
+        if self._result is not None:
+            return 0
+        side = self._turn
+        stage = self._stage
+        top = self._top
+        own_row = HOME_ROW[side]
+        enemy_row = HOME_ROW[1 - side]
+        n = 0
+        if stage >= _AFTER:
+            if stage == _AFTER_R:
+                for b in range(own_row * 5, own_row * 5 + 5):
+                    if not top[b]:
+                        buf[n] = REDEPLOY | b << 8
+                        n += 1
+            if not self._jasyr and self._can_place(side):
+                n = self._gen_camp(buf, n, PLACE, 0)
+            buf[n] = DONE
+            return n + 1
+        sidebit = side << 1
+        nbrs = self._nbrs[side]
+        camp_safe = self._camp_safe
+        banned = self._repeat_move(side) if self._classic else -1
+        for f in range(25):
+            p = top[f]
+            if not p or (p & _NORTH) != sidebit or ROW[f] == enemy_row:
+                continue   # empty, the enemy's, or frozen on the enemy camp
+            for t in nbrs[f]:
+                q = top[t]
+                if q and ((q & _NORTH) == sidebit or (camp_safe and ROW[t] == own_row)):
+                    continue
+                code = f << 3 | t << 8
+                if code != banned:
+                    buf[n] = code
+                    n += 1
+            if n and first_only:
+                return n
+        if self._can_place(side) and (stage == _START or not self._jasyr):
+            n = self._gen_camp(buf, n, PLACE, 0)
+        if stage == _START and self._pool[side]:
+            if self._classic:
+                n = self._gen_sources(buf, n, RECALL, _MARK, enemy_row, True)
+            elif self._legendary:
+                n = self._gen_sources(buf, n, FLIP, _GUARD, enemy_row, False)
+                if self._room(side):
+                    n = self._gen_sources(buf, n, FLIP_PLACE, _GUARD, enemy_row, True)
+        return n
+
+    def _gen_camp(self, buf, n, kind, a):
+        """Actions of one kind for every empty point of the mover's camp."""
+        top = self._top
+        first = HOME_ROW[self._turn] * 5
+        for b in range(first, first + 5):
+            if not top[b]:
+                buf[n] = kind | a << 3 | b << 8
+                n += 1
+        return n
+
+    def _gen_sources(self, buf, n, kind, flag, enemy_row, to_camp):
+        """Recalls or flips: one per own piece with `flag` on the enemy camp."""
+        top = self._top
+        sidebit = self._turn << 1
+        for a in range(enemy_row * 5, enemy_row * 5 + 5):
+            p = top[a]
+            if p and (p & _NORTH) == sidebit and p & flag:
+                if to_camp:
+                    n = self._gen_camp(buf, n, kind, a)
+                else:
+                    buf[n] = kind | a << 3
+                    n += 1
+        return n
+
+    def _room(self, side):
+        """An empty point on the side's camp and fewer than 5 pieces on the board."""
+        if self._held[side] + self._pool[side] + self._out[side] == 0:
+            return False
+        top = self._top
+        first = HOME_ROW[side] * 5
+        for b in range(first, first + 5):
+            if not top[b]:
+                return True
+        return False
+
+    def _can_place(self, side):
+        return self._held[side] > 0 and self._room(side)
+
+    def _repeat_move(self, side):
+        """The move x-y if the side's own last four moves were x-y, y-x, x-y, y-x."""
+        moves = 0
+        last = second = 0
+        log = self._log
+        i = len(log) - 1
+        while i >= 0 and moves < 4:
+            entry = log[i]
+            i -= 1
+            if (entry >> 13) & 1 != side:
+                continue
+            kind = entry & 7
+            if kind == DONE:
+                continue
+            if kind != MOVE:
+                return -1          # a recall, placement, flip or redeploy breaks it
+            code = entry & 0x1FFF
+            if moves == 0:
+                last = code
+            elif moves == 1:
+                second = code
+                if second != _reverse(last):
+                    return -1
+            elif code != (last if moves == 2 else second):
+                return -1
+            moves += 1
+        return second if moves == 4 else -1
+
+    # ------------------------------------------------------- making moves
+
+    def _do(self, code):
+        """Apply a legal action code (unchecked) and settle the turn."""
+        side = self._turn
+        kind = code & 7
+        a = (code >> 3) & 31
+        b = code >> 8
+        entry = code | side << 13 | self._stage << 14
+        top = self._top
+        ends_turn = True
+        if kind == MOVE:
+            entry |= self._move(side, a, b)
+            ends_turn = self._after_move(side)
+        elif kind == PLACE:
+            entry |= self._from_hand(side, b) << 26
+            if self._stage >= _AFTER:
+                ends_turn = not self._after_placing(side)
+            elif not self._jasyr:
+                self._stage = _PLACED
+                ends_turn = False
+        elif kind == DONE:
+            pass
+        elif kind == RECALL:
+            top[a] &= ~_MARK
+            self._pool[side] -= 1
+            top[b] = _PRESENT | side << 1
+        elif kind == FLIP:
+            top[a] &= ~_GUARD
+            entry |= self._recover(side) << 26
+        elif kind == FLIP_PLACE:
+            top[a] &= ~_GUARD
+            entry |= self._from_pool(side, b) << 26
+        else:  # REDEPLOY
+            entry |= self._from_pool(side, b) << 26
+            self._markers_on = False
+            ends_turn = not self._after_placing(side)
+        self._log.append(entry)
+        if ends_turn:
+            self._end_turn(side)
+        elif not self._gen(self._buffer, True):
+            self._result = self._stuck_result()
+
+    def _move(self, side, a, b):
+        """Move the piece on a to b; return the undo fields of the move."""
+        top = self._top
+        under = self._under
+        p = top[a]
+        q = top[b]
+        fields = q << 16 | ((p >> 2) & 7) << 21
+        top[a] = under[a]     # a hostage left behind is now the top piece
+        under[a] = 0
+        if q:
+            if self._heroes and q & _GOLD and q & _GUARD and not under[b]:
+                under[b] = q & ~_GUARD   # the Golden Soldier becomes a hostage
+                fields |= _TO_HOSTAGE << 24
+            else:
+                fields |= self._capture(q) << 24
+            enemy_row = HOME_ROW[1 - side]
+            if self._classic:
+                p |= _MARK
+            elif not p & (_GUARD | _GOLD) and ROW[b] != enemy_row:
+                p |= _GUARD   # promotion: captured outside the enemy's own camp
+        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._legendary:
+            p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
+            fields |= self._recover(side) << 26   # ... and recovers a piece
+        top[b] = p
+        return fields
+
+    def _capture(self, q):
+        """Take the captured piece q off the board; return where it went."""
+        owner = (q >> 1) & 1
+        gold = q & _GOLD
+        if self._classic:
+            where = _TO_POOL
+        elif gold and not q & _GUARD:
+            where = _TO_OUT           # a Golden Soldier captured as an archer
+        elif self._jasyr:
+            where = _TO_HELD if q & _GUARD else _TO_OUT
+        else:
+            where = _TO_POOL
+        if where == _TO_POOL:
+            self._pool[owner] += 1
+            if gold:
+                self._pool_gold[owner] = 1
+        elif where == _TO_HELD:
+            self._held[owner] += 1
+            if gold:
+                self._held_gold[owner] = 1
+        else:
+            self._out[owner] += 1
+        return where
+
+    def _recover(self, side):
+        """Move one captured piece to the hand; 0 if none, 1 ordinary, 2 golden."""
+        pool = self._pool
+        if not pool[side]:
+            return 0
+        pool[side] -= 1
+        self._held[side] += 1
+        if pool[side] < self._pool_gold[side]:   # only the Golden Soldier was left
+            self._pool_gold[side] = 0
+            self._held_gold[side] = 1
+            return 2
+        return 1
+
+    def _from_hand(self, side, b):
+        """Place a held piece on b, archer face up; ordinary pieces first."""
+        self._held[side] -= 1
+        gold = self._held[side] < self._held_gold[side]
+        if gold:
+            self._held_gold[side] = 0
+        self._top[b] = _PRESENT | side << 1 | (_GOLD if gold else 0)
+        return 2 if gold else 1
+
+    def _from_pool(self, side, b):
+        """Put a captured piece straight back on b, archer face up."""
+        self._pool[side] -= 1
+        gold = self._pool[side] < self._pool_gold[side]
+        if gold:
+            self._pool_gold[side] = 0
+        self._top[b] = _PRESENT | side << 1 | (_GOLD if gold else 0)
+        return 2 if gold else 1
+
+    def _after_move(self, side):
+        """Set the stage after a move; True if the move ends the turn."""
+        if self._redeploy_possible(side):
+            self._stage = _AFTER_R
+            return False
+        if not self._jasyr and self._can_place(side):
+            self._stage = _AFTER
+            return False
+        return True
+
+    def _after_placing(self, side):
+        """After a placement or redeploy in an open turn: True if it stays open."""
+        if not self._jasyr and self._can_place(side):
+            self._stage = _AFTER
+            return True
+        return False
+
+    def _redeploy_possible(self, side):
+        if not self._markers_on or not self._pool[side] or not self._room(side):
+            return False
+        top = self._top
+        sidebit = side << 1
+        for m in self._markers:
+            if not top[m] or (top[m] & _NORTH) != sidebit:
+                return False
+        return True
+
+    # ------------------------------------------------------------- undo
+
+    def _undo(self):
+        entry = self._log.pop()
+        side = (entry >> 13) & 1
+        if self._turn != side:
+            self._plies -= 1      # the action had ended the turn
+            self._turn = side
+        self._stage = (entry >> 14) & 3
+        self._result = None
+        kind = entry & 7
+        a = (entry >> 3) & 31
+        b = (entry >> 8) & 31
+        which = (entry >> 26) & 3
+        top = self._top
+        if kind == MOVE:
+            self._unmove(side, a, b, entry)
+        elif kind == PLACE:
+            self._held[side] += 1
+            self._held_gold[side] |= which >> 1
+            top[b] = 0
+        elif kind == RECALL:
+            top[a] |= _MARK
+            self._pool[side] += 1
+            top[b] = 0
+        elif kind == FLIP:
+            top[a] |= _GUARD
+            self._unrecover(side, which)
+        elif kind == FLIP_PLACE or kind == REDEPLOY:
+            if kind == FLIP_PLACE:
+                top[a] |= _GUARD
+            else:
+                self._markers_on = True
+            self._pool[side] += 1
+            self._pool_gold[side] |= which >> 1
+            top[b] = 0
+
+    def _unmove(self, side, a, b, entry):
+        top = self._top
+        under = self._under
+        q = (entry >> 16) & 31
+        if top[a]:                 # the mover had stood on a stack
+            under[a] = top[a]
+        top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+        top[b] = q
+        if q:
+            where = (entry >> 24) & 3
+            owner = 1 - side
+            gold = 1 if q & _GOLD else 0
+            if where == _TO_HOSTAGE:
+                under[b] = 0
+            elif where == _TO_POOL:
+                self._pool[owner] -= 1
+                if gold:
+                    self._pool_gold[owner] = 0
+            elif where == _TO_HELD:
+                self._held[owner] -= 1
+                if gold:
+                    self._held_gold[owner] = 0
+            else:
+                self._out[owner] -= 1
+        self._unrecover(side, (entry >> 26) & 3)
+
+    def _unrecover(self, side, which):
+        if which:
+            self._held[side] -= 1
+            self._pool[side] += 1
+            if which == 2:
+                self._held_gold[side] = 0
+                self._pool_gold[side] = 1
+
+    # ------------------------------------------------------- end of game
+
+    def _end_turn(self, mover):
+        self._plies += 1
+        self._stage = _START
+        self._turn = 1 - mover
+        result = self._end_check(mover)
+        if result is None and not self._gen(self._buffer, True):
+            result = self._stuck_result()
+        self._result = result
+
+    def _end_check(self, mover):
+        """RULES.md section 2 order: wipe-out, camp, repetition, ply limit."""
+        other = 1 - mover
+        if not self._classic:
+            for side in (other, mover):
+                if self._pool[side] + self._out[side] == 5:   # nothing on board or held
+                    return self._win(1 - side, "wipeout")
+        # Legendary and Jasyr: a side wins at the end of *its* turn only.
+        for side in ((mover,) if self._camp_safe else (mover, other)):
+            if self._all_in_camp(side):
+                if self._scored:
+                    return self._tally("camp")
+                return self._win(side, "camp")
+        if not self._classic and self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
+            return self._tally("repetition")
+        if self.ply_limit is not None and self._plies >= self.ply_limit:
+            return self._tally("limit")
+        return None
+
+    def _stuck_result(self):
+        return self._tally("stuck")
+
+    def _all_in_camp(self, side):
+        """All the side's pieces on the board (at least one) stand on its enemy camp."""
+        enemy_row = HOME_ROW[1 - side]
+        found = False
+        for layer in (self._top, self._under):
+            for p in range(25):
+                q = layer[p]
+                if q and (q >> 1) & 1 == side:
+                    if ROW[p] != enemy_row:
+                        return False
+                    found = True
+        return found
+
+    def _score(self, side):
+        """(points, pieces on the enemy camp) of a side: 2 a piece there, 1 elsewhere."""
+        enemy_row = HOME_ROW[1 - side]
+        points = in_camp = 0
+        for layer in (self._top, self._under):
+            for p in range(25):
+                q = layer[p]
+                if q and (q >> 1) & 1 == side:
+                    if ROW[p] == enemy_row:
+                        in_camp += 1
+                        points += 2
+                    else:
+                        points += 1
+        return points, in_camp
+
+    def _tally(self, reason):
+        """Score both sides; more points wins, then (not classic) more pieces in camp."""
+        if not self._scored:
+            return Result(None, None, reason)
+        south, south_camp = self._score(0)
+        north, north_camp = self._score(1)
+        if south == north and not self._classic:
+            lead = south_camp - north_camp
+        else:
+            lead = south - north
+        winner = None if lead == 0 else ("south" if lead > 0 else "north")
+        return Result(winner, (south, north), reason)
+
+    def _win(self, side, reason):
+        """An outright win: the winner scores its tally, the loser nothing."""
+        points = None
+        if self._scored:
+            mine = self._score(side)[0]
+            points = (mine, 0) if side == 0 else (0, mine)
+        return Result(SIDE_NAMES[side], points, reason)
+
+    # --------------------------------------------------------- save files
+
+    def dump(self):
+        """The game as a versioned, checksummed text; Game.load reads it back."""
+        from jarmo.save import dump_game
+        return dump_game(self)
+
+    @staticmethod
+    def load(text):
+        """A Game from dump() text; ValueError with a reason if it is malformed."""
+        from jarmo.save import load_game
+        return load_game(text)
+
+    def copy(self):
+        """An independent game with the same rules and history."""
+        game = Game(self.rules, self.expansions, self.ply_limit)
+        for entry in self._log:
+            game._do(entry & 0x1FFF)
+        return game
+
+    def __repr__(self):
+        return "<Game %s %s ply %d>" % (self.rules, "+".join(self.expansions) or "-",
+                                        self._plies)
+
+
+def _reverse(code):
+    """The move code going the other way along the same line."""
+    return ((code >> 8) & 31) << 3 | ((code >> 3) & 31) << 8
+
+
+def _piece_text(q):
+    side = "N" if q & _NORTH else "S"
+    if q & _GOLD:
+        return side + ("G" if q & _GUARD else "A")
+    if q & _GUARD:
+        return side + "g"
+    if q & _MARK:
+        return side + "m"
+    return side + "a"
+
+
+def action_text(code):
+    """Notation for an action code (RULES.md section 9)."""
+    kind = code & 7
+    a = NAMES[(code >> 3) & 31]
+    b = NAMES[(code >> 8) & 31]
+    if kind == MOVE:
+        return a + "-" + b
+    if kind == PLACE:
+        return "@" + b
+    if kind == DONE:
+        return "done"
+    if kind == RECALL:
+        return a + "@" + b
+    if kind == FLIP:
+        return a + "*"
+    if kind == FLIP_PLACE:
+        return a + "*@" + b
+    return "r@" + b
+
+
+_SHAPES = "expected a move like b1-d2, a recall c5@a1, a placement @a1, done, a flip c5* or c5*@a1, or a redeploy r@a1"
+
+
+def parse_action(text):
+    """The action code for a notation string; IllegalMove if it is garbled."""
+    if not isinstance(text, str):
+        raise IllegalMove("an action is a string, not %r" % (type(text).__name__,))
+    s = text.strip().lower()
+    n = len(s)
+    if s == "done":
+        return DONE
+    if n == 3 and s[0] == "@":
+        return PLACE | _target(s, 1, text) << 8
+    if n == 4 and s[:2] == "r@":
+        return REDEPLOY | _target(s, 2, text) << 8
+    if n == 3 and s[2] == "*":
+        return FLIP | _target(s, 0, text) << 3
+    if n == 6 and s[2:4] == "*@":
+        return FLIP_PLACE | _target(s, 0, text) << 3 | _target(s, 4, text) << 8
+    if n == 5 and s[2] in "-x@":
+        kind = RECALL if s[2] == "@" else MOVE
+        return kind | _target(s, 0, text) << 3 | _target(s, 3, text) << 8
+    raise IllegalMove("garbled action %r: %s" % (text, _SHAPES))
+
+
+def _target(s, i, text):
+    p = point(s[i:i + 2])
+    if p < 0:
+        raise IllegalMove("garbled action %r: %r is not a point (a1..e5)" % (text, s[i:i + 2]))
+    return p
