@@ -1,0 +1,155 @@
+"""Properties that must hold over thousands of seeded random games of every mix.
+
+- legal() agrees exactly with what play() accepts (garbled strings refused
+  with a message, the game unchanged);
+- undo restores the exact dump(); load(dump()) round-trips at every ply;
+- piece accounting: board + held + captured + out == 5 for each side;
+- frozen pieces never move; every game ends under a ply limit.
+"""
+
+import random
+
+import pytest
+
+from jarmo import Game, IllegalMove
+from jarmo.board import NAMES
+
+MIXES = [("classic", ())] + [
+    (rules, expansions)
+    for rules in ("standard", "legendary", "jasyr")
+    for expansions in ((), ("heroes",), ("challenges",), ("heroes", "challenges"))
+]
+MIX_IDS = ["%s+%s" % (r, "+".join(e) or "none") for r, e in MIXES]
+
+# Every string the notation can spell: the universe legal() is a subset of.
+ALL_ACTIONS = (
+    [a + "-" + b for a in NAMES for b in NAMES]
+    + [a + "@" + b for a in NAMES for b in NAMES]
+    + ["@" + b for b in NAMES] + ["r@" + b for b in NAMES]
+    + [a + "*" for a in NAMES] + [a + "*@" + b for a in NAMES for b in NAMES]
+    + ["done"]
+)
+GARBLED = ["", " ", "b1", "b1-", "b1-z9", "f1-a2", "a0-a1", "b1--d2", "@", "@a6",
+           "r@", "r@f1", "c5**", "c5*@", "don", "done!", "a1-b2-c3", "x", "1a-2b",
+           "\x00", "b1\nd2", "@@a1", "r@a1@", "*", "a1*a2", "pass"]
+
+
+def board_count(game, side):
+    letter = side[0].upper()
+    count = 0
+    for name in NAMES:
+        text = game.piece(name)
+        if text:
+            count += sum(1 for part in text.split("/") if part[0] == letter)
+    return count
+
+
+def check_accounting(game):
+    for side in ("south", "north"):
+        total = board_count(game, side) + game.held(side) + game.captured(side) + game.out(side)
+        assert total == 5, (side, game.history())
+
+
+def frozen_points(game):
+    """Points holding a piece on its enemy camp: it must never move again."""
+    frozen = []
+    for name in NAMES:
+        text = game.piece(name)
+        if text and ((text[0] == "S" and name[1] == "5") or (text[0] == "N" and name[1] == "1")):
+            frozen.append(name)
+    return frozen
+
+
+def random_game(rules, expansions, seed, on_ply):
+    rng = random.Random(seed)
+    game = Game(rules, expansions, ply_limit=120)
+    while game.result() is None:
+        legal = game.legal()
+        on_ply(game, legal, rng)
+        game.play(rng.choice(legal))
+    assert game.legal() == []
+    return game
+
+
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_random_games_keep_every_invariant(rules, expansions):
+    def on_ply(game, legal, rng):
+        assert legal, "a running game always offers an action"
+        assert len(set(legal)) == len(legal), legal
+        check_accounting(game)
+        before = game.dump()
+        action = rng.choice(legal)
+        frozen = frozen_points(game)
+        game.play(action)
+        for name in frozen:
+            # A frozen piece only ever leaves its point by being captured.
+            assert not action.startswith(name + "-"), "a frozen piece moved"
+            assert game.piece(name) is not None
+        game.undo()
+        assert game.dump() == before
+        if rng.random() < 0.1:
+            assert Game.load(before).dump() == before
+
+    for seed in range(300):
+        random_game(rules, expansions, seed, on_ply)
+
+
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_legal_agrees_exactly_with_what_play_accepts(rules, expansions):
+    def on_ply(game, legal, rng):
+        before = game.dump()
+        legal_set = set(legal)
+        # Every few plies, try the whole notation universe; else a sample.
+        pool = ALL_ACTIONS if rng.random() < 0.05 else rng.sample(ALL_ACTIONS, 60)
+        for text in pool + GARBLED:
+            try:
+                game.play(text)
+            except IllegalMove as error:
+                assert text not in legal_set, (text, str(error))
+                assert str(error), "a refusal says why"
+                assert game.dump() == before, "a refusal leaves the game unchanged"
+            else:
+                assert text in legal_set, (text, legal)
+                game.undo()
+        for text in legal:   # input is case-insensitive and tolerates spaces
+            game.play("  " + text.upper() + " ")
+            game.undo()
+            if "-" in text:
+                game.play(text.replace("-", "x"))
+                game.undo()
+        assert game.dump() == before
+
+    for seed in range(30):
+        random_game(rules, expansions, 1000 + seed, on_ply)
+
+
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_thousands_of_games_end_and_round_trip(rules, expansions):
+    reasons = set()
+    for seed in range(2000):
+        rng = random.Random(seed)
+        game = Game(rules, expansions, ply_limit=200)
+        while game.result() is None:
+            game.play(rng.choice(game.legal()))
+        check_accounting(game)
+        reasons.add(game.result().reason)
+        if seed % 50 == 0:
+            copy = Game.load(game.dump())
+            assert copy.result() == game.result() and copy.dump() == game.dump()
+    assert "camp" in reasons
+
+
+def test_undo_any_number_of_actions_back_to_the_start():
+    rng = random.Random(7)
+    game = Game("standard", ("heroes", "challenges"))
+    start = game.dump()
+    dumps = []
+    while game.result() is None:
+        dumps.append(game.dump())
+        game.play(rng.choice(game.legal()))
+    while dumps:
+        game.undo()
+        assert game.dump() == dumps.pop()
+    assert game.dump() == start
+    with pytest.raises(IllegalMove):
+        game.undo()
