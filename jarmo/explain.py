@@ -6,8 +6,8 @@ someone makes a mistake.
 
 from jarmo.board import HOME_ROW, NAMES, ROW
 from jarmo.game import (
-    DONE, FLIP, FLIP_PLACE, MOVE, PLACE, RECALL, REDEPLOY, _AFTER, _GOLD, _GUARD, _MARK,
-    _NORTH, _START, action_text,
+    AFTER, AFTER_R, DONE, FLIP, FLIP_PLACE, GOLD, GUARD, MARK, MOVE, PLACE, RECALL, REDEPLOY,
+    NORTH, START, action_text,
 )
 
 
@@ -28,14 +28,14 @@ def _reason(game, code):
     if kind == MOVE:
         return _move_reason(game, side, a, b)
     if kind == DONE:
-        if game._stage < _AFTER:
+        if game._stage < AFTER:
             return "you must move first; done only ends a turn after the move"
         return "done is not possible now"
     if kind == RECALL and rules != "classic":
         return "recalls are a classic rule"
     if kind in (FLIP, FLIP_PLACE) and rules != "legendary":
         return "flipping a guard is a legendary rule"
-    if kind == REDEPLOY and game._stage != 3:
+    if kind == REDEPLOY and game._stage != AFTER_R:
         return "a redeploy needs your pieces on both remote camps right after your move"
     if kind in (RECALL, FLIP, FLIP_PLACE):
         reason = _source_reason(game, side, kind, a)
@@ -52,11 +52,11 @@ def _move_reason(game, side, a, b):
     top = game._top
     p = top[a]
     enemy_row = HOME_ROW[1 - side]
-    if game._stage >= _AFTER:
+    if game._stage >= AFTER:
         return "you have already moved this turn: place a held piece, redeploy or say done"
     if not p:
         return "there is no piece on %s" % NAMES[a]
-    if (p & _NORTH) >> 1 != side:
+    if (p & NORTH) >> 1 != side:
         return "the piece on %s is not yours" % NAMES[a]
     if ROW[a] == enemy_row:
         return "the piece on %s is frozen on the enemy camp" % NAMES[a]
@@ -65,7 +65,7 @@ def _move_reason(game, side, a, b):
             return "in jasyr pieces never move backwards"
         return "no line joins %s and %s" % (NAMES[a], NAMES[b])
     q = top[b]
-    if q and (q & _NORTH) >> 1 == side:
+    if q and (q & NORTH) >> 1 == side:
         return "your own piece stands on %s" % NAMES[b]
     if q and game._camp_safe and ROW[b] == HOME_ROW[side]:
         return "the piece on %s stands on its enemy camp and cannot be captured" % NAMES[b]
@@ -76,13 +76,13 @@ def _move_reason(game, side, a, b):
 
 def _source_reason(game, side, kind, a):
     p = game._top[a]
-    if game._stage != _START:
+    if game._stage != START:
         return "that takes your whole turn, and you have already acted this turn"
-    if not p or (p & _NORTH) >> 1 != side or ROW[a] != HOME_ROW[1 - side]:
+    if not p or (p & NORTH) >> 1 != side or ROW[a] != HOME_ROW[1 - side]:
         return "you need your own piece on the enemy camp at %s" % NAMES[a]
-    if kind == RECALL and not p & _MARK:
+    if kind == RECALL and not p & MARK:
         return "the archer on %s has not captured (it is not marked)" % NAMES[a]
-    if kind != RECALL and (not p & _GUARD or p & _GOLD and not p & _GUARD):
+    if kind != RECALL and (not p & GUARD or p & GOLD and not p & GUARD):
         return "the piece on %s is not a guard" % NAMES[a]
     if not game._pool[side]:
         return "none of your pieces is captured"
@@ -93,7 +93,7 @@ def _camp_reason(game, side, kind, b):
     if kind == PLACE:
         if not game._held[side]:
             return "you hold no pieces"
-        if game._jasyr and game._stage != _START:
+        if game._jasyr and game._stage != START:
             return "in jasyr placing a held piece takes a whole turn"
     if kind == REDEPLOY and not game._pool[side]:
         return "none of your pieces is captured"

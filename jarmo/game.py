@@ -17,11 +17,11 @@ except ImportError:  # CPython: const is only a hint to the MicroPython compiler
         return value
 
 # Piece byte: flags.  0 is an empty point.
-_PRESENT = const(1)
-_NORTH = const(2)
-_GUARD = const(4)
-_MARK = const(8)
-_GOLD = const(16)
+PRESENT = const(1)
+NORTH = const(2)
+GUARD = const(4)
+MARK = const(8)
+GOLD = const(16)
 
 # Action kinds (low 3 bits of an action code).
 MOVE = const(0)
@@ -33,10 +33,10 @@ FLIP_PLACE = const(5)  # legendary: the same, placing the recovered piece on `b`
 REDEPLOY = const(6)    # challenges: remote-camp redeploy to `b`
 
 # Where a turn stands.
-_START = const(0)      # nothing done yet
-_PLACED = const(1)     # placed held pieces, the move is still due
-_AFTER = const(2)      # moved; may place held pieces or say done
-_AFTER_R = const(3)    # moved onto both markers; may also redeploy
+START = const(0)      # nothing done yet
+PLACED = const(1)     # placed held pieces, the move is still due
+AFTER = const(2)      # moved; may place held pieces or say done
+AFTER_R = const(3)    # moved onto both markers; may also redeploy
 
 # What became of a captured piece (undo log field).
 _TO_POOL = const(0)    # captured, recoverable
@@ -132,12 +132,12 @@ class Game:
     def _setup(self):
         top = bytearray(25)
         for f in range(5):
-            top[f] = _PRESENT
-            top[20 + f] = _PRESENT | _NORTH
+            top[f] = PRESENT
+            top[20 + f] = PRESENT | NORTH
         if self._heroes:
             # Each side's right-hand corner piece is its Golden Soldier, guard up.
-            top[4] |= _GOLD | _GUARD
-            top[20] |= _GOLD | _GUARD
+            top[4] |= GOLD | GUARD
+            top[20] |= GOLD | GUARD
         self._top = top
         self._under = bytearray(25)     # the hostage under a stack, else 0
         # Per side: held, captured (recoverable), out for good, and whether
@@ -149,7 +149,7 @@ class Game:
         self._pool_gold = bytearray(2)
         self._markers_on = self._challenges
         self._turn = 0
-        self._stage = _START
+        self._stage = START
         self._plies = 0
         self._log = []
         self._result = None
@@ -199,7 +199,7 @@ class Game:
 
     def open_turn(self):
         """True when the mover has moved and may still place, redeploy or say done."""
-        return self._stage >= _AFTER and self._result is None
+        return self._stage >= AFTER and self._result is None
 
     def result(self):
         """None while the game runs, else a Result."""
@@ -267,8 +267,8 @@ class Game:
         own_row = HOME_ROW[side]
         enemy_row = HOME_ROW[1 - side]
         n = 0
-        if stage >= _AFTER:
-            if stage == _AFTER_R:
+        if stage >= AFTER:
+            if stage == AFTER_R:
                 for b in range(own_row * 5, own_row * 5 + 5):
                     if not top[b]:
                         buf[n] = REDEPLOY | b << 8
@@ -283,11 +283,11 @@ class Game:
         banned = self._repeat_move(side) if self._classic else -1
         for f in range(25):
             p = top[f]
-            if not p or (p & _NORTH) != sidebit or ROW[f] == enemy_row:
+            if not p or (p & NORTH) != sidebit or ROW[f] == enemy_row:
                 continue   # empty, the enemy's, or frozen on the enemy camp
             for t in nbrs[f]:
                 q = top[t]
-                if q and ((q & _NORTH) == sidebit or (camp_safe and ROW[t] == own_row)):
+                if q and ((q & NORTH) == sidebit or (camp_safe and ROW[t] == own_row)):
                     continue
                 code = f << 3 | t << 8
                 if code != banned:
@@ -295,15 +295,15 @@ class Game:
                     n += 1
             if n and first_only:
                 return n
-        if self._can_place(side) and (stage == _START or not self._jasyr):
+        if self._can_place(side) and (stage == START or not self._jasyr):
             n = self._gen_camp(buf, n, PLACE, 0)
-        if stage == _START and self._pool[side]:
+        if stage == START and self._pool[side]:
             if self._classic:
-                n = self._gen_sources(buf, n, RECALL, _MARK, enemy_row, True)
+                n = self._gen_sources(buf, n, RECALL, MARK, enemy_row, True)
             elif self._legendary:
-                n = self._gen_sources(buf, n, FLIP, _GUARD, enemy_row, False)
+                n = self._gen_sources(buf, n, FLIP, GUARD, enemy_row, False)
                 if self._room(side):
-                    n = self._gen_sources(buf, n, FLIP_PLACE, _GUARD, enemy_row, True)
+                    n = self._gen_sources(buf, n, FLIP_PLACE, GUARD, enemy_row, True)
         return n
 
     def _gen_camp(self, buf, n, kind, a):
@@ -322,7 +322,7 @@ class Game:
         sidebit = self._turn << 1
         for a in range(enemy_row * 5, enemy_row * 5 + 5):
             p = top[a]
-            if p and (p & _NORTH) == sidebit and p & flag:
+            if p and (p & NORTH) == sidebit and p & flag:
                 if to_camp:
                     n = self._gen_camp(buf, n, kind, a)
                 else:
@@ -388,22 +388,22 @@ class Game:
             ends_turn = self._after_move(side)
         elif kind == PLACE:
             entry |= self._from_hand(side, b) << 26
-            if self._stage >= _AFTER:
+            if self._stage >= AFTER:
                 ends_turn = not self._after_placing(side)
             elif not self._jasyr:
-                self._stage = _PLACED
+                self._stage = PLACED
                 ends_turn = False
         elif kind == DONE:
             pass
         elif kind == RECALL:
-            top[a] &= ~_MARK
+            top[a] &= ~MARK
             self._pool[side] -= 1
-            top[b] = _PRESENT | side << 1
+            top[b] = PRESENT | side << 1
         elif kind == FLIP:
-            top[a] &= ~_GUARD
+            top[a] &= ~GUARD
             entry |= self._recover(side) << 26
         elif kind == FLIP_PLACE:
-            top[a] &= ~_GUARD
+            top[a] &= ~GUARD
             entry |= self._from_pool(side, b) << 26
         else:  # REDEPLOY
             entry |= self._from_pool(side, b) << 26
@@ -425,18 +425,18 @@ class Game:
         top[a] = under[a]     # a hostage left behind is now the top piece
         under[a] = 0
         if q:
-            if self._heroes and q & _GOLD and q & _GUARD and not under[b]:
-                under[b] = q & ~_GUARD   # the Golden Soldier becomes a hostage
+            if self._heroes and q & GOLD and q & GUARD and not under[b]:
+                under[b] = q & ~GUARD   # the Golden Soldier becomes a hostage
                 fields |= _TO_HOSTAGE << 24
             else:
                 fields |= self._capture(q) << 24
             enemy_row = HOME_ROW[1 - side]
             if self._classic:
-                p |= _MARK
-            elif not p & (_GUARD | _GOLD) and ROW[b] != enemy_row:
-                p |= _GUARD   # promotion: captured outside the enemy's own camp
-        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._legendary:
-            p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
+                p |= MARK
+            elif not p & (GUARD | GOLD) and ROW[b] != enemy_row:
+                p |= GUARD   # promotion: captured outside the enemy's own camp
+        if ROW[b] == HOME_ROW[1 - side] and p & GUARD and not self._legendary:
+            p &= ~GUARD      # a guard entering the enemy camp turns archer ...
             fields |= self._recover(side) << 26   # ... and recovers a piece
         top[b] = p
         return fields
@@ -444,13 +444,13 @@ class Game:
     def _capture(self, q):
         """Take the captured piece q off the board; return where it went."""
         owner = (q >> 1) & 1
-        gold = q & _GOLD
+        gold = q & GOLD
         if self._classic:
             where = _TO_POOL
-        elif gold and not q & _GUARD:
+        elif gold and not q & GUARD:
             where = _TO_OUT           # a Golden Soldier captured as an archer
         elif self._jasyr:
-            where = _TO_HELD if q & _GUARD else _TO_OUT
+            where = _TO_HELD if q & GUARD else _TO_OUT
         else:
             where = _TO_POOL
         if where == _TO_POOL:
@@ -484,7 +484,7 @@ class Game:
         gold = self._held[side] < self._held_gold[side]
         if gold:
             self._held_gold[side] = 0
-        self._top[b] = _PRESENT | side << 1 | (_GOLD if gold else 0)
+        self._top[b] = PRESENT | side << 1 | (GOLD if gold else 0)
         return 2 if gold else 1
 
     def _from_pool(self, side, b):
@@ -493,23 +493,23 @@ class Game:
         gold = self._pool[side] < self._pool_gold[side]
         if gold:
             self._pool_gold[side] = 0
-        self._top[b] = _PRESENT | side << 1 | (_GOLD if gold else 0)
+        self._top[b] = PRESENT | side << 1 | (GOLD if gold else 0)
         return 2 if gold else 1
 
     def _after_move(self, side):
         """Set the stage after a move; True if the move ends the turn."""
         if self._redeploy_possible(side):
-            self._stage = _AFTER_R
+            self._stage = AFTER_R
             return False
         if not self._jasyr and self._can_place(side):
-            self._stage = _AFTER
+            self._stage = AFTER
             return False
         return True
 
     def _after_placing(self, side):
         """After a placement or redeploy in an open turn: True if it stays open."""
         if not self._jasyr and self._can_place(side):
-            self._stage = _AFTER
+            self._stage = AFTER
             return True
         return False
 
@@ -519,7 +519,7 @@ class Game:
         top = self._top
         sidebit = side << 1
         for m in self._markers:
-            if not top[m] or (top[m] & _NORTH) != sidebit:
+            if not top[m] or (top[m] & NORTH) != sidebit:
                 return False
         return True
 
@@ -545,15 +545,15 @@ class Game:
             self._held_gold[side] |= which >> 1
             top[b] = 0
         elif kind == RECALL:
-            top[a] |= _MARK
+            top[a] |= MARK
             self._pool[side] += 1
             top[b] = 0
         elif kind == FLIP:
-            top[a] |= _GUARD
+            top[a] |= GUARD
             self._unrecover(side, which)
         elif kind == FLIP_PLACE or kind == REDEPLOY:
             if kind == FLIP_PLACE:
-                top[a] |= _GUARD
+                top[a] |= GUARD
             else:
                 self._markers_on = True
             self._pool[side] += 1
@@ -566,12 +566,12 @@ class Game:
         q = (entry >> 16) & 31
         if top[a]:                 # the mover had stood on a stack
             under[a] = top[a]
-        top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+        top[a] = PRESENT | side << 1 | ((entry >> 21) & 7) << 2
         top[b] = q
         if q:
             where = (entry >> 24) & 3
             owner = 1 - side
-            gold = 1 if q & _GOLD else 0
+            gold = 1 if q & GOLD else 0
             if where == _TO_HOSTAGE:
                 under[b] = 0
             elif where == _TO_POOL:
@@ -598,7 +598,7 @@ class Game:
 
     def _end_turn(self, mover):
         self._plies += 1
-        self._stage = _START
+        self._stage = START
         self._turn = 1 - mover
         result = self._end_check(mover)
         if result is None and not self._gen(self._buffer, True):
@@ -707,12 +707,12 @@ def _reverse(code):
 
 
 def _piece_text(q):
-    side = "N" if q & _NORTH else "S"
-    if q & _GOLD:
-        return side + ("G" if q & _GUARD else "A")
-    if q & _GUARD:
+    side = "N" if q & NORTH else "S"
+    if q & GOLD:
+        return side + ("G" if q & GUARD else "A")
+    if q & GUARD:
         return side + "g"
-    if q & _MARK:
+    if q & MARK:
         return side + "m"
     return side + "a"
 
