@@ -507,7 +507,12 @@ class Game:
         return True
 
     def _after_placing(self, side):
-        """After a placement or redeploy in an open turn: True if it stays open."""
+        """After a placement or redeploy in an open turn: True if it stays open.
+
+        An earned redeploy stays on offer for the rest of the turn (RULES.md 8
+        "in that turn"; docs/RULES-DECISIONS.md 3)."""
+        if self._stage == AFTER_R and self._redeploy_possible(side):
+            return True
         if not self._jasyr and self._can_place(side):
             self._stage = AFTER
             return True

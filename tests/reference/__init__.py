@@ -1,0 +1,1 @@
+"""Independent reference implementation of the Jarmo rules (tests only)."""
