@@ -1,0 +1,94 @@
+"""Jarmo, the handheld: the CircuitPython program.
+
+Settings come from settings.toml (see device/settings.toml): JARMO_PROFILE
+names a board profile in hardware/profiles.py.  Buttons go to jarmo.App,
+whose frame and text are drawn on the 5x5 NeoPixel grid and the display.
+
+The same file runs on a PC (CPython + Adafruit Blinka) to replay a file of
+button events without hardware, printing every frame and the status text:
+
+    JARMO_PROFILE=host JARMO_EVENTS=game.txt \
+        python -c "import runpy; runpy.run_path('code.py', run_name='__main__')"
+
+(`import code` would find the standard library's module, hence runpy.)
+Host settings: JARMO_EVENTS (a file, or - for stdin), JARMO_FRAMES
+(all | last | none), JARMO_DATA (folder for saves), JARMO_SEED.
+"""
+
+# ----------------------------------------------------------------------------
+# Configuration
+# ----------------------------------------------------------------------------
+import os
+
+# os.getenv reads settings.toml on CircuitPython (numbers come back as int)
+# and the environment on a PC (always str): hence the explicit int().
+PROFILE_NAME = os.getenv("JARMO_PROFILE", "feather_oled")
+BRIGHTNESS_CAP = int(os.getenv("JARMO_BRIGHTNESS", -1))  # -1: the profile's cap
+SEED = int(os.getenv("JARMO_SEED", -1))                  # -1: random at power-up
+DATA_ROOT = os.getenv("JARMO_DATA", "/")                 # saves and statistics
+EVENTS = os.getenv("JARMO_EVENTS", "")                   # host only
+FRAMES = os.getenv("JARMO_FRAMES", "all")                # host only
+
+# ----------------------------------------------------------------------------
+# Helpers
+# ----------------------------------------------------------------------------
+
+
+def random_seed():
+    """A seed for the AI's dice: hardware randomness when there is some."""
+    try:
+        return int.from_bytes(os.urandom(4), "big") & 0x3FFFFFFF
+    except (AttributeError, NotImplementedError):
+        return 0
+
+
+# ----------------------------------------------------------------------------
+# Setup
+# ----------------------------------------------------------------------------
+from hardware import profiles  # noqa: E402
+
+profile = profiles.get(PROFILE_NAME)
+ON_HOST = PROFILE_NAME == "host"
+if ON_HOST:
+    from hardware import host  # noqa: E402  (before board: Blinka's simulated board)
+
+import adafruit_ticks  # noqa: E402
+
+from jarmo.app import App  # noqa: E402
+from jarmo.storage import Store  # noqa: E402
+from hardware.display import TextDisplay, make_display  # noqa: E402
+from hardware.leds import make_leds  # noqa: E402
+from hardware.mainloop import run  # noqa: E402
+
+leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
+display = make_display(profile["display"])
+screen = TextDisplay(display) if (display is not None or ON_HOST) else None
+app = App(store=Store(DATA_ROOT), has_display=screen is not None,
+          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed())
+
+if ON_HOST:
+    if not EVENTS:
+        raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
+                         "file (or -), or run the simulator: python -m hardware.sim")
+    if EVENTS == "-":
+        import sys  # noqa: E402
+        inputs = host.EventSource(host.parse_events(sys.stdin.read()))
+    else:
+        inputs = host.EventSource.from_file(EVENTS)
+    clock = host.VirtualClock()
+    on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
+else:
+    from hardware.buttons import Buttons  # noqa: E402
+    inputs = Buttons(profile)
+    clock = adafruit_ticks.ticks_ms
+    on_show = None
+
+# ----------------------------------------------------------------------------
+# Main loop (hardware/mainloop.py: the simulator runs the very same function)
+# ----------------------------------------------------------------------------
+try:
+    run(app, inputs, leds, screen, clock, on_show)
+finally:
+    if ON_HOST:
+        on_show.finish()
+        leds.pixels.deinit()

@@ -1,0 +1,76 @@
+"""Buttons: keypad.Keys events -> (jarmo button code, seat).
+
+keypad scans and debounces in the background; poll() drains its queue
+into app.press once per main-loop pass, using one preallocated Event.
+A key with a long-press name sends its short name when released early, or
+its long name as soon as it has been held for long_ms.
+"""
+
+import keypad
+from adafruit_ticks import ticks_diff
+
+from jarmo import buttons as codes
+
+_NONE = 255  # "no long-press code"
+
+
+class Buttons:
+    """Keys of a profile.
+
+    keys: None to build keypad.Keys from the profile's pins, or any object
+    whose .events is a keypad.EventQueue (the simulator feeds its own).
+    """
+
+    def __init__(self, profile, keys=None):
+        entries = profile["keys"]
+        n = len(entries)
+        self.labels = tuple(e[0] for e in entries)
+        self.seat = bytes(e[2] for e in entries)
+        self.short = bytes(codes.code(e[3]) for e in entries)
+        self.long = bytes(codes.code(e[4]) if e[4] else _NONE for e in entries)
+        self.long_ms = int(profile["long_ms"])
+        self._down_at = [0] * n       # ticks_ms when a long-press key went down
+        self._held = bytearray(n)     # 0 up, 1 down (long pending), 2 long sent
+        self._has_long = any(c != _NONE for c in self.long)
+        if keys is None:
+            import board
+            pins = tuple(getattr(board, e[1]) for e in entries)
+            keys = keypad.Keys(pins, value_when_pressed=not profile["pull_up"],
+                               pull=True)
+        self.keys = keys
+        self._event = keypad.Event()
+
+    def poll(self, now, press):
+        """Send pending key events to press(button, player); True (keeps the loop going)."""
+        ev = self._event
+        get_into = self.keys.events.get_into
+        while get_into(ev):
+            k = ev.key_number
+            if ev.pressed:
+                if self.long[k] == _NONE:
+                    press(self.short[k], self.seat[k])
+                else:
+                    self._down_at[k] = now
+                    self._held[k] = 1
+            else:
+                if self._held[k] == 1:
+                    press(self.short[k], self.seat[k])
+                self._held[k] = 0
+        if self._has_long:
+            held = self._held
+            for k in range(len(held)):
+                if held[k] == 1 and ticks_diff(now, self._down_at[k]) >= self.long_ms:
+                    held[k] = 2
+                    press(self.long[k], self.seat[k])
+        return True
+
+    def deinit(self):
+        """Stop the scanner and release the pins.
+
+        Not on a PC: Blinka 10.0's keypad.Keys.deinit() joins its scanning
+        thread, whose loop never ends, so the call never returns.  That
+        thread is a daemon; a PC process can simply exit without deinit.
+        """
+        deinit = getattr(self.keys, "deinit", None)
+        if deinit is not None:
+            deinit()

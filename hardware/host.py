@@ -1,0 +1,222 @@
+"""Host-only helpers (CPython + Blinka): event files, a virtual clock, frame printing.
+
+Never copied to the device.  Importing this module sets BLINKA_OS_AGNOSTIC
+so that `import board` gives Blinka's simulated board on any PC.
+
+Event files (JARMO_EVENTS, `python -m hardware.sim --script`), one event a line:
+
+    select              a button of jarmo/buttons.py, pressed by player 1 (seat 0)
+    p2 select           the same button pressed by player 2 (seat 1; tabletop)
+    next 3              the button three times
+    wait 500            let 500 ms pass
+    # comment           blank lines and comments are skipped
+
+The first pass draws the start screen; then each button event is
+delivered in its own main-loop pass, one clock step after the previous
+one; `wait` adds time.  After the last event the loop
+runs one more pass and stops.
+"""
+
+import os
+import sys
+
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
+
+from jarmo import buttons as codes  # noqa: E402
+
+STEP_MS = 10  # virtual time of one main-loop pass on the host
+TICKS_PERIOD = 1 << 29  # adafruit_ticks wraps here
+
+
+def parse_events(text, extra=()):
+    """Event lines -> list of (kind, value, seat): ("press", code, seat) or ("wait", ms, 0).
+
+    extra: further words accepted as ("word", word, 0) (the simulator's "quit").
+    ValueError names the line that is wrong.
+    """
+    out = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip().lower()
+        if not line:
+            continue
+        words = line.split()
+        try:
+            seat = 0
+            if words[0] in ("p1", "p2"):
+                seat = 1 if words[0] == "p2" else 0
+                words = words[1:]
+            if words[0] == "wait":
+                if len(words) != 2:
+                    raise ValueError("wait takes one number of milliseconds")
+                out.append(("wait", int(words[1]), 0))
+                continue
+            if words[0] in extra:
+                out.append(("word", words[0], seat))
+                continue
+            count = int(words[1]) if len(words) == 2 else 1
+            if len(words) > 2 or count < 1:
+                raise ValueError("expected a button name and an optional count")
+            code = codes.code(words[0])
+            for _ in range(count):
+                out.append(("press", code, seat))
+        except (ValueError, IndexError) as err:
+            raise ValueError("event line %d %r: %s" % (number, raw.strip(), err))
+    return out
+
+
+class EventSource:
+    """Feeds parsed events to the main loop; poll() is False once they are used up."""
+
+    def __init__(self, events, gap_ms=0):
+        self.events = list(events)
+        self.pos = 0
+        self.gap_ms = gap_ms
+        self.due = None          # virtual time the next event is due
+        self.finished = False
+        self.words = []          # ("word", ...) events met, for the caller
+
+    @classmethod
+    def from_file(cls, path, **kw):
+        with open(path) as f:
+            return cls(parse_events(f.read()), **kw)
+
+    def poll(self, now, press):
+        if self.due is None:
+            self.due = now
+            return True      # the first pass only draws the start screen
+        while self.pos < len(self.events):
+            kind, value, seat = self.events[self.pos]
+            if kind == "wait":
+                self.due += value
+                self.pos += 1
+                continue
+            if _diff(now, self.due) < 0:
+                return True
+            self.pos += 1
+            self.due = now + self.gap_ms
+            if kind == "word":
+                self.words.append(value)
+                if value == "quit":
+                    self.finished = True
+                    return False
+                continue
+            press(value, seat)
+            return True
+        if _diff(now, self.due) < 0:
+            return True      # a trailing wait still runs
+        if self.finished:
+            return False
+        self.finished = True  # one more pass after the last event
+        return True
+
+
+def _diff(a, b):
+    """a - b on the wrapping millisecond clock."""
+    d = (a - b) & (TICKS_PERIOD - 1)
+    return d - TICKS_PERIOD if d >= TICKS_PERIOD // 2 else d
+
+
+class VirtualClock:
+    """A clock that advances STEP_MS per call: fast, repeatable host runs."""
+
+    def __init__(self, start=0, step=STEP_MS):
+        self.now = start - step
+        self.step = step
+
+    def __call__(self):
+        self.now = (self.now + self.step) % TICKS_PERIOD
+        return self.now
+
+
+def capturing_neopixel():
+    """A neopixel.NeoPixel subclass that keeps the bytes each show() transmits."""
+    import neopixel
+
+    class CapturingNeoPixel(neopixel.NeoPixel):
+        sent = b""
+        shows = 0
+
+        def _transmit(self, buffer):
+            self.sent = bytes(buffer)
+            self.shows += 1
+            super()._transmit(buffer)
+
+    return CapturingNeoPixel
+
+
+def sent_colours(pixels, pixel_map, order="GRB"):
+    """The 25 point colours (0xRRGGBB, a1 first) in the last transmitted buffer."""
+    buf = pixels.sent
+    ri, gi, bi = order.index("R"), order.index("G"), order.index("B")
+    bpp = len(order)
+    out = []
+    for p in range(25):
+        i = pixel_map[p] * bpp
+        if i + bpp > len(buf):
+            out.append(0)
+            continue
+        out.append((buf[i + ri] << 16) | (buf[i + gi] << 8) | buf[i + bi])
+    return out
+
+
+def frame_text(colours):
+    """Five lines of hex colours, rank 5 on top, files a..e left to right."""
+    lines = []
+    for rank in range(5, 0, -1):
+        row = colours[(rank - 1) * 5:rank * 5]
+        lines.append("%d  %s" % (rank, " ".join("%06x" % c for c in row)))
+    lines.append("   " + " ".join("%-6s" % f for f in "abcde").rstrip())
+    return lines
+
+
+class FramePrinter:
+    """on_show callback for code.py on the host: prints frames and status text.
+
+    mode "all": a block each time the LEDs or the text change; "last": only
+    the final block (call finish()); "none": nothing.
+    """
+
+    def __init__(self, leds, screen, profile, mode="all", out=None, app=None):
+        self.leds = leds
+        self.screen = screen
+        self.order = profile["pixel_order"]
+        self.mode = mode
+        self.out = out or sys.stdout
+        self.app = app
+        self.count = 0
+        self.last = None
+        self.celebrated = None
+
+    def block(self, now):
+        colours = sent_colours(self.leds.pixels, self.leds.map, self.order)
+        lines = ["-- frame %d at %d ms" % (self.count, now)]
+        celebrate = self.leds.celebrating
+        if celebrate is not None:
+            lines.append("celebrate %06x" % celebrate)
+        else:
+            lines.extend(frame_text(colours))
+        if self.screen is not None:
+            text = self.screen.lines()
+        elif self.app is not None:
+            text = self.app.text
+        else:
+            text = ()
+        for t in text:
+            if t:
+                lines.append("| " + t)
+        return "\n".join(lines)
+
+    def __call__(self, now, drawn, texted):
+        if self.leds.celebrating is not None and not texted:
+            # animation steps depend on the wall clock: print the start only
+            if self.celebrated == self.leds.celebrating:
+                return
+        self.celebrated = self.leds.celebrating
+        self.count += 1
+        self.last = self.block(now)
+        if self.mode == "all":
+            print(self.last, file=self.out)
+
+    def finish(self):
+        if self.mode == "last" and self.last is not None:
+            print(self.last, file=self.out)

@@ -1,0 +1,148 @@
+"""Board profiles as plain data: pins, pixel order, buttons, display.
+
+A profile is a dict.  Keys:
+
+  "board"        text for people: which boards and wings
+  "pixel_pin"    board pin name of the NeoPixel grid's data line
+  "pixel_order"  "GRB" for WS2812 / SK6812 NeoPixels
+  "rotation"     0, 90, 180 or 270: how far the board picture is turned
+                 clockwise on the LED grid (see hardware/pixelmap.py)
+  "serpentine"   True if every second LED row runs backwards
+  "brightness"   0..255 cap applied on top of the app's own brightness
+                 (small grids get hot and draw much current at full power)
+  "keys"         tuple of (label, pin, seat, short, long): label is the name
+                 printed next to the button (and the simulator key), seat
+                 0 or 1 (tabletop: the two players), short the button name
+                 sent on press, long the name sent instead when held for
+                 "long_ms" (or None: the short name is sent at once)
+  "long_ms"      hold time of a long press
+  "pull_up"      True: buttons connect the pin to GND (internal pull-up)
+  "display"      None, or "sh1107_128x64" (OLED FeatherWing 4650)
+  "tabletop"     True: two players face each other, no display
+  "usb_edit_key" label of the key that, held at power-up, keeps the
+                 CIRCUITPY drive writable over USB (boot.py)
+
+Pin names are strings, looked up with getattr(board, name) at setup, so
+this module imports nothing and costs only its constants.
+Button names are those of jarmo/buttons.py.
+"""
+
+FEATHER_OLED = {
+    "board": "Feather RP2040 + 128x64 OLED FeatherWing (SH1107) + 5x5 NeoPixel grid",
+    "pixel_pin": "D10",
+    "pixel_order": "GRB",
+    "rotation": 0,
+    "serpentine": False,
+    "brightness": 64,
+    "keys": (
+        ("a", "D9", 0, "next", "prev"),
+        ("b", "D6", 0, "select", "menu"),
+        ("c", "D5", 0, "back", None),
+    ),
+    "long_ms": 600,
+    "pull_up": True,
+    "display": "sh1107_128x64",
+    "tabletop": False,
+    "usb_edit_key": "c",
+}
+
+QTPY_BFF = {
+    "board": "QT Py RP2040 + 5x5 NeoPixel Grid BFF + three buttons",
+    "pixel_pin": "A3",
+    "pixel_order": "GRB",
+    "rotation": 0,
+    "serpentine": False,
+    "brightness": 48,
+    "keys": (
+        ("a", "A0", 0, "next", "prev"),
+        ("b", "A1", 0, "select", "menu"),
+        ("c", "A2", 0, "back", None),
+    ),
+    "long_ms": 600,
+    "pull_up": True,
+    "display": None,
+    "tabletop": False,
+    "usb_edit_key": "c",
+}
+
+JOYSTICK = {
+    "board": "Feather RP2040 + 128x64 OLED FeatherWing + 5-way switch + 5x5 grid",
+    "pixel_pin": "D10",
+    "pixel_order": "GRB",
+    "rotation": 0,
+    "serpentine": False,
+    "brightness": 64,
+    "keys": (
+        ("i", "D11", 0, "up", None),
+        ("k", "D12", 0, "down", None),
+        ("j", "D13", 0, "left", None),
+        ("l", "D24", 0, "right", None),
+        ("o", "D25", 0, "select", None),
+        ("a", "D9", 0, "next", "prev"),
+        ("b", "D6", 0, "menu", None),
+        ("c", "D5", 0, "back", None),
+    ),
+    "long_ms": 600,
+    "pull_up": True,
+    "display": "sh1107_128x64",
+    "tabletop": False,
+    "usb_edit_key": "c",
+}
+
+TABLETOP = {
+    "board": "Feather RP2040 + 5x5 NeoPixel grid + two sets of three buttons",
+    "pixel_pin": "D10",
+    "pixel_order": "GRB",
+    "rotation": 0,
+    "serpentine": False,
+    "brightness": 64,
+    "keys": (
+        ("1", "A0", 0, "next", "prev"),
+        ("2", "A1", 0, "select", "menu"),
+        ("3", "A2", 0, "back", None),
+        ("8", "D11", 1, "next", "prev"),
+        ("9", "D12", 1, "select", "menu"),
+        ("0", "D13", 1, "back", None),
+    ),
+    "long_ms": 600,
+    "pull_up": True,
+    "display": None,
+    "tabletop": True,
+    "usb_edit_key": "3",
+}
+
+# Blinka's simulated board on a PC (BLINKA_OS_AGNOSTIC=1).  Input comes
+# from a host event source (file, script or terminal), not from pins.
+HOST = {
+    "board": "PC: CPython + Adafruit Blinka (simulated pins)",
+    "pixel_pin": "NEOPIXEL",
+    "pixel_order": "GRB",
+    "rotation": 0,
+    "serpentine": False,
+    "brightness": 255,
+    "keys": (),
+    "long_ms": 600,
+    "pull_up": True,
+    "display": None,
+    "tabletop": False,
+    "usb_edit_key": None,
+}
+
+PROFILES = {
+    "feather_oled": FEATHER_OLED,
+    "qtpy_bff": QTPY_BFF,
+    "joystick": JOYSTICK,
+    "tabletop": TABLETOP,
+    "host": HOST,
+}
+
+DEFAULT = "feather_oled"
+
+
+def get(name):
+    """The profile called name; ValueError naming the known ones if unknown."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ValueError("unknown profile %r: expected one of %s"
+                         % (name, ", ".join(sorted(PROFILES))))

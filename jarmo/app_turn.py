@@ -1,0 +1,173 @@
+"""Turn input: how the legal actions of a turn map to button picks.
+
+Every legal action is reached by picking one or two *choices*. A choice is a
+board point 0..24 or one of the pseudo choices below (shown as an icon on the
+LEDs and as a word on the display):
+
+=============  ==================  =========================================
+action         picks               note
+=============  ==================  =========================================
+``b4-c5``      b4, c5              piece, then target
+``c5@a1``      c5, a1              classic recall: marked archer, then camp
+``c5*``        c5, c5              legendary flip: the guard twice
+``c5*@a1``     c5, a1              flip and place at once
+``@a1``        a1                  place a held piece: one pick
+``r@a1``       a1  (or R, a1)      redeploy; through R only when ``@a1`` is
+                                   also legal, so both stay reachable
+``done``       DONE                the pseudo choice "done"
+=============  ==================  =========================================
+
+Built once per turn (and after each action of an open turn) from
+``Game.legal()``; lookups during the turn are scans of a short list.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+from array import array
+
+from jarmo.board import NAMES, point
+
+DONE = const(25)      # pseudo choice: end an open turn
+REDEPLOY = const(26)  # pseudo choice: the remote-camp redeploy, when ambiguous
+MENU = const(27)      # pseudo choice: open the menu (not an action)
+NONE = const(31)      # no second pick
+CHOICES = const(28)   # choices are 0..27
+
+PSEUDO_NAMES = ("done", "redeploy", "menu")
+
+
+def choice_name(c):
+    """"c3", "done", "redeploy" or "menu"."""
+    if c < 25:
+        return NAMES[c]
+    return PSEUDO_NAMES[c - 25]
+
+
+def encode(action, placements):
+    """(first, second) picks of an action string; ``placements`` is the set of
+    points with a legal ``@point`` (decides how a redeploy is reached)."""
+    if action == "done":
+        return DONE, NONE
+    if action[0] == "@":
+        return point(action[1:3]), NONE
+    if action[0] == "r":
+        p = point(action[2:4])
+        if p in placements:
+            return REDEPLOY, p
+        return p, NONE
+    a = point(action[0:2])
+    if len(action) == 3:          # c5*
+        return a, a
+    return a, point(action[-2:])  # b4-c5, c5@a1, c5*@a1
+
+
+class Choices:
+    """The picks of one turn: ``firsts`` and ``targets(first)`` as bit masks.
+
+    Only the pick codes are kept (an array of small ints, in legal() order),
+    not the action strings: ``action()`` takes the legal list again."""
+
+    def __init__(self):
+        self.codes = array("H")
+        self.firsts = 0
+
+    def build(self, legal, with_menu=True):
+        placements = []
+        for a in legal:
+            if a[0] == "@":
+                placements.append(point(a[1:3]))
+        codes = array("H")
+        firsts = 0
+        for a in legal:
+            f, s = encode(a, placements)
+            codes.append(f | s << 5)
+            firsts |= 1 << f
+        if with_menu:
+            firsts |= 1 << MENU
+        self.codes = codes
+        self.firsts = firsts
+
+    def clear(self):
+        self.codes = array("H")
+        self.firsts = 0
+
+    def targets(self, first):
+        """Mask of the second picks after ``first`` (0 if it is complete alone)."""
+        m = 0
+        for c in self.codes:
+            if c & 31 == first and c >> 5 != NONE:
+                m |= 1 << (c >> 5)
+        return m
+
+    def index(self, first, second=NONE):
+        """The index in the legal list of the action picked, or -1."""
+        want = first | second << 5
+        codes = self.codes
+        for i in range(len(codes)):
+            if codes[i] == want:
+                return i
+        return -1
+
+    def action(self, legal, first, second=NONE):
+        """The action string picked by (first, second) from ``legal``, or None."""
+        i = self.index(first, second)
+        return None if i < 0 else legal[i]
+
+    def placements(self):
+        """Mask of the points a one-pick action (placement, redeploy) lands on."""
+        m = 0
+        for c in self.codes:
+            f = c & 31
+            if c >> 5 == NONE and f < 25:
+                m |= 1 << f
+        return m
+
+
+def cycle(mask, current, step=1):
+    """The next set bit of ``mask`` after ``current`` (wrapping), or -1 if empty."""
+    if not mask:
+        return -1
+    c = current
+    for _ in range(CHOICES):
+        c += step
+        if c >= CHOICES:
+            c = 0
+        elif c < 0:
+            c = CHOICES - 1
+        if mask >> c & 1:
+            return c
+    return -1
+
+
+def bits(mask):
+    """Names of the choices in a mask, space separated (for the display)."""
+    out = []
+    for c in range(CHOICES):
+        if mask >> c & 1:
+            out.append(choice_name(c))
+    return " ".join(out)
+
+
+# Geometric cursor moves (joystick). Off the top or bottom edge the cursor
+# reaches the row of pseudo choices; LEFT/RIGHT there step through them.
+def step(cursor, dx, dy, pseudo_mask):
+    """Cursor after a joystick step (dx, dy in -1..1, +dy = towards rank 5)."""
+    if cursor >= 25:
+        if dy:
+            return 2 if dy > 0 else 22  # wrap onto the board: c1 or c5
+        nxt = cycle(pseudo_mask & ~0x1FFFFFF, cursor, 1 if dx > 0 else -1)
+        return cursor if nxt < 0 else nxt
+    f = cursor % 5
+    r = cursor // 5
+    if dx:
+        f = (f + dx) % 5
+        return r * 5 + f
+    r += dy
+    if r < 0 or r > 4:
+        nxt = cycle(pseudo_mask & ~0x1FFFFFF, 24, 1)
+        return cursor if nxt < 0 else nxt
+    return r * 5 + f

@@ -1,0 +1,224 @@
+"""The LED picture: palette, piece colours, animations, LED-only screens.
+
+Everything draws into a caller's 75-byte buffer (RGB per point, index
+(rank-1)*5 + file) with ints only: colours are 0xRRGGBB small ints, times are
+integer milliseconds, and no function here allocates, so the app can redraw
+every tick without feeding the garbage collector.
+
+Colours follow the Okabe-Ito colour-blind-safe palette: South is the
+vermillion/orange family, North the sky-blue family. On one LED a piece shows
+as a *level* of its side colour (archer dim, guard bright), a Golden Soldier
+as its side colour tinted towards yellow, a marked archer (classic) breathes
+slowly, and a stack shows its top piece with a short glimpse of the hostage
+every four seconds. The legend for players is jarmo/app_legend.py.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+# ---------------------------------------------------------------- clock
+
+_MASK = const(0x1FFFFFFF)   # ticks wrap at 2**29, like adafruit_ticks
+_HALF = const(0x10000000)
+
+
+def ticks_diff(a, b):
+    """a - b for wrapping millisecond ticks."""
+    return ((a - b + _HALF) & _MASK) - _HALF
+
+
+def ticks_add(a, delta):
+    return (a + delta) & _MASK
+
+
+# -------------------------------------------------------------- palette
+
+# Piece cells: 0 empty, else 1 + kind + 5 * side.
+ARCHER = const(0)
+MARKED = const(1)
+GUARD = const(2)
+GOLD_ARCHER = const(3)
+GOLD_GUARD = const(4)
+_KINDS = "amgAG"     # the face letters of Game.piece()
+
+# Side colours: index by side (0 South, 1 North).
+SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue (celebrate, points)
+PIECE = (
+    # archer,  marked,   guard,    gold archer, gold guard
+    0x401C00, 0xD55E00, 0xFF6400, 0x4C3406, 0xFFC020,   # South
+    0x103650, 0x56B4E9, 0x40A8FF, 0x303D2A, 0xA8E090,   # North
+)
+CURSOR = (0xFFC890, 0xA8E8FF)        # pastel: whose turn it is
+MARKER = const(0x0C0C0C)             # remote-camp marker on an empty point
+TRAIL = const(0x181818)              # the point the last move came from
+TARGET = const(0x303030)             # an empty legal target
+SELECTED = const(0xC8C8C8)           # the selected piece
+WHITE = const(0xFFFFFF)
+RED = const(0xFF0000)                # refused choice
+NEUTRAL = const(0xB0B0B0)            # a draw
+
+
+def cell_of(text):
+    """The cell byte for one face such as "Sg" (see Game.piece)."""
+    if not text:
+        return 0
+    return 1 + _KINDS.find(text[1]) + (5 if text[0] == "N" else 0)
+
+
+def cell_side(cell):
+    return 0 if cell <= 5 else 1
+
+
+# -------------------------------------------------------------- drawing
+
+def put(buf, i, c):
+    j = i * 3
+    buf[j] = c >> 16
+    buf[j + 1] = (c >> 8) & 255
+    buf[j + 2] = c & 255
+
+
+def put_k(buf, i, c, k):
+    """Colour c scaled by k/256."""
+    j = i * 3
+    buf[j] = ((c >> 16) * k) >> 8
+    buf[j + 1] = (((c >> 8) & 255) * k) >> 8
+    buf[j + 2] = ((c & 255) * k) >> 8
+
+
+def get(buf, i):
+    j = i * 3
+    return buf[j] << 16 | buf[j + 1] << 8 | buf[j + 2]
+
+
+def clear(buf):
+    for j in range(75):
+        buf[j] = 0
+
+
+def blink(now, period=1024):
+    """True in the first half of each period (period a power of two)."""
+    return not now & (period >> 1)
+
+
+def tri(now, period):
+    """A triangle wave 0..255 over a power-of-two period."""
+    x = (now & (period - 1)) * 512 // period
+    return x if x < 256 else 511 - x
+
+
+def piece_colour(cell, now):
+    c = PIECE[cell - 1]
+    if (cell - 1) % 5 == MARKED:
+        # breathe between the archer's level and about 90 %
+        return _scale(c, 64 + (tri(now, 2048) * 3 >> 2))
+    return c
+
+
+def _scale(c, k):
+    return (((c >> 16) * k >> 8) << 16 | (((c >> 8) & 255) * k >> 8) << 8
+            | ((c & 255) * k >> 8))
+
+
+def draw_board(buf, cells, under, markers, trail, now):
+    """Pieces, markers (a 25-bit mask) and the last move's trail point."""
+    glimpse = (now & 4095) < 400
+    for i in range(25):
+        cell = cells[i]
+        if cell:
+            if under[i] and glimpse:
+                cell = under[i]
+            put(buf, i, piece_colour(cell, now))
+        elif i == trail:
+            put(buf, i, TRAIL)
+        elif markers >> i & 1:
+            put(buf, i, MARKER)
+        else:
+            put(buf, i, 0)
+
+
+# 5x5 icons as 25-bit masks (bit = point index, a1 = bit 0).
+ICON_DONE = const(0x1041440)       # a3 b2 c3 d4 e5: a check mark
+ICON_REDEPLOY = const(0x729c0)   # the ring b2..b3: remote camps
+ICON_MENU = const(0x1f07c1f)     # ranks 1, 3, 5: three bars
+ICON_CROSS = const(0x1151151)    # both diagonals: a problem
+ICONS = (ICON_DONE, ICON_REDEPLOY, ICON_MENU)
+RING = (6, 7, 8, 13, 18, 17, 16, 11)   # b2 c2 d2 d3 d4 c4 b4 b3: spinner path
+
+
+def draw_icon(buf, mask, c, now):
+    on = blink(now, 1024)
+    for i in range(25):
+        if mask >> i & 1:
+            put_k(buf, i, c, 256 if on else 48)
+        else:
+            put(buf, i, 0)
+
+
+def draw_spinner(buf, c, now):
+    """A dot chasing round the ring: the AI is thinking."""
+    head = (now >> 7) & 7
+    put(buf, RING[head], c)
+    put_k(buf, RING[(head - 1) & 7], c, 64)
+
+
+def draw_celebrate(buf, c, elapsed):
+    """Rings of the winner's colour running out from the centre."""
+    phase = (elapsed >> 8) % 3
+    for i in range(25):
+        f = i % 5 - 2
+        r = i // 5 - 2
+        d = max(f if f > 0 else -f, r if r > 0 else -r)
+        put_k(buf, i, c, 256 if d == phase else 24)
+
+
+def draw_count(buf, first, n, c, step=1):
+    """Light n points starting at point `first`, going by `step`."""
+    i = first
+    while n > 0 and 0 <= i < 25:
+        put(buf, i, c)
+        i += step
+        n -= 1
+
+
+# LED-only menu: rows 5 and 4 show which item (one white LED at a fixed place,
+# a5..e5 then a4..e4); rows 1..3 show the value as a count of lit LEDs from a1.
+def draw_menu(buf, item, value, colour, now):
+    clear(buf)
+    spot = 20 + item if item < 5 else 15 + item - 5
+    if value < 0:
+        # an action item: its LED blinks
+        put_k(buf, spot, WHITE, 255 if blink(now, 512) else 40)
+    else:
+        put(buf, spot, WHITE)
+        draw_count(buf, 0, value + 1, colour)
+
+
+def draw_stats(buf, rules, counts):
+    """LED-only statistics: rule set number on rank 5; South wins on rank 1,
+    draws on rank 2, North wins on rank 3, each as fifths of the games."""
+    clear(buf)
+    draw_count(buf, 20, rules + 1, WHITE)
+    total = counts[0] + counts[1] + counts[2]
+    if not total:
+        return
+    rows = (0, 2, 1)      # South -> rank 1, North -> rank 3, draws -> rank 2
+    colours = (SIDE[0], SIDE[1], NEUTRAL)
+    for k in range(3):
+        n = (counts[k] * 5 + total // 2) // total
+        if counts[k] and not n:
+            n = 1
+        draw_count(buf, rows[k] * 5, n, colours[k])
+
+
+def draw_points(buf, south, north, mark_totals=False):
+    """LED-only score: South's points lit from a1 up, North's from e5 down
+    (at most 12 each); c3 white when these are match totals."""
+    clear(buf)
+    draw_count(buf, 0, min(south, 12), SIDE[0])
+    draw_count(buf, 24, min(north, 12), SIDE[1], -1)
+    if mark_totals:
+        put(buf, 12, WHITE)

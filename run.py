@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Bootstrap and task runner for Jarmo. Standard library only.
+
+    python3 run.py test [pytest args]   tests on CPython and on MicroPython 1.27
+    python3 run.py play [args]          the terminal simulator (hardware.sim)
+    python3 run.py bench [args]         tools/bench.py
+    python3 run.py selfplay [args]      python -m jarmo selfplay ...
+
+On first use it creates .venv and installs requirements.txt into it, and
+installs the MicroPython WebAssembly package with npm (for `test` and
+`bench`). It reinstalls only when requirements.txt or package-lock.json
+changes: a hash of each is stamped inside .venv and node_modules.
+
+Commands run as `.venv/bin/python -P ...` with the repository root at the end
+of sys.path (a .pth file in .venv): the device's code.py in the root would
+otherwise shadow the standard library's `code` module (which pdb imports).
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+VENV = os.path.join(ROOT, ".venv")
+NODE_MODULES = os.path.join(ROOT, "node_modules")
+REQUIREMENTS = os.path.join(ROOT, "requirements.txt")
+PACKAGE_JSON = os.path.join(ROOT, "package.json")
+PACKAGE_LOCK = os.path.join(ROOT, "package-lock.json")
+MP_PACKAGE = os.path.join(NODE_MODULES, "@micropython", "micropython-webassembly-pyscript")
+PY_STAMP = os.path.join(VENV, ".jarmo-requirements.sha256")
+NODE_STAMP = os.path.join(NODE_MODULES, ".jarmo-lock.sha256")
+
+USAGE = """usage: python3 run.py COMMAND [args]
+
+commands:
+  test [pytest args]   run the test suite (CPython and MicroPython)
+  play [args]          run the terminal simulator (python -m hardware.sim)
+  bench [args]         run tools/bench.py
+  selfplay [args]      run python -m jarmo selfplay
+"""
+
+
+def say(text):
+    print("run.py: " + text, flush=True)
+
+
+def fail(text, code=1):
+    print("run.py: error: " + text, file=sys.stderr, flush=True)
+    sys.exit(code)
+
+
+def in_ci():
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def digest(*paths):
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(os.path.basename(path).encode() + b"\0")
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                h.update(f.read())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def read_stamp(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def write_stamp(path, value):
+    with open(path, "w") as f:
+        f.write(value + "\n")
+
+
+def venv_python():
+    if os.name == "nt":
+        return os.path.join(VENV, "Scripts", "python.exe")
+    return os.path.join(VENV, "bin", "python")
+
+
+def run_checked(cmd, what):
+    try:
+        rc = subprocess.call(cmd, cwd=ROOT, stdin=subprocess.DEVNULL)
+    except OSError as e:
+        fail("%s failed to start: %s" % (what, e))
+    if rc != 0:
+        fail("%s failed (exit code %d): %s" % (what, rc, " ".join(cmd)))
+
+
+def ensure_root_on_path(py):
+    """Put the repository root at the END of the venv's sys.path (a .pth file).
+
+    Commands run with `python -P`, so the root is not first on sys.path: the
+    device's code.py there would shadow the standard library's `code`.
+    """
+    purelib = subprocess.check_output(
+        [py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        stdin=subprocess.DEVNULL, text=True).strip()
+    pth = os.path.join(purelib, "_jarmo_root.pth")
+    if read_stamp(pth) != ROOT:
+        write_stamp(pth, ROOT)
+
+
+def ensure_venv():
+    """Create .venv and install requirements.txt when it changed."""
+    py = venv_python()
+    healthy = os.path.exists(py) and subprocess.call(
+        [py, "-c", "pass"], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    if not healthy:
+        if os.path.exists(VENV):
+            say("the .venv is broken; recreating it")
+            shutil.rmtree(VENV)
+        say("creating .venv with %s (Python %d.%d)" % (sys.executable, *sys.version_info[:2]))
+        run_checked([sys.executable, "-m", "venv", VENV], "creating the virtual environment")
+    want = digest(REQUIREMENTS) + " " + sys.version.split()[0]
+    ensure_root_on_path(py)
+    if read_stamp(PY_STAMP) == want:
+        return py
+    say("installing Python packages from requirements.txt (first run or it changed)")
+    run_checked([py, "-m", "pip", "install", "--disable-pip-version-check",
+                 "--no-input", "-q", "-r", REQUIREMENTS], "pip install")
+    write_stamp(PY_STAMP, want)
+    say("Python packages installed")
+    return py
+
+
+def ensure_node(required):
+    """Install the MicroPython npm package when package-lock.json changed.
+
+    Returns True when Node.js and the package are ready. When Node.js or npm
+    is missing it stops with an error if `required`, else warns.
+    """
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    if not node or not npm:
+        missing = " and ".join(n for n, p in (("node", node), ("npm", npm)) if not p)
+        msg = ("%s not found on PATH. The MicroPython tests need Node.js 20 or newer "
+               "with npm (e.g. `apt-get install nodejs npm`)." % missing)
+        if required:
+            fail(msg)
+        say("warning: " + msg + " MicroPython tests will be skipped.")
+        return False
+    lock_exists = os.path.exists(PACKAGE_LOCK)
+    want = digest(PACKAGE_JSON, PACKAGE_LOCK)
+    if lock_exists and os.path.isdir(MP_PACKAGE) and read_stamp(NODE_STAMP) == want:
+        return True
+    if lock_exists:
+        say("installing the MicroPython package with `npm ci` (first run or package-lock.json changed)")
+        cmd = [npm, "ci"]
+    else:
+        say("installing the MicroPython package with `npm install` (no package-lock.json yet)")
+        cmd = [npm, "install"]
+    run_checked(cmd + ["--no-audit", "--no-fund", "--loglevel=error"], "npm")
+    if not os.path.isdir(MP_PACKAGE):
+        fail("npm finished but %s is missing" % os.path.relpath(MP_PACKAGE, ROOT))
+    write_stamp(NODE_STAMP, digest(PACKAGE_JSON, PACKAGE_LOCK))
+    say("MicroPython package installed")
+    return True
+
+
+def execute(cmd, env=None):
+    """Replace this process by cmd (POSIX) or run it and pass its exit code on."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.chdir(ROOT)
+        if env is None:
+            os.execv(cmd[0], cmd)
+        os.execve(cmd[0], cmd, env)
+    sys.exit(subprocess.call(cmd, cwd=ROOT, env=env))
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE, end="")
+        return 0 if argv else 2
+    command, args = argv[0], argv[1:]
+    if command not in ("test", "play", "bench", "selfplay"):
+        print(USAGE, end="", file=sys.stderr)
+        fail("unknown command %r" % command, 2)
+    if sys.version_info < (3, 11):
+        fail("Python 3.11 or newer is needed (this is %s)" % sys.version.split()[0])
+    py = ensure_venv()
+    if command == "test":
+        ensure_node(required=in_ci())
+        execute([py, "-P", "-m", "pytest", "-q"] + args)
+    elif command == "play":
+        env = dict(os.environ)
+        env["BLINKA_OS_AGNOSTIC"] = "1"
+        execute([py, "-P", "-m", "hardware.sim"] + args, env)
+    elif command == "bench":
+        ensure_node(required=False)
+        execute([py, os.path.join("tools", "bench.py")] + args)  # not -P: tools/ may import its siblings
+    elif command == "selfplay":
+        execute([py, "-P", "-m", "jarmo", "selfplay"] + args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

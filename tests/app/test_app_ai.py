@@ -1,0 +1,95 @@
+"""Playing against the AI: slices, thinking animation, visible actions."""
+
+from jarmo.app import App
+from jarmo import app_view as V
+from jarmo.buttons import MENU, SELECT
+from tests.app.drive import Clock, Rand, new_game, play, play_out, wait_state
+from tests.app.memstore import MemoryStore
+
+
+def test_ai_thinks_in_slices_and_shows_each_action():
+    app = App(store=MemoryStore())
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="AI level 3", side="South")
+    play(clock, "b1-d2")
+    assert app.state == "ai"
+    calls = []
+    real = app._player.step
+
+    def counting():
+        calls.append(1)
+        return real()
+
+    app._player.step = counting
+    app.ai_steps = 1
+    assert "(AI) thinks" in app.text[1]
+    while app._queue is None:
+        n = len(calls)
+        clock.run(16, 16)
+        assert len(calls) - n <= app.ai_steps
+        if app._queue is None:
+            assert "(AI) thinks" in app.text[1]
+            lit = [i for i in V.RING if app.pixel(i) == V.CURSOR[1]]
+            assert lit                             # the spinner
+    assert len(calls) > 1                          # it took several slices
+    # the answer is played one action at a time, ~400 ms apart
+    history = list(app.game.history())
+    clock.run(300, 16)
+    assert app.game.history() == history
+    clock.run(200, 16)
+    assert len(app.game.history()) == len(history) + 1
+    wait_state(clock, "play")
+    assert app.game.turn == "south"
+    assert app.text[1] == "South (you) to move"
+
+
+def test_ai_moves_first_when_the_human_plays_north():
+    app = App()
+    clock = Clock(app)
+    new_game(clock, "classic", opponent="AI greedy", side="North")
+    assert app.state == "ai"
+    wait_state(clock, "play")
+    assert len(app.game.history()) == 1 and app.game.turn == "north"
+
+
+def test_whole_games_against_each_level():
+    for level, rules, exp in (("AI random", "jasyr", True), ("AI greedy", "standard", True),
+                              ("AI level 2", "legendary", False), ("AI level 3", "classic", False)):
+        store = MemoryStore()
+        app = App(store=store, seed=3)
+        app.ai_steps = 50
+        clock = Clock(app)
+        new_game(clock, rules, heroes=exp, challenges=exp, opponent=level)
+        play_out(clock, Rand(7), limit=300)
+        assert app.state == "end", (level, app.state)
+        assert sum(app.stats.counts(rules)) == 1
+        wait_state(clock, "result")
+        assert app.text[-1] == "SELECT: menu"
+
+
+def test_match_against_the_ai_swaps_sides():
+    app = App(store=MemoryStore())
+    app.ai_steps = 50
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="AI random", side="South", match="2 games")
+    play_out(clock, Rand(1))
+    wait_state(clock, "result")
+    assert " You " in app.text[2] and " AI " in app.text[2]
+    clock.press(SELECT)
+    assert app.match.number == 2
+    assert app.state == "ai"            # the AI is South now and moves first
+    play_out(clock, Rand(2))
+    wait_state(clock, "result")
+    assert any(x.startswith("Match: ") for x in app.text)
+
+
+def test_menu_while_the_ai_thinks_then_resume():
+    app = App()
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="AI level 3")
+    play(clock, "b1-d2")
+    clock.press(MENU)
+    assert app.state == "menu"
+    clock.press(SELECT)
+    assert app.state == "ai"
+    wait_state(clock, "play")

@@ -1,0 +1,190 @@
+"""The menus: every item, values, LED-only menu, statistics screen."""
+
+from jarmo.app import App
+from jarmo import app_menu as M
+from jarmo import app_view as V
+from jarmo.buttons import LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP, DOWN, BACK
+from tests.app.drive import Clock, menu_to, new_game, set_option, play_out, Rand, wait_state
+from tests.app.memstore import MemoryStore
+
+
+def items_seen(app, clock):
+    seen = []
+    for _ in range(12):
+        line = [x for x in app.text[1:] if x.startswith(">")][0]
+        seen.append(line[1:].split(":")[0])
+        clock.press(NEXT)
+    return seen
+
+
+def test_start_menu_lists_every_item():
+    app = App()
+    clock = Clock(app)
+    clock.run(100)
+    assert app.state == "menu"
+    assert app.text[0] == "Jarmo"
+    assert app.text[1] == ">New game"
+    seen = items_seen(app, clock)
+    for title in ("New game", "Rules", "Heroes", "Challenges", "Opponent", "Match",
+                  "Brightness", "Statistics"):
+        assert title in seen, (title, seen)
+    assert "Side" not in seen and "Resume" not in seen     # no AI, no game
+    set_option(clock, "Opponent", "AI greedy")
+    assert "Side" in items_seen(app, clock)
+    assert all(len(x) <= 21 for x in app.text) and len(app.text) <= 5
+
+
+def test_every_value_of_every_item():
+    app = App()
+    clock = Clock(app)
+    for r in M.RULES:
+        set_option(clock, "Rules", r)
+    set_option(clock, "Rules", "standard")
+    for title in ("Heroes", "Challenges"):
+        set_option(clock, title, "on")
+        set_option(clock, title, "off")
+    for o in M.OPPONENTS:
+        set_option(clock, "Opponent", o)
+    for s in M.SIDES:
+        set_option(clock, "Side", s)
+    for v in ("1 game", "2 games", "4 games", "6 games"):
+        set_option(clock, "Match", v)
+    menu_to(clock, "New match")
+    for level in range(1, 9):
+        set_option(clock, "Brightness", "%d/8" % level)
+        assert app.brightness == M.BRIGHTNESS[level - 1]
+    # LEFT and RIGHT step values too (joystick)
+    menu_to(clock, "Brightness")
+    clock.press(RIGHT)
+    assert app.brightness == M.BRIGHTNESS[0]
+    clock.press(LEFT)
+    assert app.brightness == M.BRIGHTNESS[7]
+    clock.press(UP)
+    assert app.text[1:].count(">Match: 6 games") == 1 or ">Match: 6 games" in app.text
+
+
+def test_classic_takes_no_expansions():
+    app = App()
+    clock = Clock(app)
+    set_option(clock, "Rules", "standard")
+    set_option(clock, "Heroes", "on")
+    set_option(clock, "Challenges", "on")
+    set_option(clock, "Rules", "classic")
+    assert not [x for x in items_seen(app, clock) if x in ("Heroes", "Challenges")]
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.game.rules == "classic" and app.game.expansions == ()
+
+
+def test_new_game_uses_the_chosen_settings():
+    app = App()
+    clock = Clock(app)
+    new_game(clock, "legendary", heroes=True, challenges=True, match="4 games")
+    assert app.state == "play"
+    assert app.game.rules == "legendary"
+    assert app.game.expansions == ("heroes", "challenges")
+    assert app.match.games == 4
+    assert app.text[0] == "legendary+H+C 1/4"
+
+
+def test_menu_during_a_game_and_resume():
+    app = App()
+    clock = Clock(app)
+    new_game(clock, "standard")
+    clock.press(MENU)
+    assert app.state == "menu" and app.text[1] == ">Resume"
+    clock.press(SELECT)
+    assert app.state == "play"
+    clock.press(MENU)
+    clock.press(MENU)           # MENU again: back to the game
+    assert app.state == "play"
+
+
+def test_statistics_screen():
+    store = MemoryStore()
+    app = App(store=store, tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "classic")
+    play_out(clock, Rand(5))
+    wait_state(clock, "result")
+    clock.press(SELECT)
+    menu_to(clock, "Statistics")
+    clock.press(SELECT)
+    assert app.state == "stats"
+    assert app.text[0] == "Stats: classic"
+    s, n, d = app.stats.counts("classic")
+    assert s + n + d == 1
+    assert app.text[1] == "South %d (%s %%)" % (s, "100.00" if s else "0.00")
+    clock.press(NEXT)
+    assert app.text[0] == "Stats: standard" and app.text[1] == "South 0 (0.00 %)"
+    clock.press(LEFT)
+    clock.press(LEFT)
+    assert app.text[0] == "Stats: jasyr"
+    clock.press(PREV)
+    assert app.state == "menu" and ">Statistics" in app.text
+    # statistics survive a reboot
+    again = App(store=store)
+    assert again.stats.counts("classic") == (s, n, d)
+
+
+def test_settings_survive_a_reboot():
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    set_option(clock, "Rules", "jasyr")
+    set_option(clock, "Brightness", "3/8")
+    menu_to(clock, "New game")
+    clock.press(SELECT)          # settings are written when the menu is left
+    again = App(store=store)
+    assert again.settings[0] == M.RULES.index("jasyr")
+    assert again.brightness == M.BRIGHTNESS[2]
+
+
+def lit(app):
+    return [i for i in range(25) if app.pixel(i)]
+
+
+def test_led_only_menu_scheme():
+    app = App(has_display=False)
+    clock = Clock(app)
+    clock.run(100)
+    # "New game" (item 1): its LED b5 blinks, no value LEDs
+    assert lit(app) in ([21], [])
+    menu_to(clock, "Rules")
+    clock.run(32)
+    # item 2 -> c5; standard is value 2 -> a1, b1 lit
+    assert lit(app) == [0, 1, 22]
+    set_option(clock, "Rules", "jasyr")
+    clock.run(32)
+    assert lit(app) == [0, 1, 2, 3, 22]
+    set_option(clock, "Opponent", "AI level 3")
+    set_option(clock, "Side", "North")
+    clock.run(32)
+    assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE[1]
+    set_option(clock, "Match", "6 games")
+    clock.run(32)
+    assert lit(app) == [0, 1, 2, 3, 4, 5, 17]
+    set_option(clock, "Brightness", "8/8")
+    clock.run(32)
+    assert lit(app) == [0, 1, 2, 3, 4, 5, 6, 7, 18]
+    menu_to(clock, "Statistics")
+    clock.press(SELECT)
+    clock.run(32)
+    assert lit(app) == [20, 21, 22, 23]    # jasyr = rule set 4, no games yet
+
+
+def test_new_game_method_for_the_simulator():
+    app = App(store=MemoryStore())
+    app.new_game(rules="jasyr", expansions=("heroes",), opponent="greedy", side="north", games=2)
+    assert app.game.rules == "jasyr" and app.game.expansions == ("heroes",)
+    assert app.match.games == 2 and app.state == "ai"
+    app.new_game(rules="classic", expansions=(), opponent="human", games=1)
+    assert app.game.rules == "classic" and app.match is None and app.state == "play"
+    for bad in ({"rules": "chess"}, {"opponent": "9"}, {"side": "east"},
+                {"rules": "classic", "expansions": ("heroes",)}):
+        try:
+            app.new_game(**bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(bad)

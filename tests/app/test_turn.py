@@ -1,0 +1,77 @@
+"""jarmo.app_turn: how actions map to picks."""
+
+from jarmo.app_turn import (
+    DONE, MENU, NONE, REDEPLOY, Choices, bits, choice_name, cycle, encode, step,
+)
+from jarmo.board import point
+
+
+def test_encode_every_action_shape():
+    p = point
+    assert encode("b4-c5", []) == (p("b4"), p("c5"))
+    assert encode("c5@a1", []) == (p("c5"), p("a1"))
+    assert encode("c5*", []) == (p("c5"), p("c5"))
+    assert encode("c5*@a1", []) == (p("c5"), p("a1"))
+    assert encode("@a1", []) == (p("a1"), NONE)
+    assert encode("r@a1", []) == (p("a1"), NONE)
+    assert encode("r@a1", [p("a1")]) == (REDEPLOY, p("a1"))
+    assert encode("done", []) == (DONE, NONE)
+
+
+def test_choices_masks_and_lookup():
+    ch = Choices()
+    legal = ["a1-c2", "a1-b3", "b1-d2", "@c1", "r@c1", "r@d1", "done"]
+    ch.build(legal)
+    for name in ("a1", "b1", "c1", "d1"):
+        assert ch.firsts >> point(name) & 1
+    assert ch.firsts >> DONE & 1 and ch.firsts >> REDEPLOY & 1 and ch.firsts >> MENU & 1
+    assert bits(ch.targets(point("a1"))) == "c2 b3"
+    assert ch.action(legal, point("a1"), point("b3")) == "a1-b3"
+    assert ch.action(legal, point("c1")) == "@c1"
+    assert ch.action(legal, REDEPLOY, point("c1")) == "r@c1"
+    assert ch.action(legal, point("d1")) == "r@d1"       # not ambiguous: one pick
+    assert ch.action(legal, DONE) == "done"
+    assert ch.action(legal, point("a1")) is None
+    assert bits(ch.placements()) == "c1 d1"
+
+
+def test_every_action_reachable_exactly_once():
+    ch = Choices()
+    legal = ["c5*", "c5*@a1", "c5*@b1", "@a1", "@b1", "r@a1", "d4-e5", "done"]
+    ch.build(legal)
+    seen = []
+    for f in range(28):
+        if not ch.firsts >> f & 1:
+            continue
+        a = ch.action(legal, f)
+        if a:
+            seen.append(a)
+        t = ch.targets(f)
+        for s in range(28):
+            if t >> s & 1:
+                seen.append(ch.action(legal, f, s))
+    assert sorted(seen) == sorted(legal)
+
+
+def test_cycle_wraps_and_skips():
+    m = 1 << 3 | 1 << 10 | 1 << MENU
+    assert cycle(m, 3) == 10
+    assert cycle(m, 10) == MENU
+    assert cycle(m, MENU) == 3
+    assert cycle(m, 3, -1) == MENU
+    assert cycle(0, 5) == -1
+    assert choice_name(DONE) == "done" and choice_name(0) == "a1"
+
+
+def test_joystick_steps_and_pseudo_row():
+    pseudo = 1 << DONE | 1 << MENU
+    c3 = point("c3")
+    assert step(c3, 1, 0, pseudo) == point("d3")
+    assert step(point("e3"), 1, 0, pseudo) == point("a3")     # wraps
+    assert step(c3, 0, 1, pseudo) == point("c4")
+    assert step(point("c5"), 0, 1, pseudo) == DONE            # off the top
+    assert step(DONE, 1, 0, pseudo) == MENU
+    assert step(MENU, 1, 0, pseudo) == DONE
+    assert step(DONE, 0, 1, pseudo) == point("c1")
+    assert step(DONE, 0, -1, pseudo) == point("c5")
+    assert step(point("a1"), 0, -1, 1 << MENU) == MENU

@@ -1,0 +1,118 @@
+"""The app state machine with an in-memory store: plain functions and asserts,
+so the same tests run under pytest and under MicroPython (tests/micropython).
+"""
+
+import json
+
+from jarmo.app import App
+from jarmo import app_view as V
+from jarmo.board import point
+from jarmo.buttons import MENU, NEXT, PREV, SELECT
+from jarmo.stats import percent
+from jarmo.storage import Store
+from tests.app.drive import Clock, Rand, goto, joy_to, new_game, play, play_out, wait_state
+from tests.app.fakefs import FakeFS, PowerCut
+from tests.app.memstore import MemoryStore
+
+
+def test_menu_then_a_game_of_moves():
+    app = App(store=MemoryStore(), tabletop=True)
+    clock = Clock(app)
+    clock.run(50)
+    assert app.state == "menu" and app.text[1] == ">New game"
+    new_game(clock, "standard", heroes=True)
+    assert app.state == "play" and app.text[1] == "South to move"
+    play(clock, "b1-d2")
+    play(clock, "e5-d3")
+    assert app.game.history() == ["b1-d2", "e5-d3"]
+    clock.run(1100)
+    assert app.pixel("b1") == V.TRAIL or app.pixel("b1") == 0
+    assert len(app.frame) == 75 and app.frame_version > 0
+
+
+def test_cursor_blink_and_targets():
+    app = App(tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "classic")
+    goto(clock, point("a1"))
+    on = app.pixel("a1")
+    clock.run(512)
+    assert on == V.CURSOR[0] and app.pixel("a1") == V.PIECE[0]
+    clock.press(SELECT)
+    clock.run(600)
+    assert app.pixel("a1") == V.SELECTED
+    lit = [n for n in ("c2", "b3") if app.pixel(n) in (V.TARGET, V.CURSOR[0])]
+    assert lit == ["c2", "b3"]
+
+
+def test_refused_pick_leaves_the_game_unchanged():
+    app = App()
+    clock = Clock(app)
+    new_game(clock, "jasyr")
+    before = app.game.dump()
+    goto(clock, point("a1"))
+    clock.press(SELECT)
+    joy_to(clock, "e5")
+    clock.press(SELECT)
+    assert app.text[2] == "No: a1-e5"
+    assert app.game.dump() == before
+    clock.run(16, 16)
+    assert app.pixel("e5") == V.RED
+
+
+def test_save_resume_and_damage():
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    new_game(clock, "standard", challenges=True)
+    play(clock, "a1-c2")
+    again = App(store=store)
+    assert again.text[1] == ">Resume"
+    Clock(again).press(SELECT)
+    assert again.game.history() == ["a1-c2"] and again.state == "play"
+    store.files["game"] = store.files["game"][:-3]
+    third = App(store=store)
+    assert third.state == "notice" and "game.bad" in store.files
+
+
+def test_power_cut_at_every_step():
+    for cut in range(12):
+        fs = FakeFS()
+        app = App(store=Store("/", fs), tabletop=True)
+        clock = Clock(app)
+        new_game(clock, "classic")
+        play(clock, "b1-d2")
+        fs.cut_after(cut)
+        try:
+            play(clock, "e5-d3")
+        except PowerCut:
+            pass
+        fs.reboot()
+        h = App(store=Store("/", fs)).game.history()
+        assert h in (["b1-d2"], ["b1-d2", "e5-d3"]), (cut, h)
+
+
+def test_whole_game_statistics_and_led_result():
+    store = MemoryStore()
+    app = App(store=store, has_display=False, tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "classic")
+    play_out(clock, Rand(9))
+    assert app.state == "end"
+    wait_state(clock, "result")
+    counts = app.stats.counts("classic")
+    assert sum(counts) == 1
+    d = json.loads(store.read("stats"))
+    assert d["classic"] == list(counts)
+    assert percent(3514, 8643) == "40.65"
+    clock.press(SELECT)
+    assert app.state == "menu"
+
+
+def test_against_the_random_ai():
+    app = App(store=MemoryStore())
+    app.ai_steps = 20
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="AI random")
+    play_out(clock, Rand(4), limit=200)
+    assert app.state == "end"

@@ -1,0 +1,105 @@
+"""code.py itself, run on the host as on the device: scripted buttons, printed frames."""
+
+import os
+import subprocess
+import sys
+
+from hardware.leds import scale_level
+from jarmo import app_menu as M
+from jarmo import app_view as V
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUN_CODE = "import runpy; runpy.run_path('code.py', run_name='__main__')"
+
+
+def run_code(tmp_path, events, frames="all", extra_env=None, stdin=None):
+    env = dict(os.environ)
+    env.update({"JARMO_PROFILE": "host", "JARMO_DATA": str(tmp_path), "JARMO_FRAMES": frames,
+                "JARMO_SEED": "1", "PYTHONPATH": ROOT, "BLINKA_OS_AGNOSTIC": "1"})
+    if events is not None:
+        path = tmp_path / "events.txt"
+        path.write_text(events)
+        env["JARMO_EVENTS"] = str(path)
+    env.update(extra_env or {})
+    return subprocess.run([sys.executable, "-c", RUN_CODE], cwd=ROOT, env=env, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def blocks(out):
+    """Printed blocks -> list of (colours by point name, text lines)."""
+    result = []
+    for chunk in out.split("-- frame ")[1:]:
+        colours = {}
+        text = []
+        for line in chunk.splitlines()[1:]:
+            parts = line.split()
+            if len(parts) == 6 and parts[0] in "12345":
+                for f, hexc in zip("abcde", parts[1:]):
+                    colours[f + parts[0]] = int(hexc, 16)
+            elif line.startswith("| "):
+                text.append(line[2:])
+        result.append((colours, text))
+    return result
+
+
+def scaled(c, brightness=M.BRIGHTNESS[5], cap=255):
+    k = scale_level(cap, brightness) + 1
+    return (((c >> 16) * k >> 8) << 16) | ((((c >> 8) & 255) * k >> 8) << 8) | ((c & 255) * k >> 8)
+
+
+GAME = """\
+select        # New game (two players, standard rules)
+select        # pick the piece under the cursor: a1
+select        # and its first target: c2
+wait 1000
+"""
+
+
+def test_a_scripted_game_through_code_py(tmp_path):
+    proc = run_code(tmp_path, GAME)
+    assert proc.returncode == 0, proc.stderr
+    shown = blocks(proc.stdout)
+    assert len(shown) >= 4
+    first_colours, first_text = shown[0]
+    assert first_text[0] == "Jarmo" and any("New game" in t for t in first_text)
+    colours, text = shown[-1]
+    assert colours["c2"] == scaled(V.PIECE[0])        # a South archer arrived on c2
+    assert colours["a1"] == scaled(V.TRAIL)             # the point it came from
+    for name in ("b1", "c1", "d1", "e1"):
+        assert colours[name] == scaled(V.PIECE[0])
+    assert "last a1-c2" in text
+    assert any("North" in t for t in text)
+    # the game was saved through jarmo.storage into JARMO_DATA
+    assert (tmp_path / "game").exists()
+
+
+def test_frames_last_prints_one_block(tmp_path):
+    proc = run_code(tmp_path, GAME, frames="last")
+    assert proc.returncode == 0, proc.stderr
+    shown = blocks(proc.stdout)
+    assert len(shown) == 1
+    assert "last a1-c2" in shown[0][1]
+
+
+def test_events_from_stdin_and_resume(tmp_path):
+    first = run_code(tmp_path, GAME, frames="none")
+    assert first.returncode == 0 and first.stdout == ""
+    # a second power-up finds the saved game: Resume is the first menu item
+    proc = run_code(tmp_path, None, frames="last", extra_env={"JARMO_EVENTS": "-"},
+                    stdin="select\nwait 100\n")
+    assert proc.returncode == 0, proc.stderr
+    colours, text = blocks(proc.stdout)[-1]
+    assert colours["c2"] == scaled(V.PIECE[0])
+    assert any("North" in t for t in text)
+
+
+def test_host_needs_events(tmp_path):
+    proc = run_code(tmp_path, None)
+    assert proc.returncode != 0
+    assert "JARMO_EVENTS" in proc.stderr and "hardware.sim" in proc.stderr
+
+
+def test_bad_event_file_is_reported(tmp_path):
+    proc = run_code(tmp_path, "select\nfly\n")
+    assert proc.returncode != 0
+    assert "line 2" in proc.stderr

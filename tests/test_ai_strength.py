@@ -1,0 +1,138 @@
+"""The AI on CPython at volume: thousands of legal-only games, every kind of
+action used, greedy clearly beating random, and the self-play command line.
+
+tests/core/test_ai.py holds the quick checks that also run on MicroPython;
+tools/bench_ai.py has the full strength table (200 games per pairing).
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from jarmo import Game
+from jarmo.__main__ import parse_selfplay, run_games, summary, UsageError
+from jarmo.ai import Player
+from jarmo.game import parse_action
+from tests.core.test_ai import MIXES
+
+pytestmark = pytest.mark.cpython_only
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KIND_NAMES = ("move", "recall", "place", "done", "flip", "flip+place", "redeploy")
+GAMES_PER_PAIRING = 60
+PAIRINGS = (("random", "random"), ("greedy", "random"), ("greedy", "greedy"))
+
+
+def _play_checked(rules, expansions, south, north, seed, kinds):
+    g = Game(rules, expansions, 200)
+    players = (Player(south, seed * 2 + 1), Player(north, seed * 2 + 2))
+    while g.result() is None:
+        side = g._turn
+        turn = players[side].choose(g)
+        assert turn
+        for k, action in enumerate(turn):
+            assert g.result() is None and g._turn == side
+            legal = g.legal()
+            assert action in legal, (rules, expansions, action, legal, g.history())
+            code = parse_action(action)
+            kind = code & 7
+            if kind == 2 and g._stage == 0 and (rules == "jasyr"):
+                kinds.add((rules, "whole-turn place"))
+            elif kind == 2:
+                kinds.add((rules, "place before the move" if g._stage < 2 else "place after the move"))
+            else:
+                kinds.add((rules, KIND_NAMES[kind]))
+            g.play(action)
+        assert g.result() is not None or g._turn != side
+    return g
+
+
+def test_thousands_of_seeded_games_play_only_legal_turns_and_use_every_kind_of_action():
+    kinds = set()
+    games = 0
+    for rules, expansions in MIXES:
+        for south, north in PAIRINGS:
+            for seed in range(GAMES_PER_PAIRING):
+                a, b = (south, north) if seed % 2 == 0 else (north, south)
+                _play_checked(rules, expansions, a, b, seed, kinds)
+                games += 1
+    assert games >= 2000
+    for expected in [
+        ("classic", "recall"),
+        ("standard", "place before the move"), ("standard", "place after the move"),
+        ("standard", "done"), ("standard", "redeploy"),
+        ("legendary", "flip"), ("legendary", "flip+place"), ("legendary", "redeploy"),
+        ("jasyr", "whole-turn place"),
+    ]:
+        assert expected in kinds, (expected, sorted(kinds))
+
+
+@pytest.mark.parametrize("rules", ["classic", "standard", "legendary", "jasyr"])
+def test_greedy_beats_random_in_a_quick_match(rules):
+    records = run_games(rules, 40, "greedy", "random", seed=11, swap=True)
+    wins = sum(1 for r in records if r["player"] == 0)
+    losses = sum(1 for r in records if r["player"] == 1)
+    assert wins + losses >= 20
+    assert wins >= 0.8 * (wins + losses), (wins, losses)
+
+
+def test_level_2_beats_greedy_in_a_quick_match():
+    records = run_games("classic", 20, 2, "greedy", seed=3, swap=True)
+    wins = sum(1 for r in records if r["player"] == 0)
+    losses = sum(1 for r in records if r["player"] == 1)
+    assert wins > losses, (wins, losses)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is missing")
+def test_parallel_self_play_gives_the_same_games_as_one_process():
+    one = run_games("standard", 6, "greedy", "random", seed=2, jobs=1, swap=True,
+                    expansions=("heroes",))
+    two = run_games("standard", 6, "greedy", "random", seed=2, jobs=2, swap=True,
+                    expansions=("heroes",))
+    assert one == two
+
+
+def test_selfplay_command_prints_the_table():
+    proc = subprocess.run(
+        [sys.executable, "-m", "jarmo", "selfplay", "--rules", "classic", "--games", "6",
+         "--south", "greedy", "--north", "random", "--seed", "1", "--jobs", "2", "--swap"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "south (White) wins" in out and "north (Black) wins" in out and "draws" in out
+    assert "average length" in out and "ended by:" in out
+    assert "player A greedy wins" in out
+    assert "[" not in out.split("\n")[0]         # no progress bar when not on a terminal
+
+
+def test_selfplay_arguments():
+    opts = parse_selfplay(["--rules", "standard", "--games", "3", "--expansions", "heroes",
+                           "challenges", "--ply-limit", "50", "--swap", "--north", "2"])
+    assert opts["rules"] == "standard" and opts["games"] == 3
+    assert opts["expansions"] == ["heroes", "challenges"] and opts["ply_limit"] == 50
+    assert opts["swap"] and opts["north"] == "2" and opts["south"] == "greedy"
+    assert parse_selfplay([])["ply_limit"] == 300
+    for bad in (["--rules", "chess"], ["--games", "x"], ["--south", "hard"],
+                ["--rules", "classic", "--expansions", "heroes"], ["--frobnicate"],
+                ["--games"]):
+        with pytest.raises(UsageError):
+            parse_selfplay(bad)
+    proc = subprocess.run([sys.executable, "-m", "jarmo", "selfplay", "--rules", "chess"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--rules must be one of" in proc.stderr
+
+
+def test_summary_counts():
+    records = [
+        {"winner": "south", "reason": "camp", "plies": 10, "player": 0},
+        {"winner": "north", "reason": "camp", "plies": 20, "player": 0},
+        {"winner": None, "reason": "limit", "plies": 300, "player": None},
+    ]
+    lines = "\n".join(summary(records, "classic", "greedy", "random", swap=True))
+    assert "south (White) wins          1 ( 33.33 %)" in lines
+    assert "draws                       1 ( 33.33 %)" in lines
+    assert "player A greedy wins        2 ( 66.67 %)" in lines
+    assert "average length 110.0 plies" in lines
+    assert "camp 2 (66.7 %), limit 1 (33.3 %)" in lines

@@ -1,0 +1,263 @@
+"""jarmo/ stays portable: only allowed imports and no constructs MicroPython,
+CircuitPython or the architecture rules forbid (docs/ARCHITECTURE.md,
+"Core rules for jarmo/"). Checked on the source with ast, so a bad module is
+named with file:line even when it would not import.
+"""
+
+import ast
+import io
+import pathlib
+import tokenize
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+JARMO = ROOT / "jarmo"
+
+ALLOWED_IMPORTS = frozenset(
+    ("time", "random", "json", "os", "gc", "sys", "micropython", "struct", "array", "errno", "jarmo"))
+# Modules absent on CircuitPython: importing them must be guarded by
+# try/except ImportError.
+GUARDED_IMPORTS = frozenset(("micropython",))
+FORBIDDEN_NAMES = {
+    "dataclass": "dataclasses are not available on MicroPython",
+    "dataclasses": "dataclasses are not available on MicroPython",
+    "enum": "enum is not available on MicroPython",
+    "Enum": "enum is not available on MicroPython",
+    "IntEnum": "enum is not available on MicroPython",
+    "IntFlag": "enum is not available on MicroPython",
+}
+FORBIDDEN_ATTRIBUTES = {
+    "bit_length": "int.bit_length does not exist on MicroPython",
+}
+FORBIDDEN_TIME = {
+    "monotonic": "time.monotonic: clocks come from the caller as integer milliseconds",
+    "monotonic_ns": "time.monotonic_ns: clocks come from the caller as integer milliseconds",
+    "ticks_ms": "time.ticks_ms is not on CircuitPython; clocks come from the caller",
+    "ticks_us": "time.ticks_us is not on CircuitPython; clocks come from the caller",
+    "ticks_diff": "time.ticks_diff is not on CircuitPython; clocks come from the caller",
+    "ticks_add": "time.ticks_add is not on CircuitPython; clocks come from the caller",
+}
+
+
+def jarmo_files():
+    return [p for p in sorted(JARMO.rglob("*.py")) if "__pycache__" not in p.parts]
+
+
+# ---- f-string debug specifier: f"{x=}" ----
+
+def fstring_has_debug_specifier(body):
+    """True when the body of an f-string literal (no prefix, no quotes) has
+    a replacement field with the self-documenting '=' (f"{x=}", f"{x = :>3}").
+
+    At bracket depth 0 of a field's expression, outside string literals, a
+    lone '=' can only be that specifier: assignment is not an expression,
+    keyword arguments sit inside brackets, and ==, !=, <=, >= are operators.
+    """
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "{":
+            if body.startswith("{{", i):
+                i += 2
+                continue
+            j, depth, quote = i + 1, 0, None
+            while j < n:
+                ch = body[j]
+                if quote:
+                    if body.startswith(quote, j):
+                        j += len(quote)
+                        quote = None
+                        continue
+                elif ch in "'\"":
+                    quote = body[j:j + 3] if body.startswith(ch * 3, j) else ch
+                    j += len(quote)
+                    continue
+                elif ch in "([{":
+                    depth += 1
+                elif ch in ")]}":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif depth == 0:
+                    if ch == "!" and not body.startswith("!=", j):
+                        break
+                    if ch == ":":
+                        break
+                    if ch == "=" and body[j - 1] not in "=!<>" and not body.startswith("==", j):
+                        return True
+                    if ch == "=" and body.startswith("==", j):
+                        j += 2
+                        continue
+                j += 1
+            # skip the rest of the field (conversion, format spec with nested fields)
+            depth = 0
+            while j < n:
+                if body[j] == "{":
+                    depth += 1
+                elif body[j] == "}":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                j += 1
+            i = j + 1
+        else:
+            i += 1
+    return False
+
+
+def _fstring_bodies(source_segment):
+    """The bodies of the f-string literals among the string tokens of a segment."""
+    tokens = tokenize.generate_tokens(io.StringIO(source_segment).readline)
+    for tok in tokens:
+        if tok.type != tokenize.STRING:
+            continue
+        text = tok.string
+        k = 0
+        while text[k] not in "'\"":
+            k += 1
+        prefix = text[:k].lower()
+        if "f" not in prefix:
+            continue
+        quote = text[k:k + 3] if text[k:k + 3] in ('"""', "'''") else text[k]
+        yield text[k + len(quote):len(text) - len(quote)]
+
+
+# ---- the checker ----
+
+def _in_import_error_guard(node, parents):
+    """True when node sits in the body of a try that catches ImportError."""
+    child = node
+    parent = parents.get(child)
+    while parent is not None:
+        if isinstance(parent, ast.Try) and child in parent.body:
+            for handler in parent.handlers:
+                names = []
+                if handler.type is None:
+                    return True
+                for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]):
+                    names.append(getattr(t, "id", getattr(t, "attr", None)))
+                if "ImportError" in names or "Exception" in names:
+                    return True
+        child, parent = parent, parents.get(parent)
+    return False
+
+
+def check_source(source, filename="<source>"):
+    """Problems as 'file:line: message' strings."""
+    tree = ast.parse(source, filename)
+    parents = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    problems = []
+
+    def flag(node, message):
+        problems.append("%s:%d: %s" % (filename, node.lineno, message))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                if top not in ALLOWED_IMPORTS:
+                    flag(node, "import %s is not allowed in jarmo/" % alias.name)
+                elif top in GUARDED_IMPORTS and not _in_import_error_guard(node, parents):
+                    flag(node, "import %s must be guarded by try/except ImportError" % alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                continue  # relative: inside jarmo
+            top = (node.module or "").split(".")[0]
+            if top not in ALLOWED_IMPORTS:
+                flag(node, "from %s import ... is not allowed in jarmo/" % node.module)
+                continue
+            if top in GUARDED_IMPORTS and not _in_import_error_guard(node, parents):
+                flag(node, "from %s import ... must be guarded by try/except ImportError" % node.module)
+            if top == "time":
+                for alias in node.names:
+                    if alias.name in FORBIDDEN_TIME:
+                        flag(node, FORBIDDEN_TIME[alias.name])
+        elif isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
+            flag(node, "%s: %s" % (node.id, FORBIDDEN_NAMES[node.id]))
+        elif isinstance(node, ast.Attribute):
+            if node.attr in FORBIDDEN_ATTRIBUTES:
+                flag(node, ".%s(: %s" % (node.attr, FORBIDDEN_ATTRIBUTES[node.attr]))
+            elif node.attr in FORBIDDEN_NAMES:
+                flag(node, "%s: %s" % (node.attr, FORBIDDEN_NAMES[node.attr]))
+            elif (node.attr in FORBIDDEN_TIME and isinstance(node.value, ast.Name)
+                  and node.value.id == "time"):
+                flag(node, FORBIDDEN_TIME[node.attr])
+        elif isinstance(node, ast.JoinedStr) and not isinstance(parents.get(node), ast.JoinedStr):
+            segment = ast.get_source_segment(source, node)
+            if segment and any(fstring_has_debug_specifier(b) for b in _fstring_bodies(segment)):
+                flag(node, 'f-string "=" debug specifier (f"{x=}") is not supported on MicroPython')
+    return sorted(set(problems), key=lambda p: (int(p.split(":")[1]), p))
+
+
+def check_file(path):
+    source = path.read_text(encoding="utf-8")
+    return check_source(source, str(path.relative_to(ROOT)))
+
+
+# ---- the tests ----
+
+def test_jarmo_has_modules():
+    assert jarmo_files(), "jarmo/ has no .py files"
+
+
+@pytest.mark.parametrize("path", jarmo_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_jarmo_module_is_portable(path):
+    problems = check_file(path)
+    assert not problems, "\n".join(problems)
+
+
+# The checker itself.
+
+@pytest.mark.parametrize("source", [
+    "import itertools",
+    "import functools as f",
+    "from typing import List",
+    "from __future__ import annotations",
+    "import collections.abc",
+    "from dataclasses import dataclass",
+    "import enum",
+    "import micropython",
+    "from micropython import const",
+    "@dataclass\nclass A:\n    x: int = 0",
+    "class C(Enum):\n    A = 1",
+    "n = (5).bit_length()",
+    "import time\nt = time.monotonic()",
+    "import time\nt = time.ticks_ms()",
+    "from time import ticks_ms",
+    'x = 1\ns = f"{x=}"',
+    's = f"{x = }"',
+    's = f"{x=!r}"',
+    's = f"{x=:>4}"',
+    's = f"a {b} {x+1=}"',
+    's = "plain " f"{x=}"',
+    "s = f'''{x=}'''",
+])
+def test_checker_flags(source):
+    assert check_source(source, "x.py"), source
+
+
+@pytest.mark.parametrize("source", [
+    "import time, random, json, os, gc, sys, struct, array, errno",
+    "import jarmo.board\nfrom jarmo.game import Game\nfrom . import board",
+    "try:\n    from micropython import const\nexcept ImportError:\n    def const(x):\n        return x",
+    "try:\n    import micropython\nexcept (ImportError, AttributeError):\n    micropython = None",
+    "import time\nt = time.sleep(0)",
+    's = f"a={x}"',
+    's = f"{x==y} {x!=y} {x<=y} {x>=y}"',
+    's = f"{f(a=1)} {d[\'=\']} {x!r:>{w}}"',
+    's = f"{{x=}}"',
+    's = "{x=}".format(x=1)',
+    "s = \"%d\" % n",
+    'ply_limit = None\nenumerate([1])',
+])
+def test_checker_allows(source):
+    assert check_source(source, "x.py") == [], source
+
+
+def test_checker_names_file_and_line():
+    assert check_source("x = 1\n\nimport itertools\n", "jarmo/x.py") == [
+        "jarmo/x.py:3: import itertools is not allowed in jarmo/"]

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""AI strength and cost benchmark.
+
+    python tools/bench_ai.py                    # everything: strength table + MicroPython costs
+    python tools/bench_ai.py --games 40         # a quicker strength table
+    python tools/bench_ai.py --strength-only | --cost-only
+    python tools/bench_ai.py --rules jasyr --pairs 2:greedy
+
+Strength: self-play with the sides swapped every game, --games games per
+pairing per rule set (default 200), on --jobs processes (default 2), with
+the self-play ply limit (300 turns).  Targets (docs/AI.md): greedy beats
+random in >= 90 % of the decided games, each higher level beats the one
+below in >= 65 %.
+
+Cost: tools/bench_ai_mp.py run under MicroPython 1.27 (Node.js runner) and
+under CPython for the same positions: heap added by importing the AI, bytes
+allocated per greedy move, time per greedy and level-2 move, nodes used.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from jarmo.__main__ import run_games  # noqa: E402
+
+RULES = ("classic", "standard", "legendary", "jasyr")
+PAIRS = (("greedy", "random", 90.0), ("2", "greedy", 65.0), ("3", "2", 65.0))
+
+
+def strength(rules_list, pairs, games, jobs, seed, out):
+    out.write("Strength: %d games per pairing and rule set, sides swapped every game, "
+              "ply limit 300, %d jobs\n" % (games, jobs))
+    out.write("%-10s %-16s %5s %5s %5s %9s %7s %7s %6s\n" % (
+        "rules", "pairing", "wins", "draws", "loss", "% decided", "target", "plies", "cpu s"))
+    ok = True
+    total_cpu = 0.0
+    for rules in rules_list:
+        for a, b, target in pairs:
+            t0 = time.time()
+            c0 = _cpu()
+            records = run_games(rules, games, a, b, seed=seed, jobs=jobs, swap=True)
+            cpu = _cpu() - c0
+            total_cpu += cpu
+            wins = sum(1 for r in records if r["player"] == 0)
+            loss = sum(1 for r in records if r["player"] == 1)
+            draws = len(records) - wins - loss
+            share = 100.0 * wins / (wins + loss) if wins + loss else 0.0
+            plies = sum(r["plies"] for r in records) / float(len(records))
+            hit = share >= target
+            ok = ok and hit
+            out.write("%-10s %-16s %5d %5d %5d %8.1f%% %6.0f%% %7.1f %6.1f%s\n" % (
+                rules, "%s v %s" % (a, b), wins, draws, loss, share, target, plies, cpu,
+                "" if hit else "  MISSED"))
+            out.flush()
+    out.write("strength: CPU %.0f s in all\n" % total_cpu)
+    return ok
+
+
+def _cpu():
+    t = os.times()
+    return t[0] + t[1] + t[2] + t[3]
+
+
+def cost(out):
+    script = os.path.join(ROOT, "tools", "bench_ai_mp.py")
+    out.write("\nCost (same positions; tools/bench_ai_mp.py):\n")
+    out.flush()
+    proc = subprocess.run([sys.executable, script], cwd=ROOT, capture_output=True, text=True)
+    out.write("CPython 3.11:\n" + proc.stdout + proc.stderr)
+    runner = os.path.join(ROOT, "tests", "micropython", "run.mjs")
+    try:
+        sys.path.insert(0, os.path.join(ROOT, "tests", "micropython"))
+        from mp import run_micropython, unavailable_reason
+    except ImportError:
+        out.write("MicroPython: tests/micropython/mp.py missing\n")
+        return
+    reason = unavailable_reason()
+    if reason:
+        out.write("MicroPython: unavailable (%s)\n" % reason)
+        return
+    rc, stdout, stderr = run_micropython(_mp_items(script), timeout=1200)
+    out.write("MicroPython 1.27 (WebAssembly under Node.js):\n" + stdout + stderr)
+    if rc:
+        out.write("(exit %d)\n" % rc)
+
+
+def _mp_items(script):
+    # Each item is a separate runPython call: garbage is collected only by a
+    # gc.collect() in a later call (two, to be sure nothing stale is counted).
+    collect = "import gc; gc.collect()"
+    return [collect, "import jarmo.game, jarmo.board, jarmo.rng", collect, collect,
+            "import gc; _base = gc.mem_alloc()",
+            "import jarmo.ai", collect, collect,
+            "import gc; print('  heap added by importing jarmo.ai: %d bytes' % (gc.mem_alloc() - _base));"
+            " _base = gc.mem_alloc()",
+            "from jarmo.ai import Player; from jarmo.game import Game; _g = Game('standard'); _p = Player(2, 1)",
+            collect, collect,
+            "import gc; print('  a Game and a level-2 Player: %d bytes' % (gc.mem_alloc() - _base));"
+            " _base = gc.mem_alloc()",
+            "_t = _p.choose(_g)", collect, collect,
+            "import gc; print('  its first turn adds (private game, tables, buffers): %d bytes'"
+            " % (gc.mem_alloc() - _base)); del _g, _p, _t",
+            collect,
+            script]
+
+
+def main(argv):
+    games = 200
+    jobs = 2
+    seed = 0
+    rules_list = RULES
+    pairs = PAIRS
+    do_strength = do_cost = True
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--games":
+            games = int(argv[i + 1]); i += 1
+        elif arg == "--jobs":
+            jobs = int(argv[i + 1]); i += 1
+        elif arg == "--seed":
+            seed = int(argv[i + 1]); i += 1
+        elif arg == "--rules":
+            rules_list = tuple(argv[i + 1].split(",")); i += 1
+        elif arg == "--pairs":
+            chosen = []
+            for item in argv[i + 1].split(","):
+                a, b = item.split(":")
+                target = 90.0 if b == "random" else 65.0
+                chosen.append((a, b, target))
+            pairs = tuple(chosen); i += 1
+        elif arg == "--strength-only":
+            do_cost = False
+        elif arg == "--cost-only":
+            do_strength = False
+        else:
+            sys.stderr.write(__doc__)
+            return 2
+        i += 1
+    ok = True
+    if do_strength:
+        ok = strength(rules_list, pairs, games, jobs, seed, sys.stdout)
+    if do_cost:
+        cost(sys.stdout)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
