@@ -711,7 +711,10 @@ def make_app(profile, args, data):
         raise SystemExit("hardware.sim: " + str(err))
     app = App(store=Store(data), has_display=profile["display"] is not None or
               profile is profiles.HOST, tabletop=profile["tabletop"], seed=args.seed)
-    if opts:
+    # A newcomer lands in a game against the default opponent (the greedy
+    # AI); a saved game found in --data waits on the menu's "Resume".
+    from jarmo import app_menu as M
+    if opts or getattr(app, "_item", M.NEW) != M.RESUME:
         start_game(app, opts)
     return app
 

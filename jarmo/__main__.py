@@ -19,7 +19,7 @@ import os
 import sys
 import time
 
-from jarmo.ai import Player, level_number, LEVELS
+from jarmo.ai import Player, level_number
 from jarmo.game import EXPANSIONS, RULE_SETS, Game
 
 DEFAULT_PLY_LIMIT = 300

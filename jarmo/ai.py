@@ -456,25 +456,7 @@ class Player:
         if (g is None or g.rules != game.rules or g.expansions != game.expansions
                 or g.ply_limit != game.ply_limit):
             g = self._g = Game(game.rules, game.expansions, game.ply_limit)
-        g._top[:] = game._top
-        g._under[:] = game._under
-        g._held[:] = game._held
-        g._pool[:] = game._pool
-        g._out[:] = game._out
-        g._held_gold[:] = game._held_gold
-        g._pool_gold[:] = game._pool_gold
-        g._markers_on = game._markers_on
-        g._turn = game._turn
-        g._stage = game._stage
-        g._plies = game._plies
-        g._result = game._result
-        # The repetition rules look back at most 4 own moves (8 turns); keep 80 entries.
-        log = g._log
-        src = game._log
-        n = len(src)
-        del log[:]
-        for k in range(n - 80 if n > 80 else 0, n):
-            log.append(src[k])
+        g.sync_from(game)
 
     def _random_turn(self):
         g = self._g

@@ -39,7 +39,7 @@ _COUNTS = (0, 0, 4, 2, 2, 5, 2, 4, 8, 0)
 # Settings: a bytearray of small ints, one per valued item, in item order
 # (settings[item - RULE]); a bytearray costs a few bytes and no class.
 _NAMES = ("rules", "heroes", "challenges", "opp", "side", "games", "bright")
-_DEFAULTS = (1, 0, 0, 0, 0, 0, 5)
+_DEFAULTS = (1, 0, 0, 2, 0, 0, 5)   # standard rules against the greedy AI
 
 
 def new_settings():

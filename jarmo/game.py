@@ -614,15 +614,15 @@ class Game:
         """RULES.md section 2 order: wipe-out, camp, repetition, ply limit."""
         other = 1 - mover
         if not self._classic:
-            for side in (other, mover):
-                if self._pool[side] + self._out[side] == 5:   # nothing on board or held
-                    return self._win(1 - side, "wipeout")
+            if self._pool[other] + self._out[other] == 5:   # nothing on board or held
+                return self._win(mover, "wipeout")
+            if self._pool[mover] + self._out[mover] == 5:
+                return self._win(other, "wipeout")
         # Legendary and Jasyr: a side wins at the end of *its* turn only.
-        for side in ((mover,) if self._camp_safe else (mover, other)):
-            if self._all_in_camp(side):
-                if self._scored:
-                    return self._tally("camp")
-                return self._win(side, "camp")
+        if self._all_in_camp(mover):
+            return self._tally("camp") if self._scored else self._win(mover, "camp")
+        if self._scored and self._all_in_camp(other):
+            return self._tally("camp")
         if not self._classic and self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
             return self._tally("repetition")
         if self.ply_limit is not None and self._plies >= self.ply_limit:
@@ -634,30 +634,29 @@ class Game:
 
     def _all_in_camp(self, side):
         """All the side's pieces on the board (at least one) stand on its enemy camp."""
-        enemy_row = HOME_ROW[1 - side]
-        found = False
-        for layer in (self._top, self._under):
-            for p in range(25):
-                q = layer[p]
-                if q and (q >> 1) & 1 == side:
-                    if ROW[p] != enemy_row:
-                        return False
-                    found = True
-        return found
+        points, in_camp = self._score(side)
+        return in_camp > 0 and points == 2 * in_camp
 
     def _score(self, side):
         """(points, pieces on the enemy camp) of a side: 2 a piece there, 1 elsewhere."""
         enemy_row = HOME_ROW[1 - side]
+        top = self._top
+        under = self._under
+        sidebit = side << 1
         points = in_camp = 0
-        for layer in (self._top, self._under):
-            for p in range(25):
-                q = layer[p]
-                if q and (q >> 1) & 1 == side:
-                    if ROW[p] == enemy_row:
-                        in_camp += 1
-                        points += 2
-                    else:
-                        points += 1
+        for p in range(25):
+            # A stack holds two pieces: the top one and a hostage under it.
+            q = top[p]
+            count = 1 if q and (q & NORTH) == sidebit else 0
+            q = under[p]
+            if q and (q & NORTH) == sidebit:
+                count += 1
+            if count:
+                if ROW[p] == enemy_row:
+                    in_camp += count
+                    points += 2 * count
+                else:
+                    points += count
         return points, in_camp
 
     def _tally(self, reason):
@@ -693,6 +692,30 @@ class Game:
         """A Game from dump() text; ValueError with a reason if it is malformed."""
         from jarmo.save import load_game
         return load_game(text)
+
+    def sync_from(self, other, log_tail=80):
+        """Make this game's position equal to other's, reusing its buffers.
+
+        The AI searches on such a private copy, so the game on show is never
+        touched.  Only the last log_tail actions are kept: the back-and-forth
+        rules look back four own moves per side at most, so undo and the
+        rules work as long as a search stays within that many actions.
+        """
+        if (self.rules, self.expansions, self.ply_limit) != \
+                (other.rules, other.expansions, other.ply_limit):
+            raise ValueError("sync_from needs a game of the same rules and expansions")
+        for name in ("_top", "_under", "_held", "_pool", "_out", "_held_gold", "_pool_gold"):
+            getattr(self, name)[:] = getattr(other, name)
+        self._markers_on = other._markers_on
+        self._turn = other._turn
+        self._stage = other._stage
+        self._plies = other._plies
+        self._result = other._result
+        log = self._log
+        src = other._log
+        del log[:]
+        for k in range(max(0, len(src) - log_tail), len(src)):
+            log.append(src[k])
 
     def copy(self):
         """An independent game with the same rules and history."""

@@ -16,8 +16,7 @@ from jarmo.__main__ import parse_selfplay, run_games, summary, UsageError
 from jarmo.ai import Player
 from jarmo.game import parse_action
 from tests.core.test_ai import MIXES
-
-pytestmark = pytest.mark.cpython_only
+from tests.micropython import mp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIND_NAMES = ("move", "recall", "place", "done", "flip", "flip+place", "redeploy")
@@ -49,6 +48,7 @@ def _play_checked(rules, expansions, south, north, seed, kinds):
     return g
 
 
+@pytest.mark.cpython_only
 def test_thousands_of_seeded_games_play_only_legal_turns_and_use_every_kind_of_action():
     kinds = set()
     games = 0
@@ -69,6 +69,7 @@ def test_thousands_of_seeded_games_play_only_legal_turns_and_use_every_kind_of_a
         assert expected in kinds, (expected, sorted(kinds))
 
 
+@pytest.mark.cpython_only
 @pytest.mark.parametrize("rules", ["classic", "standard", "legendary", "jasyr"])
 def test_greedy_beats_random_in_a_quick_match(rules):
     records = run_games(rules, 40, "greedy", "random", seed=11, swap=True)
@@ -78,6 +79,7 @@ def test_greedy_beats_random_in_a_quick_match(rules):
     assert wins >= 0.8 * (wins + losses), (wins, losses)
 
 
+@pytest.mark.cpython_only
 def test_level_2_beats_greedy_in_a_quick_match():
     records = run_games("classic", 20, 2, "greedy", seed=3, swap=True)
     wins = sum(1 for r in records if r["player"] == 0)
@@ -85,6 +87,7 @@ def test_level_2_beats_greedy_in_a_quick_match():
     assert wins > losses, (wins, losses)
 
 
+@pytest.mark.cpython_only
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is missing")
 def test_parallel_self_play_gives_the_same_games_as_one_process():
     one = run_games("standard", 6, "greedy", "random", seed=2, jobs=1, swap=True,
@@ -94,6 +97,7 @@ def test_parallel_self_play_gives_the_same_games_as_one_process():
     assert one == two
 
 
+@pytest.mark.cpython_only
 def test_selfplay_command_prints_the_table():
     proc = subprocess.run(
         [sys.executable, "-m", "jarmo", "selfplay", "--rules", "classic", "--games", "6",
@@ -107,6 +111,7 @@ def test_selfplay_command_prints_the_table():
     assert "[" not in out.split("\n")[0]         # no progress bar when not on a terminal
 
 
+@pytest.mark.cpython_only
 def test_selfplay_arguments():
     opts = parse_selfplay(["--rules", "standard", "--games", "3", "--expansions", "heroes",
                            "challenges", "--ply-limit", "50", "--swap", "--north", "2"])
@@ -124,6 +129,7 @@ def test_selfplay_arguments():
     assert proc.returncode == 2 and "--rules must be one of" in proc.stderr
 
 
+@pytest.mark.cpython_only
 def test_summary_counts():
     records = [
         {"winner": "south", "reason": "camp", "plies": 10, "player": 0},
@@ -136,3 +142,43 @@ def test_summary_counts():
     assert "player A greedy wins        2 ( 66.67 %)" in lines
     assert "average length 110.0 plies" in lines
     assert "camp 2 (66.7 %), limit 1 (33.3 %)" in lines
+
+
+IMPORT_BUDGET = 16 * 1024      # live heap added by importing jarmo.ai
+GREEDY_ALLOC_BUDGET = 4 * 1024  # bytes allocated by one greedy turn
+
+
+def test_ai_fits_its_micropython_budget():
+    mp.require_micropython()
+    collect = "import gc; gc.collect()"
+    measure_turn = """
+import gc
+from jarmo import Game
+from jarmo.ai import Player
+g = Game('standard', ('heroes', 'challenges'))
+players = (Player('greedy', 1), Player('greedy', 2))
+most = 0
+for k in range(16):
+    p = players[g._turn]
+    p.choose(g)                      # first use of the buffers, then measure
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    turn = p.choose(g)
+    grown = gc.mem_alloc() - before
+    gc.enable()
+    most = max(most, grown)
+    for a in turn:
+        g.play(a)
+    if g.result() is not None:
+        break
+print('greedy', most)
+"""
+    rc, out, err = mp.run_micropython(
+        [collect, "import jarmo.game, jarmo.board, jarmo.rng", collect, collect,
+         "import gc; _base = gc.mem_alloc()", "import jarmo.ai", collect, collect,
+         "import gc; print('import', gc.mem_alloc() - _base)", measure_turn])
+    assert rc == 0, out + err
+    found = dict(line.split() for line in out.split("\n") if line)
+    assert int(found["import"]) <= IMPORT_BUDGET, out
+    assert int(found["greedy"]) <= GREEDY_ALLOC_BUDGET, out
