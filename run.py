@@ -5,6 +5,7 @@
     python3 run.py play [args]          the terminal simulator (hardware.sim)
     python3 run.py bench [args]         tools/bench.py
     python3 run.py selfplay [args]      python -m jarmo selfplay ...
+    python3 run.py deploy DRIVE [args]  tools/deploy.py: the game onto a CIRCUITPY drive
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -38,7 +39,8 @@ commands:
   test [pytest args]   run the test suite (CPython and MicroPython)
   play [args]          run the terminal simulator (python -m hardware.sim)
   bench [args]         run tools/bench.py
-  selfplay [args]      run python -m jarmo selfplay
+  selfplay [args]      AI self-play statistics (python -m jarmo selfplay)
+  deploy DRIVE [args]  copy the game and its libraries to a CIRCUITPY drive
 """
 
 
@@ -183,7 +185,7 @@ def main(argv):
         print(USAGE, end="")
         return 0 if argv else 2
     command, args = argv[0], argv[1:]
-    if command not in ("test", "play", "bench", "selfplay"):
+    if command not in ("test", "play", "bench", "selfplay", "deploy"):
         print(USAGE, end="", file=sys.stderr)
         fail("unknown command %r" % command, 2)
     if sys.version_info < (3, 11):
@@ -201,6 +203,8 @@ def main(argv):
         execute([py, os.path.join("tools", "bench.py")] + args)  # not -P: tools/ may import its siblings
     elif command == "selfplay":
         execute([py, "-P", "-m", "jarmo", "selfplay"] + args)
+    elif command == "deploy":
+        execute([py, os.path.join("tools", "deploy.py")] + args)
     return 0
 
 
