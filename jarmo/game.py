@@ -387,7 +387,7 @@ class Game:
             entry |= self._move(side, a, b)
             ends_turn = self._after_move(side)
         elif kind == PLACE:
-            entry |= self._from_hand(side, b) << 26
+            entry |= self._bring_back(self._held, self._held_gold, side, b) << 26
             if self._stage >= AFTER:
                 ends_turn = not self._after_placing(side)
             elif not self._jasyr:
@@ -404,9 +404,9 @@ class Game:
             entry |= self._recover(side) << 26
         elif kind == FLIP_PLACE:
             top[a] &= ~GUARD
-            entry |= self._from_pool(side, b) << 26
+            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
         else:  # REDEPLOY
-            entry |= self._from_pool(side, b) << 26
+            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
             self._markers_on = False
             ends_turn = not self._after_placing(side)
         self._log.append(entry)
@@ -478,23 +478,15 @@ class Game:
             return 2
         return 1
 
-    def _from_hand(self, side, b):
-        """Place a held piece on b, archer face up; ordinary pieces first."""
-        self._held[side] -= 1
-        gold = self._held[side] < self._held_gold[side]
-        if gold:
-            self._held_gold[side] = 0
-        self._top[b] = PRESENT | side << 1 | (GOLD if gold else 0)
-        return 2 if gold else 1
-
-    def _from_pool(self, side, b):
-        """Put a captured piece straight back on b, archer face up."""
-        self._pool[side] -= 1
-        gold = self._pool[side] < self._pool_gold[side]
-        if gold:
-            self._pool_gold[side] = 0
-        self._top[b] = PRESENT | side << 1 | (GOLD if gold else 0)
-        return 2 if gold else 1
+    def _bring_back(self, count, gold, side, b):
+        """Put a held (count = _held) or captured (_pool) piece on b, archer
+        face up, ordinary pieces before the Golden Soldier; 1 ordinary, 2 golden."""
+        count[side] -= 1
+        golden = count[side] < gold[side]
+        if golden:
+            gold[side] = 0
+        self._top[b] = PRESENT | side << 1 | (GOLD if golden else 0)
+        return 2 if golden else 1
 
     def _after_move(self, side):
         """Set the stage after a move; True if the move ends the turn."""

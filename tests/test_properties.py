@@ -13,12 +13,8 @@ import pytest
 
 from jarmo import Game, IllegalMove
 from jarmo.board import NAMES
+from tests.core.random_games import MIXES
 
-MIXES = [("classic", ())] + [
-    (rules, expansions)
-    for rules in ("standard", "legendary", "jasyr")
-    for expansions in ((), ("heroes",), ("challenges",), ("heroes", "challenges"))
-]
 MIX_IDS = ["%s+%s" % (r, "+".join(e) or "none") for r, e in MIXES]
 
 # Every string the notation can spell: the universe legal() is a subset of.

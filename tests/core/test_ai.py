@@ -8,16 +8,7 @@ kept modest; tests/test_ai_strength.py plays thousands of games on CPython.
 from jarmo import Game
 from jarmo.ai import Player, level_number
 from jarmo.rng import Rng
-
-MIXES = (
-    ("classic", ()),
-    ("standard", ()), ("standard", ("heroes",)), ("standard", ("challenges",)),
-    ("standard", ("heroes", "challenges")),
-    ("legendary", ()), ("legendary", ("heroes",)), ("legendary", ("challenges",)),
-    ("legendary", ("heroes", "challenges")),
-    ("jasyr", ()), ("jasyr", ("heroes",)), ("jasyr", ("challenges",)),
-    ("jasyr", ("heroes", "challenges")),
-)
+from tests.core.random_games import MIXES
 
 
 def play_turn(g, turn):
