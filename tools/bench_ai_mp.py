@@ -131,10 +131,8 @@ def slices(level, games):
 
 def main():
     name = "MicroPython" if MP else "CPython"
-    heap, keep = player_heap()
-    if heap >= 0:
-            print("  %s: a level-2 Player after its first turn holds %d bytes (buffers, tables, private game)"
-              % (name, heap))
+    keep = Player(2)            # its node budget bounds every level-2 turn below
+    print("  %s:" % name)
     print("  (ms per turn, mean over the positions; nodes = actions applied; bytes = most allocated"
           " by one turn, gc disabled)")
     for rules in ("classic", "standard", "legendary", "jasyr"):

@@ -1,50 +1,7 @@
 """code.py itself, run on the host as on the device: scripted buttons, printed frames."""
 
-import os
-import subprocess
-import sys
-
-from hardware.leds import scale_level
-from jarmo import app_menu as M
 from jarmo import app_view as V
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUN_CODE = "import runpy; runpy.run_path('code.py', run_name='__main__')"
-
-
-def run_code(tmp_path, events, frames="all", extra_env=None, stdin=None):
-    env = dict(os.environ)
-    env.update({"JARMO_PROFILE": "host", "JARMO_DATA": str(tmp_path), "JARMO_FRAMES": frames,
-                "JARMO_SEED": "1", "PYTHONPATH": ROOT, "BLINKA_OS_AGNOSTIC": "1"})
-    if events is not None:
-        path = tmp_path / "events.txt"
-        path.write_text(events)
-        env["JARMO_EVENTS"] = str(path)
-    env.update(extra_env or {})
-    return subprocess.run([sys.executable, "-c", RUN_CODE], cwd=ROOT, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
-
-
-def blocks(out):
-    """Printed blocks -> list of (colours by point name, text lines)."""
-    result = []
-    for chunk in out.split("-- frame ")[1:]:
-        colours = {}
-        text = []
-        for line in chunk.splitlines()[1:]:
-            parts = line.split()
-            if len(parts) == 6 and parts[0] in "12345":
-                for f, hexc in zip("abcde", parts[1:]):
-                    colours[f + parts[0]] = int(hexc, 16)
-            elif line.startswith("| "):
-                text.append(line[2:])
-        result.append((colours, text))
-    return result
-
-
-def scaled(c, brightness=M.BRIGHTNESS[5], cap=255):
-    k = scale_level(cap, brightness) + 1
-    return (((c >> 16) * k >> 8) << 16) | ((((c >> 8) & 255) * k >> 8) << 8) | ((c & 255) * k >> 8)
+from tests.hardware.codepy import blocks, run_code, scaled
 
 
 GAME = """\
