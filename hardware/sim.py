@@ -269,10 +269,17 @@ def compose(board_rows, side_rows, width):
 
 
 def app_cursor(app):
-    """The point under the app's cursor while a human picks, else -1."""
-    cursor = getattr(app, "cursor", None)
-    if cursor is None and getattr(app, "state", None) == "play":
-        cursor = getattr(app, "_cursor", None)   # until App has a public cursor
+    """The point under the app's cursor while a human picks, else -1.
+
+    Reads the public App.cursor; an App without it falls back to the
+    private _cursor, which only means something while a game is played.
+    """
+    if hasattr(app, "cursor"):
+        cursor = app.cursor
+    elif getattr(app, "state", None) == "play":
+        cursor = getattr(app, "_cursor", None)
+    else:
+        cursor = None
     if not isinstance(cursor, int) or not 0 <= cursor < 25:
         return -1
     return cursor
@@ -449,7 +456,7 @@ class TerminalInput:
 
     def poll(self, now, press):
         import select
-        if self.screen.resized:
+        if self.screen.resized and self.screen.count:   # the first screen waits for the app
             self.screen.draw()
         ready, _, _ = select.select([self.fd], [], [], self.idle_s)
         if ready:
@@ -588,7 +595,7 @@ class Replay:
 class ReplayKeys(TerminalInput):
     def poll(self, now, press):
         import select
-        if self.screen.resized:
+        if self.screen.resized and self.screen.count:   # the first screen waits for the app
             self.screen.draw()
         ready, _, _ = select.select([self.fd], [], [], self.idle_s)
         if ready:
@@ -650,7 +657,7 @@ def start_options(args):
     return opts
 
 
-OPPONENT_NAMES = ("human", "random", "greedy", "2", "3")   # = app_menu.AI_LEVELS order
+OPPONENT_NAMES = ("human", "random", "greedy", "2", "3")   # the menu's Opponent values, in order
 
 
 def check_options(opts):
@@ -712,20 +719,24 @@ def make_app(profile, args, data):
     app = App(store=Store(data), has_display=profile["display"] is not None or
               profile is profiles.HOST, tabletop=profile["tabletop"], seed=args.seed)
     # A newcomer lands in a game against the default opponent (the greedy
-    # AI); a saved game found in --data waits on the menu's "Resume".
-    from jarmo import app_menu as M
-    if opts or getattr(app, "_item", M.NEW) != M.RESUME:
+    # AI); a saved game found in --data waits on the menu's "Resume" (the
+    # menu offers Resume exactly when app.game is set), and a notice about
+    # a damaged file stays up to be read. Start options always start a game.
+    if opts or (app.state == "menu" and getattr(app, "game", None) is None):
         start_game(app, opts)
     return app
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.script is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        sys.stderr.write(
+    if args.script is None and not (_isatty(sys.stdin) and _isatty(sys.stdout)):
+        _say(
             "hardware.sim needs a terminal: stdin/stdout is not a tty.\n"
             "For a run without one, give the button events as a script:\n"
             "  python -m hardware.sim --script events.txt   (or --script - to read stdin)\n")
+        return 2
+    if args.script == "-" and sys.stdin is None:
+        _say("hardware.sim: --script - reads stdin, but there is none\n")
         return 2
 
     import tempfile
@@ -760,6 +771,20 @@ def main(argv=None):
         leds.pixels.deinit()
         if tmp is not None:
             tmp.cleanup()
+
+
+def _isatty(f):
+    """True if f (sys.stdin or sys.stdout, None when the descriptor is closed) is a terminal."""
+    try:
+        return f is not None and f.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _say(text):
+    if sys.stderr is not None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 def _run_script(args, app, leds, text_display, profile, run):

@@ -1,8 +1,7 @@
-"""The LED legend for players: (meaning, 0xRRGGBB) in manual order.
-
-Kept out of app_view so its strings cost no RAM on the device unless a
-tool (the simulator, the manual) asks for it: ``App.legend()``.
-"""
+# The LED legend for players: (meaning, 0xRRGGBB) in manual order.
+#
+# Kept out of app_view so its strings cost no RAM on the device unless a
+# tool (the simulator, the manual) asks for it: ``App.legend()``.
 
 LEGEND = (
     ("South archer", 0x401C00), ("South guard", 0xFF6400),

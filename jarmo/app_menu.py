@@ -1,17 +1,30 @@
-"""Menu items and the settings they change.
+# Overlay of the menu state: the menu, its items and the settings they change.
+#
+# App imports this module when the menu opens and unloads it when a game goes
+# on (jarmo/app.py); app_screens uses its settings too. Every function with an
+# ``app`` argument takes the App.
+#
+# Settings are small ints (indices into the tuples below) in one bytearray,
+# ``settings[item - RULE]``, saved as JSON under the store name ``settings``
+# when the menu is left by New game or Resume (flash wear). The menu is a
+# fixed list of items; some are hidden when they do not apply (expansions with
+# classic, the side without an AI, resume without a game). An item's index is
+# fixed so the LED-only menu can show it as one lit LED at a fixed place (see
+# docs/APP.md).
 
-Settings are small ints (indices into the tuples below) in one bytearray,
-saved as JSON under the store name ``settings``. The menu is a fixed list of items; some are
-hidden when they do not apply (expansions with classic, the side without an
-AI, resume without a game). An item's index is fixed so the LED-only menu
-can show it as one lit LED at a fixed place (see docs/APP.md).
-"""
+import json
 
 try:
     from micropython import const
 except ImportError:
     def const(value):
         return value
+
+from jarmo.buttons import NEXT, PREV, UP, DOWN, LEFT, SELECT, BACK, MENU
+from jarmo.game import Game
+from jarmo.match import Match
+from jarmo import app as A
+from jarmo import app_view as V
 
 RULES = ("classic", "standard", "legendary", "jasyr")
 OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3")
@@ -33,28 +46,25 @@ ITEMS = const(10)
 
 TITLES = ("Resume", "New game", "Rules", "Heroes", "Challenges", "Opponent",
           "Side", "Match", "Brightness", "Statistics")
-_COUNTS = (0, 0, 4, 2, 2, 5, 2, 4, 8, 0)
+_COUNTS = b"\x00\x00\x04\x02\x02\x05\x02\x04\x08\x00"     # values per item (0: an action)
 
-
-# Settings: a bytearray of small ints, one per valued item, in item order
-# (settings[item - RULE]); a bytearray costs a few bytes and no class.
+# The settings file's keys, in settings order, and the defaults of a missing
+# or odd value: standard rules against the greedy AI.
 _NAMES = ("rules", "heroes", "challenges", "opp", "side", "games", "bright")
-_DEFAULTS = (1, 0, 0, 2, 0, 0, 5)   # standard rules against the greedy AI
+_DEFAULTS = A.DEFAULT_SETTINGS
+SETTINGS = "settings"
 
 
-def new_settings():
-    return bytearray(_DEFAULTS)
-
+# ---------------------------------------------------------------- settings
 
 def expansions(s):
     """The expansions the settings give (none with classic)."""
-    if s[0] == 0:
-        return ()
     out = ()
-    if s[HEROES - RULE]:
-        out += ("heroes",)
-    if s[CHALLENGES - RULE]:
-        out += ("challenges",)
+    if s[0]:
+        if s[HEROES - RULE]:
+            out += ("heroes",)
+        if s[CHALLENGES - RULE]:
+            out += ("challenges",)
     return out
 
 
@@ -67,10 +77,16 @@ def dump(s):
 
 def load(s, data):
     """Take valid values from a dict; anything odd keeps the default."""
+    if not isinstance(data, dict):
+        data = {}
     for k in range(len(_NAMES)):
-        v = data.get(_NAMES[k], _DEFAULTS[k]) if isinstance(data, dict) else _DEFAULTS[k]
+        v = data.get(_NAMES[k])
         s[k] = v if type(v) is int and 0 <= v < _COUNTS[k + RULE] else _DEFAULTS[k]
-    if s[0] == 0:
+    _fix(s)
+
+
+def _fix(s):
+    if s[0] == 0:       # the classic rule set takes no expansions
         s[HEROES - RULE] = s[CHALLENGES - RULE] = 0
 
 
@@ -90,44 +106,170 @@ def value(settings, item):
     return settings[item - RULE] if _COUNTS[item] else -1
 
 
-def count(item):
-    """How many values an item has (0 for action items)."""
-    return _COUNTS[item]
-
-
 def change(settings, item, delta):
     """Step an item's value by delta (wrapping); False for action items."""
     n = _COUNTS[item]
-    if not n:
-        return False
-    settings[item - RULE] = (settings[item - RULE] + delta) % n
-    if settings[0] == 0:
-        settings[HEROES - RULE] = settings[CHALLENGES - RULE] = 0
-    return True
-
-
-def value_text(settings, item):
-    v = value(settings, item)
-    if item == RULE:
-        return RULES[v]
-    if item == HEROES or item == CHALLENGES:
-        return ("off", "on")[v]
-    if item == OPPONENT:
-        return OPPONENTS[v]
-    if item == SIDE:
-        return SIDES[v]
-    if item == MATCH:
-        return "1 game" if v == 0 else "%d games" % GAMES[v]
-    if item == BRIGHT:
-        return "%d/8" % (v + 1)
-    return ""
+    if n:
+        settings[item - RULE] = (settings[item - RULE] + delta) % n
+        _fix(settings)
+    return n > 0
 
 
 def label(settings, item):
     """The item as one display line without the cursor mark (<= 20 chars)."""
+    v = value(settings, item)
     if item == NEW and settings[MATCH - RULE]:
         return "New match"
-    v = value_text(settings, item)
-    if v:
-        return TITLES[item] + ": " + v
-    return TITLES[item]
+    if item == RULE:
+        v = RULES[v]
+    elif item == HEROES or item == CHALLENGES:
+        v = ("off", "on")[v]
+    elif item == OPPONENT:
+        v = OPPONENTS[v]
+    elif item == SIDE:
+        v = SIDES[v]
+    elif item == MATCH:
+        v = "1 game" if v == 0 else "%d games" % GAMES[v]
+    elif item == BRIGHT:
+        v = "%d/8" % (v + 1)
+    else:
+        return TITLES[item]
+    return TITLES[item] + ": " + v
+
+
+def save_settings(app):
+    if app.store is not None and app._settings_dirty:
+        app._settings_dirty = False
+        try:
+            app.store.write(SETTINGS, json.dumps(dump(app.settings)))
+        except OSError:
+            pass
+
+
+# ---------------------------------------------------------------- the menu
+
+def open_menu(app, item=None):
+    app._state = A.S_MENU
+    app._sel = -1
+    if item is None or not visible(app.settings, item, app.game is not None):
+        item = RESUME if app.game is not None else NEW
+    app._item = item
+    _text(app)
+
+
+def _items(app):
+    s = app.settings
+    resumable = app.game is not None
+    return [i for i in range(ITEMS) if visible(s, i, resumable)]
+
+
+def _text(app):
+    items = _items(app)
+    k = items.index(app._item) if app._item in items else 0
+    first = max(0, min(k - 1, len(items) - 4))
+    lines = [app._title]
+    for i in items[first:first + 4]:
+        lines.append((">" if i == app._item else " ") + label(app.settings, i))
+    app._set_text(tuple(lines))
+
+
+def press(app, b, player):
+    s = app.settings
+    items = _items(app)
+    k = items.index(app._item) if app._item in items else 0
+    item = items[k]
+    if b == NEXT or b == DOWN:
+        app._item = items[(k + 1) % len(items)]
+    elif b == UP:
+        app._item = items[(k - 1) % len(items)]
+    elif b == PREV or b == BACK or b == MENU:
+        if app.game is not None:
+            resume(app)
+            return
+    elif item == RESUME or item == NEW or item == STATS:
+        if b == SELECT:
+            if item == RESUME:
+                resume(app)
+            elif item == NEW:
+                new_game(app)
+            else:
+                app._use(A.SCREENS).open_stats(app)
+            return
+    else:
+        change(s, item, -1 if b == LEFT else 1)
+        app._settings_dirty = True
+        app.brightness = BRIGHTNESS[s[BRIGHT - RULE]]
+    _text(app)
+
+
+def tick(app):
+    pass
+
+
+def draw(app, buf):
+    """The board behind the menu; without a display, the LED-only menu:
+    ranks 5 and 4 show which item (one white LED at a fixed place, a5..e5
+    then a4..e4), ranks 1..3 its value as a count of LEDs lit from a1."""
+    if app.has_display:
+        V.draw_board(buf, app._cells, app._under, app._markers, -1, app._now)
+        return
+    V.clear(buf)
+    item = app._item
+    spot = 20 + item if item < 5 else 10 + item
+    v = value(app.settings, item)
+    if v < 0:
+        # an action item: its LED blinks
+        V.put_k(buf, spot, V.WHITE, 255 if V.blink(app._now, 512) else 40)
+        return
+    V.put(buf, spot, V.WHITE)
+    if item == MATCH:
+        v = GAMES[v] - 1
+    V.draw_count(buf, 0, v + 1, V.SIDE[v] if item == SIDE else 0x707070)
+
+
+# ---------------------------------------------------------------- leaving it
+
+def new_game(app):
+    s = app.settings
+    save_settings(app)
+    rules = RULES[s[0]]
+    games = GAMES[s[MATCH - RULE]]
+    if games > 1:
+        app.match = Match(rules, games, expansions(s))
+        app.game = app.match.game
+    else:
+        app.match = None
+        app.game = Game(rules, expansions(s))
+    app._opp = s[OPPONENT - RULE]
+    app._human0 = s[SIDE - RULE]
+    app._player = None
+    app._use(A.PLAY).start_game(app)
+
+
+def start(app, rules=None, expansions=None, opponent=None, side=None, games=None):
+    """App.new_game: set the given settings and start, as the menu would."""
+    s = app.settings
+    if rules is not None:
+        s[0] = RULES.index(rules)
+    if expansions is not None:
+        s[HEROES - RULE] = 1 if "heroes" in expansions else 0
+        s[CHALLENGES - RULE] = 1 if "challenges" in expansions else 0
+    if opponent is not None:
+        s[OPPONENT - RULE] = ("human", "random", "greedy", "2", "3").index(str(opponent))
+    if side is not None:
+        s[SIDE - RULE] = ("south", "north").index(side)
+    if games is not None:
+        s[MATCH - RULE] = GAMES.index(games)
+    if s[0] == 0 and (s[HEROES - RULE] or s[CHALLENGES - RULE]):
+        _fix(s)
+        raise ValueError("the classic rule set takes no expansions")
+    app._settings_dirty = True
+    new_game(app)
+
+
+def resume(app):
+    save_settings(app)
+    if app.game.result() is not None:
+        app._use(A.SCREENS).to_result(app)
+    else:
+        app._use(A.PLAY).begin_turn(app)

@@ -1,25 +1,24 @@
-"""Turn input: how the legal actions of a turn map to button picks.
-
-Every legal action is reached by picking one or two *choices*. A choice is a
-board point 0..24 or one of the pseudo choices below (shown as an icon on the
-LEDs and as a word on the display):
-
-=============  ==================  =========================================
-action         picks               note
-=============  ==================  =========================================
-``b4-c5``      b4, c5              piece, then target
-``c5@a1``      c5, a1              classic recall: marked archer, then camp
-``c5*``        c5, c5              legendary flip: the guard twice
-``c5*@a1``     c5, a1              flip and place at once
-``@a1``        a1                  place a held piece: one pick
-``r@a1``       a1  (or R, a1)      redeploy; through R only when ``@a1`` is
-                                   also legal, so both stay reachable
-``done``       DONE                the pseudo choice "done"
-=============  ==================  =========================================
-
-Built once per turn (and after each action of an open turn) from
-``Game.legal()``; lookups during the turn are scans of a short list.
-"""
+# Turn input: how the legal actions of a turn map to button picks.
+#
+# Every legal action is reached by picking one or two *choices*. A choice is a
+# board point 0..24 or one of the pseudo choices below (shown as an icon on the
+# LEDs and as a word on the display):
+#
+# =============  ==================  =========================================
+# action         picks               note
+# =============  ==================  =========================================
+# ``b4-c5``      b4, c5              piece, then target
+# ``c5@a1``      c5, a1              classic recall: marked archer, then camp
+# ``c5*``        c5, c5              legendary flip: the guard twice
+# ``c5*@a1``     c5, a1              flip and place at once
+# ``@a1``        a1                  place a held piece: one pick
+# ``r@a1``       a1  (or R, a1)      redeploy; through R only when ``@a1`` is
+#                                    also legal, so both stay reachable
+# ``done``       DONE                the pseudo choice "done"
+# =============  ==================  =========================================
+#
+# Built once per turn (and after each action of an open turn) from
+# ``Game.legal()``; lookups during the turn are scans of a short list.
 
 try:
     from micropython import const
@@ -66,34 +65,29 @@ def encode(action, placements):
 
 
 class Choices:
-    """The picks of one turn: ``firsts`` and ``targets(first)`` as bit masks.
-
-    Only the pick codes are kept (an array of small ints, in legal() order),
-    not the action strings: ``action()`` takes the legal list again."""
+    # The picks of one turn: ``firsts`` and ``targets(first)`` as bit masks.
+    #
+    # Only the pick codes are kept (an array of small ints, in legal() order),
+    # not the action strings: ``action()`` takes the legal list again.
 
     def __init__(self):
         self.codes = array("H")
         self.firsts = 0
 
-    def build(self, legal, with_menu=True):
+    def build(self, legal):
+        """Take a turn's legal() list; the menu is always a first pick too."""
         placements = []
         for a in legal:
             if a[0] == "@":
                 placements.append(point(a[1:3]))
         codes = array("H")
-        firsts = 0
+        firsts = 1 << MENU
         for a in legal:
             f, s = encode(a, placements)
             codes.append(f | s << 5)
             firsts |= 1 << f
-        if with_menu:
-            firsts |= 1 << MENU
         self.codes = codes
         self.firsts = firsts
-
-    def clear(self):
-        self.codes = array("H")
-        self.firsts = 0
 
     def targets(self, first):
         """Mask of the second picks after ``first`` (0 if it is complete alone)."""
@@ -103,19 +97,14 @@ class Choices:
                 m |= 1 << (c >> 5)
         return m
 
-    def index(self, first, second=NONE):
-        """The index in the legal list of the action picked, or -1."""
+    def action(self, legal, first, second=NONE):
+        """The action string picked by (first, second) from ``legal``, or None."""
         want = first | second << 5
         codes = self.codes
         for i in range(len(codes)):
             if codes[i] == want:
-                return i
-        return -1
-
-    def action(self, legal, first, second=NONE):
-        """The action string picked by (first, second) from ``legal``, or None."""
-        i = self.index(first, second)
-        return None if i < 0 else legal[i]
+                return legal[i]
+        return None
 
     def placements(self):
         """Mask of the points a one-pick action (placement, redeploy) lands on."""

@@ -1,23 +1,26 @@
-"""The LED picture: palette, piece colours, animations, LED-only screens.
-
-Everything draws into a caller's 75-byte buffer (RGB per point, index
-(rank-1)*5 + file) with ints only: colours are 0xRRGGBB small ints, times are
-integer milliseconds, and no function here allocates, so the app can redraw
-every tick without feeding the garbage collector.
-
-Colours follow the Okabe-Ito colour-blind-safe palette: South is the
-vermillion/orange family, North the sky-blue family. On one LED a piece shows
-as a *level* of its side colour (archer dim, guard bright), a Golden Soldier
-as its side colour tinted towards yellow, a marked archer (classic) breathes
-slowly, and a stack shows its top piece with a short glimpse of the hostage
-every four seconds. The legend for players is jarmo/app_legend.py.
-"""
+# The LED picture: palette, piece colours, the board, icons, animations.
+#
+# Everything draws into a caller's 75-byte buffer (RGB per point, index
+# (rank-1)*5 + file) with ints only: colours are 0xRRGGBB small ints, times are
+# integer milliseconds, and no function here allocates, so the app can redraw
+# every tick without feeding the garbage collector. The LED-only screens
+# outside play are drawn by their overlays (app_menu, app_screens) with these
+# primitives.
+#
+# Colours follow the Okabe-Ito colour-blind-safe palette: South is the
+# vermillion/orange family, North the sky-blue family. On one LED a piece shows
+# as a *level* of its side colour (archer dim, guard bright), a Golden Soldier
+# as its side colour tinted towards yellow, a marked archer (classic) breathes
+# slowly, and a stack shows its top piece with a short glimpse of the hostage
+# every four seconds. The legend for players is jarmo/app_legend.py.
 
 try:
     from micropython import const
 except ImportError:
     def const(value):
         return value
+
+from jarmo.board import NAMES, point
 
 # ---------------------------------------------------------------- clock
 
@@ -36,13 +39,10 @@ def ticks_add(a, delta):
 
 # -------------------------------------------------------------- palette
 
-# Piece cells: 0 empty, else 1 + kind + 5 * side.
-ARCHER = const(0)
-MARKED = const(1)
-GUARD = const(2)
-GOLD_ARCHER = const(3)
-GOLD_GUARD = const(4)
-_KINDS = "amgAG"     # the face letters of Game.piece()
+# Piece cells: 0 empty, else 1 + kind + 5 * side, where the kinds are
+# archer 0, marked archer 1, guard 2, gold archer 3, gold guard 4.
+_MARKED = const(1)
+_KINDS = "amgAG"     # the face letters of Game.piece(), by kind
 
 # Side colours: index by side (0 South, 1 North).
 SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue (celebrate, points)
@@ -70,6 +70,19 @@ def cell_of(text):
 
 def cell_side(cell):
     return 0 if cell <= 5 else 1
+
+
+def read_board(game, cells, under):
+    """Fill the cells (top faces) and under (hostages) of a game's position;
+    returns its markers as a 25-bit mask."""
+    for i in range(25):
+        t = game.piece(NAMES[i])
+        cells[i] = cell_of(t and t[:2])
+        under[i] = cell_of(t and t[3:5])
+    m = 0
+    for name in game.markers():
+        m |= 1 << point(name)
+    return m
 
 
 # -------------------------------------------------------------- drawing
@@ -112,7 +125,7 @@ def tri(now, period):
 
 def piece_colour(cell, now):
     c = PIECE[cell - 1]
-    if (cell - 1) % 5 == MARKED:
+    if (cell - 1) % 5 == _MARKED:
         # breathe between the archer's level and about 90 %
         return _scale(c, 64 + (tri(now, 2048) * 3 >> 2))
     return c
@@ -165,16 +178,6 @@ def draw_spinner(buf, c, now):
     put_k(buf, RING[(head - 1) & 7], c, 64)
 
 
-def draw_celebrate(buf, c, elapsed):
-    """Rings of the winner's colour running out from the centre."""
-    phase = (elapsed >> 8) % 3
-    for i in range(25):
-        f = i % 5 - 2
-        r = i // 5 - 2
-        d = max(f if f > 0 else -f, r if r > 0 else -r)
-        put_k(buf, i, c, 256 if d == phase else 24)
-
-
 def draw_count(buf, first, n, c, step=1):
     """Light n points starting at point `first`, going by `step`."""
     i = first
@@ -182,43 +185,3 @@ def draw_count(buf, first, n, c, step=1):
         put(buf, i, c)
         i += step
         n -= 1
-
-
-# LED-only menu: rows 5 and 4 show which item (one white LED at a fixed place,
-# a5..e5 then a4..e4); rows 1..3 show the value as a count of lit LEDs from a1.
-def draw_menu(buf, item, value, colour, now):
-    clear(buf)
-    spot = 20 + item if item < 5 else 15 + item - 5
-    if value < 0:
-        # an action item: its LED blinks
-        put_k(buf, spot, WHITE, 255 if blink(now, 512) else 40)
-    else:
-        put(buf, spot, WHITE)
-        draw_count(buf, 0, value + 1, colour)
-
-
-def draw_stats(buf, rules, counts):
-    """LED-only statistics: rule set number on rank 5; South wins on rank 1,
-    draws on rank 2, North wins on rank 3, each as fifths of the games."""
-    clear(buf)
-    draw_count(buf, 20, rules + 1, WHITE)
-    total = counts[0] + counts[1] + counts[2]
-    if not total:
-        return
-    rows = (0, 2, 1)      # South -> rank 1, North -> rank 3, draws -> rank 2
-    colours = (SIDE[0], SIDE[1], NEUTRAL)
-    for k in range(3):
-        n = (counts[k] * 5 + total // 2) // total
-        if counts[k] and not n:
-            n = 1
-        draw_count(buf, rows[k] * 5, n, colours[k])
-
-
-def draw_points(buf, south, north, mark_totals=False):
-    """LED-only score: South's points lit from a1 up, North's from e5 down
-    (at most 12 each); c3 white when these are match totals."""
-    clear(buf)
-    draw_count(buf, 0, min(south, 12), SIDE[0])
-    draw_count(buf, 24, min(north, 12), SIDE[1], -1)
-    if mark_totals:
-        put(buf, 12, WHITE)

@@ -1,10 +1,9 @@
-"""Win statistics per rule set: South wins, North wins, draws.
-
-Shown like the table on the online site ("valge 3514 (40.65 %)"): the
-percentage is truncated to two decimals, in integer arithmetic. Kept in a
-Store under ``stats`` as JSON ``{"v": 1, "standard": [s, n, d], ...}`` and
-saved after every recorded game.
-"""
+# Win statistics per rule set: South wins, North wins, draws.
+#
+# Shown like the table on the online site ("valge 3514 (40.65 %)"): the
+# percentage is truncated to two decimals, in integer arithmetic. Kept in a
+# Store under ``stats`` as JSON ``{"v": 1, "standard": [s, n, d], ...}`` and
+# saved after every recorded game.
 
 import json
 
@@ -29,7 +28,7 @@ def row(label, count, total):
 
 
 class Stats:
-    """Counts per rule set, persisted in ``store`` (or only in memory if None)."""
+    # Counts per rule set, persisted in ``store`` (or only in memory if None).
 
     NAME = "stats"
 

@@ -1,32 +1,31 @@
-"""Atomic, corruption-tolerant text files (saved games, statistics).
-
-Every file is written as one header line and a body::
-
-    JARMO1 <body length in bytes> <checksum, 8 hex digits>
-    <body>
-
-The checksum is Adler-32 computed in small integers (no big-int arithmetic on
-the microcontroller). A file whose header, length or checksum does not match
-is *torn* (a power cut during a write) or *foreign* (not ours).
-
-A write never leaves the reader without a valid copy, even on FAT, which
-cannot rename onto an existing file:
-
-1. write ``name.new`` completely, flush, close, ``os.sync()`` if present;
-2. remove ``name``;
-3. rename ``name.new`` to ``name``.
-
-The reader prefers a valid ``name.new`` (it is newer: only a cut between
-steps 1 and 3 leaves one behind) and finishes the interrupted rename; else it
-uses ``name``. A ``name.new`` that is torn is ignored. When ``name`` exists
-but is invalid and no valid ``name.new`` is there, ``read`` returns None and
-sets ``error`` to a short reason; the caller reports it and calls
-``set_aside(name)``, which renames the file to ``name.bad``.
-
-``fs`` is ``os`` on the device; tests pass a fake file system with the same
-``open``/``remove``/``rename``/``sync`` calls so a power cut can be simulated
-at every step.
-"""
+# Atomic, corruption-tolerant text files (saved games, statistics).
+#
+# Every file is written as one header line and a body::
+#
+#     JARMO1 <body length in bytes> <checksum, 8 hex digits>
+#     <body>
+#
+# The checksum is Adler-32 computed in small integers (no big-int arithmetic on
+# the microcontroller). A file whose header, length or checksum does not match
+# is *torn* (a power cut during a write) or *foreign* (not ours).
+#
+# A write never leaves the reader without a valid copy, even on FAT, which
+# cannot rename onto an existing file:
+#
+# 1. write ``name.new`` completely, flush, close, ``os.sync()`` if present;
+# 2. remove ``name``;
+# 3. rename ``name.new`` to ``name``.
+#
+# The reader prefers a valid ``name.new`` (it is newer: only a cut between
+# steps 1 and 3 leaves one behind) and finishes the interrupted rename; else it
+# uses ``name``. A ``name.new`` that is torn is ignored. When ``name`` exists
+# but is invalid and no valid ``name.new`` is there, ``read`` returns None and
+# sets ``error`` to a short reason; the caller reports it and calls
+# ``set_aside(name)``, which renames the file to ``name.bad``.
+#
+# ``fs`` is ``os`` on the device; tests pass a fake file system with the same
+# ``open``/``remove``/``rename``/``sync`` calls so a power cut can be simulated
+# at every step.
 
 import os
 
@@ -75,7 +74,7 @@ def unwrap(stored):
 
 
 class Store:
-    """Named texts under ``root`` on the file system ``fs`` (default ``os``)."""
+    # Named texts under ``root`` on the file system ``fs`` (default ``os``).
 
     def __init__(self, root="/", fs=os):
         if root and not root.endswith("/"):

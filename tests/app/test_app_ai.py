@@ -23,6 +23,7 @@ def test_ai_thinks_in_slices_and_shows_each_action():
     app._player.step = counting
     app.ai_steps = 1
     assert "(AI) thinks" in app.text[1]
+    assert app.cursor == -1                        # no cursor in the AI's turn
     while app._queue is None:
         n = len(calls)
         clock.run(16, 16)

@@ -28,9 +28,9 @@ def test_start_menu_lists_every_item():
     for title in ("New game", "Rules", "Heroes", "Challenges", "Opponent", "Match",
                   "Brightness", "Statistics"):
         assert title in seen, (title, seen)
-    assert "Side" not in seen and "Resume" not in seen     # no AI, no game
-    set_option(clock, "Opponent", "AI greedy")
-    assert "Side" in items_seen(app, clock)
+    assert "Side" in seen and "Resume" not in seen     # against the AI, no game yet
+    set_option(clock, "Opponent", "human")
+    assert "Side" not in items_seen(app, clock)        # two players: no side to choose
     assert all(len(x) <= 21 for x in app.text) and len(app.text) <= 5
 
 
@@ -188,3 +188,31 @@ def test_new_game_method_for_the_simulator():
             pass
         else:
             raise AssertionError(bad)
+
+
+def test_only_the_running_overlay_is_loaded():
+    import sys
+
+    def loaded():
+        return set(n[6:] for n in ("jarmo.app_play", "jarmo.app_turn", "jarmo.app_menu",
+                                   "jarmo.app_screens", "jarmo.stats") if n in sys.modules)
+
+    store = MemoryStore()
+    app = App(store=store, tabletop=True)
+    clock = Clock(app)
+    clock.run(50)
+    assert app.state == "menu" and loaded() == {"app_menu"}
+    new_game(clock, "classic")
+    assert app.state == "play" and loaded() == {"app_play", "app_turn"}
+    clock.press(MENU)
+    assert app.state == "menu" and loaded() == {"app_menu"} and app._choices is None
+    menu_to(clock, "Statistics")
+    clock.press(SELECT)
+    assert app.state == "stats" and loaded() == {"app_screens", "app_menu", "stats"}
+    clock.press(PREV)
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.state == "play" and loaded() == {"app_play", "app_turn"}
+    play_out(clock, Rand(2))
+    assert app.state == "end" and loaded() == {"app_screens", "app_menu", "stats"}
+    assert sum(app.stats.counts("classic")) == 1

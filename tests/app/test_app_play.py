@@ -173,6 +173,28 @@ def test_pseudo_choices_menu_icon_and_done():
     assert app.state == "play"
 
 
+def test_cursor_property_for_the_simulator():
+    app, clock = start("standard")
+    assert app.cursor == app._cursor and 0 <= app.cursor < 25
+    goto(clock, point("b1"))
+    assert app.cursor == point("b1")
+    joy_to(clock, "c3")
+    assert app.cursor == point("c3")
+    goto(clock, T.MENU)
+    assert app.cursor == -1                    # on a pseudo choice, not a point
+    goto(clock, point("b1"))
+    clock.press(MENU)
+    assert app.state == "menu" and app.cursor == -1
+    clock.press(MENU)
+    assert app.state == "play" and app.cursor == point("b1")
+    try:
+        app.cursor = 3
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("cursor is read-only")
+
+
 def test_prev_with_nothing_selected_opens_the_menu():
     app, clock = start("legendary")
     clock.press(PREV)

@@ -5,10 +5,10 @@ from tests.hardware.codepy import blocks, run_code, scaled
 
 
 GAME = """\
-select        # New game (two players, standard rules)
+select        # New game (standard rules, against the greedy AI)
 select        # pick the piece under the cursor: a1
 select        # and its first target: c2
-wait 1000
+wait 1000     # the AI answers
 """
 
 
@@ -19,13 +19,15 @@ def test_a_scripted_game_through_code_py(tmp_path):
     assert len(shown) >= 4
     first_colours, first_text = shown[0]
     assert first_text[0] == "Jarmo" and any("New game" in t for t in first_text)
+    moved = [block for block in shown if "last a1-c2" in block[1]][-1][0]   # after the glow
+    assert moved["c2"] == scaled(V.PIECE[0])            # a South archer arrived on c2
+    assert moved["a1"] == scaled(V.TRAIL)               # the point it came from
     colours, text = shown[-1]
-    assert colours["c2"] == scaled(V.PIECE[0])        # a South archer arrived on c2
-    assert colours["a1"] == scaled(V.TRAIL)             # the point it came from
     for name in ("b1", "c1", "d1", "e1"):
         assert colours[name] == scaled(V.PIECE[0])
-    assert "last a1-c2" in text
-    assert any("North" in t for t in text)
+    assert "last a5-b3" in text                         # the AI's answer (seed 0)
+    assert colours["b3"] == scaled(V.PIECE[5])          # a North archer stands there
+    assert "South (you) to move" in text
     # the game was saved through jarmo.storage into JARMO_DATA
     assert (tmp_path / "game").exists()
 
@@ -35,7 +37,7 @@ def test_frames_last_prints_one_block(tmp_path):
     assert proc.returncode == 0, proc.stderr
     shown = blocks(proc.stdout)
     assert len(shown) == 1
-    assert "last a1-c2" in shown[0][1]
+    assert "last a5-b3" in shown[0][1]
 
 
 def test_events_from_stdin_and_resume(tmp_path):
@@ -46,8 +48,8 @@ def test_events_from_stdin_and_resume(tmp_path):
                     stdin="select\nwait 100\n")
     assert proc.returncode == 0, proc.stderr
     colours, text = blocks(proc.stdout)[-1]
-    assert colours["c2"] == scaled(V.PIECE[0])
-    assert any("North" in t for t in text)
+    assert colours["c2"] == scaled(V.PIECE[0]) and colours["b3"] == scaled(V.PIECE[5])
+    assert "last a5-b3" in text and "South (you) to move" in text
 
 
 def test_host_needs_events(tmp_path):

@@ -1,16 +1,27 @@
-"""The terminal simulator, driven through a pseudo-terminal like a person would."""
+"""The terminal simulator, driven through a pseudo-terminal like a person would.
+
+Every wait is bounded by a few seconds (tests/hardware/ptyrun.py) and a
+failure shows the last screen drawn.
+"""
 
 import os
+import re
+import select
 import signal
 import subprocess
 import sys
 import termios
+import time
 
 import pytest
 
-from tests.hardware.ptyrun import PtyProcess, strip_ansi
+from tests.hardware.ptyrun import LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+AI_TIMEOUT = 10          # seconds the greedy AI may take to answer on a busy machine
+RUN_TIMEOUT = 30         # a whole subprocess run (--script) of the simulator
+MOVE = r"[a-e][1-5][-x][a-e][1-5]\S*"
 
 
 def _env(tmp_path):
@@ -21,6 +32,7 @@ def _env(tmp_path):
 
 @pytest.fixture
 def sim(tmp_path):
+    """start(*args): the simulator on a pty, saving into tmp_path (--data)."""
     started = []
 
     def start(*args, rows=40, cols=120):
@@ -34,71 +46,114 @@ def sim(tmp_path):
         p.close()
 
 
-def test_play_a_move_watch_the_ai_open_the_menu_and_quit(sim):
-    p = sim("--opponent", "random", "--rules", "standard")
-    p.expect(r"South \(you\) to move")
-    screen = p.text
+def _quit(p):
+    """q: the simulator ends with status 0 and leaves the terminal as it found it."""
+    p.send(b"q")
+    assert p.wait() == 0, p.screen()
+    assert p.restored() is None, p.restored()
+    tail = p.raw[-100:]
+    assert tail.endswith(LEAVE_ALT) and SHOW_CURSOR in tail, tail
+
+
+def _play_a1_c2_and_get_the_answer(p):
+    """Select the archer on a1, move it to c2; the AI's answer, once South is to move again."""
+    p.expect_screen(r"South \(you\) to move")   # keys typed before the sim is up are dropped
+    mark = len(p.raw)
+    p.send(b"\r")                                              # select the piece on a1
+    p.expect_screen(r"a1 > c2 b3", since=mark)
+    mark = len(p.raw)
+    p.send(b"\r")                                              # move it to c2
+    m = p.expect_screen(r"South \(you\) to move.*last (%s)" % MOVE, timeout=AI_TIMEOUT,
+                        since=mark)
+    answer = m.group(1)
+    from jarmo import Game
+    g = Game("standard")
+    g.play("a1-c2")
+    assert g.turn == "north" and answer in g.legal(), (answer, p.screen())   # North's reply
+    return answer
+
+
+def test_play_command_opens_a_game_against_the_greedy_ai(sim):
+    """The README's `python3 run.py play`: no options, straight into a game."""
+    p = sim()
+    p.expect_screen(r"to move")
+    screen = first_screen(p.raw)
+    assert "South (you) to move" in screen, screen             # a game against the computer
+    assert "New game" not in screen and "Resume" not in screen  # not the menu
     assert "Keys:" in screen and "Enter select" in screen      # the legend
     assert "+-----------------------+" in screen                # the display
     assert "lines a1: c2 b3" in screen                          # the cursor point's lines
     for name in ("a1", "e1", "a5", "e5", "c3"):                  # every point in the grid
         assert name in screen
+    assert p.modes() == (False, False, False)                    # raw keys while it runs
+    _play_a1_c2_and_get_the_answer(p)                             # the AI answered
     mark = len(p.raw)
-    p.send(b"\r")                                              # select the piece on a1
-    p.expect(r"a1 > c2 b3", since=mark)
+    p.send(b"m")                                                 # the menu
+    p.expect_screen(r">Resume.*New game.*Rules: standard", since=mark)
     mark = len(p.raw)
-    p.send(b"\r")                                              # move it to c2
-    p.expect(r"last (?!a1-c2)[a-e][1-5][-x@][a-e][1-5]", timeout=20, since=mark)  # the AI answered
-    p.expect(r"South \(you\) to move", since=mark)
+    p.send(b"\t" * 5)                                            # down to Opponent
+    p.expect_screen(r">Opponent: AI greedy", since=mark)         # the default opponent
     mark = len(p.raw)
-    p.send(b"m")
-    p.expect(r"New game", since=mark)
-    assert "Resume" in p.screen_since(mark)
-    p.send(b"q")
-    assert p.wait() == 0
-    tail = p.raw[-200:]
-    assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail       # screen and cursor restored
+    p.send(b"m")                                                 # menu again: back to the game
+    p.expect_screen(r"South \(you\) to move", since=mark)
+    _quit(p)
+
+
+def test_a_saved_game_opens_on_resume(sim, tmp_path):
+    p = sim()
+    answer = _play_a1_c2_and_get_the_answer(p)
+    _quit(p)
+    assert (tmp_path / "game").exists()
+    p = sim()                                                   # the same --data
+    p.expect_screen(r">Resume")
+    screen = first_screen(p.raw)
+    assert ">Resume" in screen and "to move" not in screen, screen
+    mark = len(p.raw)
+    p.send(b"\r")                                               # Resume
+    p.expect_screen(r"South \(you\) to move.*last %s" % re.escape(answer), since=mark)
+    _quit(p)
 
 
 def test_true_colour_cells_come_from_the_pixel_buffer(sim):
     p = sim()
-    p.expect(r"New game")
-    # the menu screen: a1 is dark, drawn as a 24-bit background cell
-    assert b"\x1b[48;2;" in p.raw
-    p.send(b"\r")                                                # New game: pieces appear
-    mark = len(p.raw)
-    p.expect(r"South to move", since=mark)
-    # South archers at brightness 128: 0x401C00 scaled -> 32;14;0
-    p.expect_raw(b"\x1b[48;2;32;14;0m", since=mark)
-    p.send(b"q")
-    assert p.wait() == 0
+    p.expect_screen(r"South.* to move")
+    # South archers at brightness 128: 0x401C00 scaled -> 32;14;0, a 24-bit background cell
+    p.expect_raw(b"\x1b[48;2;32;14;0m")
+    _quit(p)
 
 
 def test_resize_redraws(sim):
     p = sim(rows=40, cols=120)
-    p.expect(r"New game")
+    p.expect_screen(r"to move")
+    for rows, cols, narrow in ((30, 60, True), (40, 120, False)):
+        mark = len(p.raw)
+        p.resize(rows, cols)            # SIGWINCH; narrow: the display goes below the board
+        start = p.expect_raw(b"\x1b[2J", since=mark)    # a full redraw follows
+        end = p.expect_raw(b"\x1b[J", since=start)       # the end of that screen
+        screen = strip_ansi(p.raw[start:end].decode("utf-8", "replace"))
+        assert "to move" in screen
+        assert all(len(line) < cols for line in screen.splitlines()), screen
+        lines = screen.splitlines()
+        beside = any("5   a5" in line and "+---" in line for line in lines)
+        assert beside != narrow, screen
+        assert len(lines) < rows, screen
     mark = len(p.raw)
-    p.resize(30, 60)                 # SIGWINCH; narrow: the display goes below the board
-    start = p.expect_raw(b"\x1b[2J", since=mark)   # a full redraw follows
-    end = p.expect_raw(b"\x1b[J", since=start)      # the end of that screen
-    screen = strip_ansi(p.raw[start:end].decode("utf-8", "replace"))
-    assert "New game" in screen
-    assert all(len(line) <= 60 for line in screen.splitlines())
-    p.send(b"q")
-    assert p.wait() == 0
+    p.resize(30, 60)
+    p.send(b"m")                                                 # the menu, small terminal
+    p.expect_screen(r"Resume", since=mark)
+    _quit(p)
 
 
 def test_profile_buttons_short_and_long(sim):
     p = sim("--profile", "feather_oled")
-    p.expect(r"b select \(B: menu\)")                         # the profile's legend
+    p.expect_screen(r"b select \(B: menu\)")                   # the profile's legend
     mark = len(p.raw)
-    p.send(b"b")                                               # B short: select New game
-    p.expect(r"South to move", since=mark)
+    p.send(b"b")                                               # B short: select a1
+    p.expect_screen(r"a1 > c2 b3", since=mark)
     mark = len(p.raw)
     p.send(b"B")                                               # B held: menu
-    p.expect(r"Resume", since=mark, timeout=5)
-    p.send(b"q")
-    assert p.wait() == 0
+    p.expect_screen(r">Resume", since=mark)
+    _quit(p)
 
 
 def test_sigterm_restores_the_terminal():
@@ -110,22 +165,28 @@ def test_sigterm_restores_the_terminal():
                             env=_env(None), stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True)
     try:
-        import select
         out = b""
-        while b"New game" not in out:
-            ready, _, _ = select.select([master], [], [], 10)
-            assert ready, out[-500:]
-            out += os.read(master, 65536)
+        deadline = time.monotonic() + 10
+        while b"to move" not in out:
+            left = deadline - time.monotonic()
+            assert left > 0, strip_ansi(out[-2000:].decode("utf-8", "replace"))
+            ready, _, _ = select.select([master], [], [], left)
+            if ready:
+                out += os.read(master, 65536)
         assert termios.tcgetattr(slave) != before              # cbreak while running
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 128 + signal.SIGTERM
-        ready, _, _ = select.select([master], [], [], 1)
-        out += os.read(master, 65536) if ready else b""
-        assert b"\x1b[?1049l" in out
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                break
+            out += os.read(master, 65536)
+        assert LEAVE_ALT in out
         assert termios.tcgetattr(slave) == before              # restored
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait(10)
         os.close(master)
         os.close(slave)
 
@@ -156,18 +217,21 @@ def test_terminal_is_restored_after_an_error():
         os.close(slave)
 
 
-def test_not_a_tty_says_so_and_fails():
+@pytest.mark.parametrize("stdin", ["devnull", "closed"])
+def test_not_a_tty_says_so_and_fails(stdin):
+    # CI runs `python3 run.py play` with stdin at /dev/null, or with no stdin at all
+    kw = {"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"preexec_fn": lambda: os.close(0)}
     proc = subprocess.run([sys.executable, "-m", "hardware.sim"], cwd=ROOT, env=_env(None),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT, **kw)
+    assert proc.returncode == 2, proc.stderr
     assert "needs a terminal" in proc.stderr and "--script" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 SCRIPT = """\
-select      # New game
 select      # a1
 select      # to c2
-wait 500
+wait 3000   # the AI answers
 quit
 """
 
@@ -175,14 +239,17 @@ quit
 def test_script_mode_for_ci(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-",
                            "--data", str(tmp_path)], cwd=ROOT, env=_env(tmp_path),
-                          input=SCRIPT, capture_output=True, text=True, timeout=60)
+                          input=SCRIPT, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "\x1b" not in out                                   # plain text for logs
-    assert "-- screen 1" in out and "| Jarmo" in out
-    assert "lines a1: c2 b3" in out
-    last = out.split("-- screen ")[-1]
-    assert "last a1-c2" in last
+    screens = out.split("-- screen ")[1:]
+    assert "South (you) to move" in screens[0] and "Resume" not in screens[0]  # in a game
+    assert "lines a1: c2 b3" in screens[0]
+    assert any("last a1-c2" in s for s in screens)
+    last = screens[-1]
+    assert "South (you) to move" in last
+    assert re.search(r"last (?!a1-c2)%s" % MOVE, last), last    # the AI answered
     assert "200e00" in last                                    # a South archer, in hex
 
 
@@ -190,7 +257,8 @@ def test_script_with_start_options(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-", "--rules",
                            "classic", "--opponent", "greedy", "--side", "north",
                            "--data", str(tmp_path)], cwd=ROOT, env=_env(tmp_path),
-                          input="wait 3000\nquit\n", capture_output=True, text=True, timeout=60)
+                          input="wait 3000\nquit\n", capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "classic" in out
@@ -200,7 +268,7 @@ def test_script_with_start_options(tmp_path):
 def test_bad_start_option(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-", "--rules",
                            "chess"], cwd=ROOT, env=_env(tmp_path), input="quit\n",
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode != 0 and "--rules must be one of" in proc.stderr
 
 
@@ -214,7 +282,7 @@ def test_replay_steps_through_a_saved_game(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--replay", str(saved),
                            "--script", "-"], cwd=ROOT, env=_env(tmp_path),
                           input="prev\nprev\nprev\nnext\nquit\n", capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     screens = proc.stdout.split("-- screen ")[1:]
     titles = [next(line for line in s.splitlines() if "Replay" in line) for s in screens]
@@ -229,22 +297,35 @@ def test_replay_in_the_terminal(sim, tmp_path):
     saved = tmp_path / "game.txt"
     saved.write_text(g.dump())
     p = sim("--replay", str(saved))
-    p.expect(r"Replay 1/1")
-    assert "previous" in strip_ansi(p.text)
+    p.expect_screen(r"Replay 1/1")
+    assert "previous" in p.screen()
     mark = len(p.raw)
     p.send(b"\x1b[D")                       # left arrow: one action back
-    p.expect(r"Replay 0/1", since=mark)
-    p.send(b"q")
-    assert p.wait() == 0
+    p.expect_screen(r"Replay 0/1", since=mark)
+    _quit(p)
 
 
 def test_start_options_with_a_saved_game(tmp_path):
     run = lambda args, events: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "hardware.sim", "--script", "-", "--data", str(tmp_path)] + args,
-        cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True, timeout=60)
+        cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
+        timeout=RUN_TIMEOUT)
     first = run([], SCRIPT)
     assert first.returncode == 0 and (tmp_path / "game").exists()
     proc = run(["--rules", "jasyr"], "wait 100\nquit\n")
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.split("-- screen ")[-1]
-    assert "jasyr" in last and "South to move" in last
+    assert "jasyr" in last and "last " not in last and re.search(r"South.* to move", last)
+
+
+def test_script_with_a_saved_game_opens_on_resume(tmp_path):
+    run = lambda events: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "hardware.sim", "--script", "-", "--data", str(tmp_path)],
+        cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
+        timeout=RUN_TIMEOUT)
+    assert run(SCRIPT).returncode == 0
+    proc = run("select\nwait 100\nquit\n")                    # Resume
+    assert proc.returncode == 0, proc.stderr
+    screens = proc.stdout.split("-- screen ")[1:]
+    assert ">Resume" in screens[0]
+    assert "South (you) to move" in screens[-1] and "last " in screens[-1]
