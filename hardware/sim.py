@@ -13,6 +13,12 @@ Keys: arrows move, Enter (or space) selects, Esc (or Backspace) goes back,
 Tab / Shift-Tab next / previous, m menu, q quit; plus one key per button of
 the chosen profile (its label: lower case presses it, upper case holds it).
 
+The layout follows the terminal's size at every redraw: the full board
+with the display beside (or under) it when it fits; else a compact board
+of 5 x 5 coloured cells with the display's text beside or under it, so
+the menus and whose turn it is always show; below MIN_COLS x MIN_ROWS a
+message asks for a bigger terminal while the game keeps running.
+
 --script FILE (or - for stdin) runs without a terminal, for CI and bug
 reports: one event a line as in hardware/host.py (`select`, `p2 next`,
 `wait 500`, `quit`), on a virtual clock; every screen that changes is
@@ -110,6 +116,13 @@ def _bg(c):
     return "\x1b[48;2;%d;%d;%dm" % ((c >> 16) & 255, (c >> 8) & 255, c & 255)
 
 
+def _cell(c, text, bold=False):
+    """text on the LED colour c: light ink on dark LEDs, dark on bright ones."""
+    lum = ((c >> 16) & 255) * 3 + ((c >> 8) & 255) * 6 + (c & 255)
+    ink = 0x000000 if lum > 1100 else 0x808080
+    return (BOLD if bold else "") + _bg(c) + _fg(ink) + text + RESET
+
+
 def draw_board(colours, highlight=-1, colour=True):
     """Rows of text: the 25 points in their LED colours over the board lines.
 
@@ -137,10 +150,7 @@ def draw_board(colours, highlight=-1, colour=True):
                 p = points[x]
                 c = colours[p]
                 if colour:
-                    # light text on dark LEDs, dark on bright ones
-                    lum = ((c >> 16) & 255) * 3 + ((c >> 8) & 255) * 6 + (c & 255)
-                    ink = 0x000000 if lum > 1100 else 0x808080
-                    line.append(_bg(c) + _fg(ink) + " %s " % jboard.NAMES[p] + RESET)
+                    line.append(_cell(c, " %s " % jboard.NAMES[p]))
                     x += 4
                 else:
                     line.append("%06x" % c)
@@ -265,6 +275,81 @@ def compose(board_rows, side_rows, width):
     return list(board_rows) + [""] + list(side_rows)
 
 
+# ---------------------------------------------------------------- small terminals
+
+CELL_W = 4                        # columns of one point on the compact board
+SMALL_W = 2 + 5 * CELL_W + 4      # rank label, five cells with a space between two
+BOX_W = 25                        # the display box
+MIN_COLS = 30                     # smaller than this (or MIN_ROWS): only a message
+MIN_ROWS = 12
+
+
+def small_board(colours, highlight=-1, colour=True):
+    """The 25 points as 5 rows of cells in their LED colours (rank 5 on top),
+    the file letters under them; the highlighted point's name in brackets.
+
+    SMALL_W columns and 6 rows, for terminals too small for draw_board().
+    """
+    rows = []
+    for rank in range(5, 0, -1):
+        parts = ["%d " % rank]
+        for f in range(5):
+            p = (rank - 1) * 5 + f
+            text = ("[%s]" if p == highlight else " %s ") % jboard.NAMES[p]
+            parts.append(_cell(colours[p], text, p == highlight) if colour else text)
+            if f < 4:
+                parts.append(" ")
+        rows.append("".join(parts))
+    files = [" "] * SMALL_W
+    for f in range(5):
+        files[2 + f * (CELL_W + 1) + 1] = "abcde"[f]
+    rows.append("".join(files).rstrip())
+    return rows
+
+
+def short_legend(profile, width, replay=False):
+    """The fullest one-line key legend that fits width ("" if none does)."""
+    if replay:
+        options = [" ".join(legend(profile, replay=True)),
+                   "Tab/right next, S-Tab/left prev, Home start, End last, q quit",
+                   "Tab next, S-Tab prev, q quit",
+                   "q quit"]
+    else:
+        generic = "Keys: arrows, Enter select, Esc back, Tab next, S-Tab prev, m menu, q quit"
+        options = ["; ".join(legend(profile))]
+        if profile["keys"]:
+            options.append(generic + "; buttons " + ", ".join(
+                "%s %s" % (key[0], key[3]) for key in profile["keys"]))
+        options += [generic,
+                    "Keys: arrows, Enter select, Esc back, Tab next, m menu, q quit",
+                    "arrows, Enter select, Esc back, m menu, q quit",
+                    "Enter select, Esc back, m menu, q quit",
+                    "Esc back, m menu, q quit",
+                    "m menu, q quit"]
+    for text in options:
+        if len(text) <= width:
+            return text
+    return ""
+
+
+def too_small(columns, lines):
+    """The message shown instead of the game, word-wrapped into columns - 1."""
+    width = max(1, columns - 1)
+    words = ("terminal too small: make it at least %dx%d" % (MIN_COLS, MIN_ROWS)).split()
+    rows = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            rows.append(line)
+            line = ""
+        line = (line + " " + word) if line else word
+        while len(line) > width:
+            rows.append(line[:width])
+            line = line[width:]
+    rows.append(line)
+    return rows[:max(1, lines)]
+
+
 # ---------------------------------------------------------------- the screen
 
 
@@ -309,40 +394,87 @@ class Screen:
             return os.terminal_size((100, 40))
         return size
 
-    def lines(self):
+    def lines(self, size=None):
+        """The rows of the screen for a terminal of this size (default: the
+        terminal's): each at most columns - 1 wide, at most `lines` of them.
+
+        The full layout when it fits; else a compact one (small board, the
+        display's text beside or under it); else a message to enlarge the
+        terminal. The plain-text log (colour=False) is always the full one.
+        """
+        size = size or self.size()
+        columns, lines = size.columns, size.lines
         colours = host.sent_colours(self.leds.pixels, self.leds.map, self.profile["pixel_order"])
         cursor = app_cursor(self.app)
-        board_rows = draw_board(colours, cursor, self.colour)
-        if cursor >= 0:
-            board_rows.append("lines " + neighbours_text(cursor))
-        if self.leds.celebrating is not None:
-            board_rows.append("celebrating %06x" % self.leds.celebrating)
         text = self.text_display.lines() if self.text_display is not None else ()
-        side = display_box(text, self.text_display is not None)
-        side += self.notes
-        if self.status:
-            side.append(self.status)
-        width = self.size().columns
-        rows = compose(board_rows, side, width)
-        if self.colour:
-            rows.append("")
-            for line in legend(self.profile, replay=getattr(self.app, "replay", False)):
-                rows += wrap(line, width - 1)
-        return rows
+        has_display = self.text_display is not None
+        extras = list(self.notes) + ([self.status] if self.status else [])
+        lines_row = ["lines " + neighbours_text(cursor)] if cursor >= 0 else []
+        if self.leds.celebrating is not None:
+            lines_row.append("celebrating %06x" % self.leds.celebrating)
+        replay = getattr(self.app, "replay", False)
+        if not self.colour or columns - 1 >= WIDTH:
+            board_rows = draw_board(colours, cursor, self.colour) + lines_row
+            body = compose(board_rows, display_box(text, has_display) + extras, columns)
+            if not self.colour:
+                return body
+            # the whole legend, else one short line of it; no legend: too small for this
+            whole = []
+            for line in legend(self.profile, replay=replay):
+                whole += wrap(line, columns - 1)
+            short = short_legend(self.profile, columns - 1, replay)
+            for keys in (whole, [short] if short else []):
+                if keys and len(body) + 1 + len(keys) <= lines:
+                    return body + [""] + keys
+        if columns < MIN_COLS or lines < MIN_ROWS:
+            return too_small(columns, lines)
+        return self._compact(colours, cursor, text, has_display, extras, lines_row,
+                             short_legend(self.profile, columns - 1, replay), columns, lines)
+
+    def _compact(self, colours, cursor, text, has_display, extras, lines_row, keys,
+                 columns, lines):
+        """Small board, the display's text beside it (or under it), then the
+        cursor point's lines, notes and a one-line legend, as far as they fit."""
+        board_rows = small_board(colours, cursor, self.colour)
+        beside = columns - 1 >= SMALL_W + 2 + BOX_W
+        plain = ["(no display)"] if not has_display else \
+            ["| " + (text[i][:21] if i < len(text) else "") for i in range(5)]
+        keep = {"frame": True, "extras": True, "keys": bool(keys), "lines": True}
+        drop = ["keys", "extras", "frame", "lines"]     # first dropped first
+        while True:
+            box = display_box(text, has_display) if keep["frame"] else plain
+            if beside:
+                side = box + (extras if keep["extras"] else [])
+                rows = []
+                for i in range(max(len(board_rows), len(side))):
+                    b = board_rows[i] if i < len(board_rows) else ""
+                    rows.append(b + " " * (SMALL_W + 2 - _visible_len(b))
+                                + (side[i] if i < len(side) else ""))
+            else:
+                rows = board_rows + box + (extras if keep["extras"] else [])
+            if keep["lines"]:
+                rows += lines_row
+            if keep["keys"]:
+                rows.append(keys)
+            if len(rows) <= lines or not drop:
+                return rows[:lines]
+            keep[drop.pop(0)] = False
 
     def draw(self):
-        rows = self.lines()
         self.count += 1
         if not self.colour:
+            rows = self.lines()
             self.out.write("-- screen %d\n" % self.count)
             self.out.write("\n".join(r.rstrip() for r in rows) + "\n")
             self.out.flush()
             return
         size = self.size()
+        rows = self.lines(size)[:size.lines]
+        width = max(0, size.columns - 1)       # the last column stays empty: no line wraps
         buf = ["\x1b[2J" if self.resized else "", "\x1b[H"]
         self.resized = False
-        for r in rows[:max(1, size.lines - 1)]:
-            buf.append(_clip(r, size.columns - 1) + "\x1b[K\n")
+        # no newline after the last row: on the bottom line it would scroll the screen
+        buf.append("\n".join(_clip(r, width) + "\x1b[K" for r in rows))
         buf.append("\x1b[J")
         self.out.write("".join(buf))
         self.out.flush()

@@ -132,7 +132,7 @@ def remove_stale(drive, keep, log):
 
 
 def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print):
-    """Copy everything onto drive; the number of files written."""
+    """Copy everything onto drive; the number of files written to the drive."""
     if profile is not None:
         sys.path.insert(0, root)
         from hardware import profiles
@@ -140,7 +140,8 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print):
     if not os.path.exists(os.path.join(drive, "boot_out.txt")):
         log("note: %s has no boot_out.txt; is it a CIRCUITPY drive?" % drive)
     lib_dir = os.path.join(root, "lib")
-    n = fill_lib(lib_dir, with_pixelbuf, log)
+    fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
+    n = 0
     files = project_files(root)
     for src, rel in files:
         n += copy_file(src, os.path.join(drive, rel), log)

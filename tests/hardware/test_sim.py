@@ -136,12 +136,128 @@ def test_resize_redraws(sim):
         lines = screen.splitlines()
         beside = any("5   a5" in line and "+---" in line for line in lines)
         assert beside != narrow, screen
-        assert len(lines) < rows, screen
+        assert len(lines) <= rows, screen        # no newline after the bottom row
     mark = len(p.raw)
     p.resize(30, 60)
     p.send(b"m")                                                 # the menu, small terminal
     p.expect_screen(r"Resume", since=mark)
     _quit(p)
+
+
+def _drawn_since(p, mark):
+    """The text of the first complete screen drawn after byte `mark`, as lines."""
+    start = p.expect_raw(b"\x1b[H", since=mark)
+    end = p.expect_raw(b"\x1b[J", since=start)
+    return strip_ansi(p.raw[start:end].decode("utf-8", "replace")).splitlines()
+
+
+def _fits(lines, rows, cols):
+    assert len(lines) <= rows and all(len(line) < cols for line in lines), "\n".join(lines)
+
+
+@pytest.mark.parametrize("rows, cols", [(20, 60), (24, 80), (12, 30)])
+def test_small_terminal_keeps_the_status_and_the_menus_visible(sim, rows, cols):
+    """Issue 5: the status text (whose turn, the menus) is always on the screen."""
+    p = sim(rows=rows, cols=cols)
+    p.expect_screen(r"South \(you\) to move")
+    lines = first_screen(p.raw).splitlines()
+    _fits(lines, rows, cols)
+    screen = "\n".join(lines)
+    for name in ("a1", "e1", "a5", "e5", "c3"):                  # every point in the grid
+        assert name in screen, screen
+    assert "lines a1: c2 b3" in screen, screen
+    assert "q quit" in screen or rows < 15, screen               # a legend where it fits
+    p.expect_raw(b"\x1b[48;2;32;14;0m")                         # cells from the pixel buffer
+    mark = len(p.raw)
+    p.send(b"\r")                                                # select the archer on a1
+    p.expect_screen(r"a1 > c2 b3", since=mark)
+    mark = len(p.raw)
+    p.send(b"m")                                                 # the menu
+    p.expect_screen(r">Resume.*New game", since=mark)
+    _fits(p.screen().splitlines(), rows, cols)
+    _quit(p)
+
+
+def test_too_small_terminal_says_so_and_recovers(sim):
+    p = sim(rows=8, cols=20)
+    p.expect_screen(r"too small.*30x12")
+    _fits(first_screen(p.raw).splitlines(), 8, 20)
+    mark = len(p.raw)
+    p.send(b"m")                                   # the app keeps running: open the menu
+    p.expect_screen(r"too small", since=mark)
+    for rows, cols in ((11, 40), (12, 29)):        # one short of the minimum either way
+        mark = len(p.raw)
+        p.resize(rows, cols)
+        p.expect_raw(b"\x1b[2J", since=mark)
+        lines = _drawn_since(p, mark)
+        assert "too small" in " ".join(lines), lines
+        _fits(lines, rows, cols)
+    mark = len(p.raw)
+    p.resize(40, 100)
+    start = p.expect_raw(b"\x1b[2J", since=mark)  # a full redraw, the full layout again
+    lines = _drawn_since(p, start)
+    screen = "\n".join(lines)
+    assert "too small" not in screen, screen
+    assert ">Resume" in screen and "New game" in screen, screen   # the menu opened above
+    assert any("5   a5" in line and "+---" in line for line in lines), screen
+    assert "Keys: arrows up/down/left/right" in screen, screen
+    _fits(lines, 40, 100)
+    _quit(p)
+
+
+def _screen_in_process(tmp_path, profile_name, menu=False):
+    """A Screen on the real app and LEDs (no terminal), and its clean-up."""
+    from hardware import host, profiles, sim as S
+    from hardware.display import TextDisplay
+    from hardware.leds import make_leds
+    from jarmo import buttons as codes
+    profile = profiles.get(profile_name)
+    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, host.capturing_neopixel())
+    has_display = profile["display"] is not None or profile is profiles.HOST
+    text = TextDisplay() if has_display else None
+    app = S.make_app(profile, S.parse_args(["--data", str(tmp_path)]), str(tmp_path))
+    if menu:
+        app.press(codes.MENU, 0)
+    leds.update(app)
+    if text is not None:
+        text.update(app)
+    return S.Screen(app, leds, text, profile, None, colour=True), leds
+
+
+@pytest.mark.parametrize("profile, menu", [("host", False), ("host", True),
+                                           ("qtpy_bff", False), ("tabletop", True)])
+def test_every_terminal_size_gets_a_screen_that_fits(tmp_path, profile, menu):
+    """Never a row too many or a character too wide: no scrolling, no wrapped lines."""
+    import io
+    from hardware import sim as S
+    screen, leds = _screen_in_process(tmp_path, profile, menu)
+    try:
+        for cols in (1, 2, 10, 20, 29, 30, 31, 40, 49, 50, 53, 54, 60, 76, 77, 80, 100, 130):
+            for rows in (1, 2, 8, 11, 12, 13, 15, 16, 20, 23, 24, 25, 30, 40, 50):
+                out = io.StringIO()
+                screen.out = out
+                screen.size = lambda: os.terminal_size((cols, rows))
+                screen.resized = True
+                screen.draw()
+                raw = out.getvalue()
+                assert raw.startswith("\x1b[2J\x1b[H") and raw.endswith("\x1b[J"), raw
+                lines = strip_ansi(raw).split("\n")
+                where = "%dx%d:\n%s" % (cols, rows, "\n".join(lines))
+                assert len(lines) <= rows, where
+                assert all(len(line) <= max(0, cols - 1) for line in lines), where
+                text = "\n".join(lines)
+                if cols < S.MIN_COLS or rows < S.MIN_ROWS:
+                    if cols >= 20 and rows >= 3:
+                        assert "too small" in text and "30x12" in text, where
+                    continue
+                assert "too small" not in text, where
+                assert all(n in text for n in ("a1", "c3", "e5")), where
+                assert "\x1b[48;2;" in raw, where                  # true-colour cells
+                status = ">Resume" if menu else "to move"
+                if screen.text_display is not None:                 # else "(no display)"
+                    assert status in text, where
+    finally:
+        leds.pixels.deinit()
 
 
 def test_profile_buttons_short_and_long(sim):
