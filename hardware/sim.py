@@ -587,6 +587,7 @@ class TerminalInput:
         self.quit = False
 
     def poll(self, now, press):
+        """Hand every key that arrived to on_key(); False once the player quits."""
         import select
         if self.screen.resized and self.screen.count:   # the first screen waits for the app
             self.screen.draw()
@@ -598,14 +599,17 @@ class TerminalInput:
             for name in split_keys(data):
                 if name == "quit":
                     return False
-                if name in codes.NAMES:
-                    press(codes.code(name), 0)
-                elif self.profile_keys is None or not self.profile_keys.key(name, now):
-                    self.screen.status = "key %r does nothing here" % (name,)
-                    self.screen.draw()
+                self.on_key(name, now, press)
         if self.profile_keys is not None:
             self.profile_keys.poll(now, press)
         return True
+
+    def on_key(self, name, now, press):
+        if name in codes.NAMES:
+            press(codes.code(name), 0)
+        elif self.profile_keys is None or not self.profile_keys.key(name, now):
+            self.screen.status = "key %r does nothing here" % (name,)
+            self.screen.draw()
 
 
 class Terminal:
@@ -725,26 +729,16 @@ class Replay:
 
 
 class ReplayKeys(TerminalInput):
-    def poll(self, now, press):
-        import select
-        if self.screen.resized and self.screen.count:   # the first screen waits for the app
-            self.screen.draw()
-        ready, _, _ = select.select([self.fd], [], [], self.idle_s)
-        if ready:
-            data = os.read(self.fd, 256)
-            if not data:
-                return False
-            for name in split_keys(data):
-                if name == "quit":
-                    return False
-                if name == "home":
-                    press(codes.MENU, 0)
-                elif name == "end":
-                    for _ in range(1000):
-                        press(codes.NEXT, 0)
-                elif name in codes.NAMES:
-                    press(codes.code(name), 0)
-        return True
+    """Keys of the replay viewer: Home jumps to the start, End to the last action."""
+
+    def on_key(self, name, now, press):
+        if name == "home":
+            press(codes.MENU, 0)
+        elif name == "end":
+            for _ in range(1000):
+                press(codes.NEXT, 0)
+        elif name in codes.NAMES:
+            press(codes.code(name), 0)
 
 
 # ---------------------------------------------------------------- setup
