@@ -175,6 +175,9 @@ def _eval_scored(g, tables):
             camp_free0 = True
         if not top[20 + p]:
             camp_free1 = True
+    # The two sides' branches below mirror each other on purpose: this runs at
+    # every leaf of the search, and plain locals per side are much cheaper on
+    # MicroPython than indexing per-side tuples.
     for p in range(25):
         q = top[p]
         if not q:
