@@ -24,7 +24,7 @@
 # the heap; function docstrings cost nothing there.
 #
 # Saving: after every completed turn the game (or match) goes to the store as
-# ``game``; settings go to ``settings`` when the menu is left; statistics to
+# ``game``; settings go to ``settings`` when a value changes; statistics to
 # ``stats`` when a game ends. A damaged file is reported and set aside.
 
 import json

@@ -6,7 +6,8 @@
 #
 # Settings are small ints (indices into the tuples below) in one bytearray,
 # ``settings[item - RULE]``, saved as JSON under the store name ``settings``
-# when the menu is left by New game or Resume (flash wear). The menu is a
+# at every change of a value (a small file; a change must survive a power-off
+# in the menu), and once more when a game starts. The menu is a
 # fixed list of items; some are hidden when they do not apply (expansions with
 # classic, the side without an AI, resume without a game). An item's index is
 # fixed so the LED-only menu can show it as one lit LED at a fixed place (see
@@ -198,6 +199,7 @@ def press(app, b, player):
     else:
         change(s, item, -1 if b == LEFT else 1)
         app._settings_dirty = True
+        save_settings(app)      # a change survives a power-off in the menu
         app.brightness = BRIGHTNESS[s[BRIGHT - RULE]]
     _text(app)
 

@@ -216,3 +216,21 @@ def test_only_the_running_overlay_is_loaded():
     play_out(clock, Rand(2))
     assert app.state == "end" and loaded() == {"app_screens", "app_menu", "stats"}
     assert sum(app.stats.counts("classic")) == 1
+
+
+def test_a_changed_setting_survives_a_power_off_in_the_menu():
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    clock.run(100)
+    set_option(clock, "Opponent", "AI level 2")
+    set_option(clock, "Rules", "jasyr")
+    first = app.brightness
+    menu_to(clock, "Brightness")
+    clock.press(SELECT)
+    assert app.brightness != first
+    again = App(store=store)                  # power off and on, still in the menu
+    Clock(again).run(100)
+    assert again.settings == app.settings
+    assert again.brightness == app.brightness
+    assert M.RULES[again.settings[0]] == "jasyr"
