@@ -10,21 +10,14 @@ with a checksum so a torn or edited file is refused rather than misread:
     ply-limit 200                       (or -)
     actions 3
     b1-d2 e5-d3 @a1
-    check 5f0c3e21
+    check 1a2b3c4d                      (Adler-32 of the lines above)
 """
 
+from jarmo.checksum import checksum
 from jarmo.game import Game, IllegalMove
 
 FORMAT = "jarmo-game"
 VERSION = 1
-
-
-def checksum(text):
-    """FNV-1a over the text's characters, as 8 hex digits."""
-    h = 0x811C9DC5
-    for ch in text:
-        h = ((h ^ ord(ch)) * 0x01000193) & 0xFFFFFFFF
-    return "%08x" % h
 
 
 def seal(body):

@@ -5,8 +5,8 @@
 #     JARMO1 <body length in bytes> <checksum, 8 hex digits>
 #     <body>
 #
-# The checksum is Adler-32 computed in small integers (no big-int arithmetic on
-# the microcontroller). A file whose header, length or checksum does not match
+# The checksum is jarmo.checksum's Adler-32, computed in small integers (no
+# big-int arithmetic on the microcontroller). A file whose header, length or checksum does not match
 # is *torn* (a power cut during a write) or *foreign* (not ours).
 #
 # A write never leaves the reader without a valid copy, even on FAT, which
@@ -29,21 +29,9 @@
 
 import os
 
+from jarmo.checksum import checksum
+
 TAG = "JARMO1"
-
-
-def checksum(data):
-    """Adler-32 of a bytes-like object as 8 hex digits, small-int arithmetic."""
-    a = 1
-    b = 0
-    for c in data:
-        a += c
-        if a >= 65521:
-            a -= 65521
-        b += a
-        if b >= 65521:
-            b -= 65521
-    return "%04x%04x" % (b, a)
 
 
 def wrap(text):
