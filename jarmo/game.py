@@ -215,13 +215,6 @@ class Game:
         """The actions played so far, in order, as notation strings."""
         return [action_text(entry & 0x1FFF) for entry in self._log]
 
-    def last_action(self):
-        """The last action played as (side, action code), or None."""
-        if not self._log:
-            return None
-        entry = self._log[-1]
-        return ((entry >> 13) & 1, entry & 0x1FFF)
-
     # ----------------------------------------------------------- actions
 
     def play(self, text):
