@@ -13,6 +13,8 @@ button events without hardware, printing every frame and the status text:
 (`import code` would find the standard library's module, hence runpy.)
 Host settings: JARMO_EVENTS (a file, or - for stdin), JARMO_FRAMES
 (all | last | none), JARMO_DATA (folder for saves), JARMO_SEED.
+JARMO_TRACE (1, or 2 with every frame) prints hardware/trace.py's lines on
+the console, for the device tests and benchmarks.
 """
 
 # ----------------------------------------------------------------------------
@@ -26,8 +28,13 @@ PROFILE_NAME = os.getenv("JARMO_PROFILE", "feather_oled")
 BRIGHTNESS_CAP = int(os.getenv("JARMO_BRIGHTNESS", -1))  # -1: the profile's cap
 SEED = int(os.getenv("JARMO_SEED", -1))                  # -1: random at power-up
 DATA_ROOT = os.getenv("JARMO_DATA", "/")                 # saves and statistics
+TRACE = int(os.getenv("JARMO_TRACE", 0))                 # tests and benchmarks
 EVENTS = os.getenv("JARMO_EVENTS", "")                   # host only
 FRAMES = os.getenv("JARMO_FRAMES", "all")                # host only
+
+if TRACE:
+    from hardware import trace
+    trace.boot_line()
 
 # ----------------------------------------------------------------------------
 # Helpers
@@ -42,6 +49,19 @@ def random_seed():
         return 0
 
 
+def restart():
+    """Start code.py afresh (after repeated MemoryErrors); it resumes the game."""
+    supervisor.reload()
+
+
+def reloaded_by_us():
+    """True when restart() started this run: then the saved game goes on at once."""
+    try:
+        return supervisor.runtime.run_reason == supervisor.RunReason.SUPERVISOR_RELOAD
+    except AttributeError:
+        return False
+
+
 # ----------------------------------------------------------------------------
 # Setup
 # ----------------------------------------------------------------------------
@@ -51,20 +71,37 @@ profile = profiles.get(PROFILE_NAME)
 ON_HOST = PROFILE_NAME == "host"
 if ON_HOST:
     from hardware import host  # noqa: E402  (before board: Blinka's simulated board)
+else:
+    import supervisor  # noqa: E402  (imported now: restart() runs when RAM is short)
 
 import adafruit_ticks  # noqa: E402
 
 from jarmo.app import App  # noqa: E402
 from jarmo.storage import Store  # noqa: E402
-from hardware.display import TextDisplay, make_display  # noqa: E402
 from hardware.leds import make_leds  # noqa: E402
-from hardware.mainloop import run  # noqa: E402
+from hardware.mainloop import run_guarded  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
-display = make_display(profile["display"])
-screen = TextDisplay(display) if (display is not None or ON_HOST) else None
-app = App(store=Store(DATA_ROOT), has_display=screen is not None,
-          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed())
+screen = None
+if profile["display"] is not None or ON_HOST:
+    # the display stack (displayio, fonts, labels: about 13 KB of heap) only
+    # for boards that have a display; the host keeps the text off-screen
+    from hardware.display import TextDisplay, make_display  # noqa: E402
+    screen = TextDisplay(make_display(profile["display"]))
+# On the board every screen's code stays loaded (resident): it is imported
+# during the first passes after start-up (PRELOAD), never at a state change.
+# Saves are written a block a pass there (sliced: jarmo/storage.py).
+store = Store(DATA_ROOT, sliced=not ON_HOST)
+app = App(store=store, has_display=screen is not None,
+          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
+          resident=not ON_HOST)
+try:
+    # the save slots are made once, on the first start (slow, but only then)
+    store.prepare(("game", "settings", "stats"))
+except OSError:
+    pass        # the drive is read-only (USB editing): the game runs unsaved
+from jarmo.app import PRELOAD  # noqa: E402
+PRELOAD_ALL = () if ON_HOST else PRELOAD
 
 if ON_HOST:
     if not EVENTS:
@@ -83,11 +120,21 @@ else:
     clock = adafruit_ticks.ticks_ms
     on_show = None
 
+RESTARTED = not ON_HOST and reloaded_by_us()
+if RESTARTED:
+    app.resume_saved()
+probe = None
+if TRACE:
+    # the ballast test fills the heap once a power-up, not again after restart()
+    probe = trace.Probe(leds, frames=TRACE >= 2,
+                        ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
+
 # ----------------------------------------------------------------------------
 # Main loop (hardware/mainloop.py: the simulator runs the very same function)
 # ----------------------------------------------------------------------------
 try:
-    run(app, inputs, leds, screen, clock, on_show)
+    run_guarded(app, inputs, leds, screen, clock, on_show, probe,
+                restart=None if ON_HOST else restart, preload=PRELOAD_ALL)
 finally:
     if ON_HOST:
         on_show.finish()

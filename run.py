@@ -33,7 +33,7 @@ MP_PACKAGE = os.path.join(NODE_MODULES, "@micropython", "micropython-webassembly
 PY_STAMP = os.path.join(VENV, ".jarmo-requirements.sha256")
 NODE_STAMP = os.path.join(NODE_MODULES, ".jarmo-lock.sha256")
 
-USAGE = """usage: python3 run.py COMMAND [args]
+USAGE = """usage: python3 run.py COMMAND [args]   (python3 run.py COMMAND --help: its usage)
 
 commands:
   test [pytest args]   run the test suite (CPython and MicroPython)
@@ -180,6 +180,84 @@ def execute(cmd, env=None):
     sys.exit(subprocess.call(cmd, cwd=ROOT, env=env))
 
 
+COMMAND_USAGE = {
+    "test": """usage: python3 run.py test [--firmware PATH] [pytest args]
+
+Runs the whole test suite with pytest: on CPython, the core tests on
+MicroPython 1.27 (WebAssembly, under Node.js), and the game on real
+CircuitPython 10.3 firmware on emulated RP2040 boards (tests/device/, with
+rp2040js). Arguments go to pytest, e.g. `python3 run.py test -k legendary
+-x`. The firmware comes from --firmware PATH or JARMO_FIRMWARE (a UF2, or a
+folder of them), else from ../shared/rp2040/; without one the device tests
+skip and say where to get it. On first use it creates .venv and installs
+the pinned packages and the npm packages.
+""",
+    "bench": """usage: python3 run.py bench [--quick] [--device] [--firmware PATH]
+
+Runs every benchmark (tools/bench.py) and prints the figures the README
+keeps. Host (default): the rules core's memory and speed, the AI's strength
+and cost, the app's memory, the LED layer's memory; the AI strength table
+takes a few minutes, --quick plays 40 games per pairing. --device: the game
+on emulated RP2040 boards with real CircuitPython firmware (heap, boot, the
+longest main-loop pass, the AI's thinking time per level and rule set;
+tools/bench_device.py and tools/bench_ai_device.py); --quick: the budgets
+only.
+""",
+    "play": """usage: python3 run.py play [options]
+
+The handheld simulator in the terminal (python -m hardware.sim --help for
+every option).
+""",
+    "selfplay": """usage: python3 run.py selfplay [options]
+
+AI self-play statistics (python -m jarmo selfplay --help for every option).
+""",
+    "deploy": """usage: python3 run.py deploy DRIVE [options]
+
+Copies the game and its libraries to a CIRCUITPY drive (tools/deploy.py
+--help for every option).
+""",
+}
+
+# Commands whose own --help needs nothing but the standard library: it is
+# asked for directly, so that --help never creates .venv or starts work.
+HELP_COMMANDS = {
+    "play": ["-P", "-m", "hardware.sim", "--help"],
+    "selfplay": ["-P", "-m", "jarmo", "selfplay", "--help"],
+    "deploy": [os.path.join("tools", "deploy.py"), "--help"],
+}
+
+
+def wants_help(args):
+    """True if -h or --help is among args (before a `--`)."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg in ("-h", "--help"):
+            return True
+    return False
+
+
+def command_help(command):
+    """Print a command's usage without starting it; 0."""
+    sys.stdout.flush()
+    if command in HELP_COMMANDS:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = ROOT
+        env["BLINKA_OS_AGNOSTIC"] = "1"
+        try:
+            done = subprocess.run([sys.executable] + HELP_COMMANDS[command], cwd=ROOT, env=env,
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            done = None
+        if done is not None and done.returncode == 0 and done.stdout.strip():
+            print(done.stdout, end="")
+            return 0
+    print(COMMAND_USAGE[command], end="")
+    return 0
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
@@ -188,6 +266,8 @@ def main(argv):
     if command not in ("test", "play", "bench", "selfplay", "deploy"):
         print(USAGE, end="", file=sys.stderr)
         fail("unknown command %r" % command, 2)
+    if wants_help(args):
+        return command_help(command)
     if sys.version_info < (3, 11):
         fail("Python 3.11 or newer is needed (this is %s)" % sys.version.split()[0])
     py = ensure_venv()

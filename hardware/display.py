@@ -52,11 +52,8 @@ def make_sh1107_128x64():
     """The OLED FeatherWing 128x64 (product 4650) on the board's I2C pins."""
     import board
     import adafruit_displayio_sh1107
+    from i2cdisplaybus import I2CDisplayBus   # CircuitPython 9+, as the driver needs
     displayio.release_displays()
-    try:
-        from i2cdisplaybus import I2CDisplayBus   # CircuitPython 9+
-    except ImportError:
-        from displayio import I2CDisplay as I2CDisplayBus  # type: ignore[attr-defined,no-redef]
     bus = I2CDisplayBus(board.I2C(), device_address=0x3C)
     # the driver's defaults (rotation 90, offset 0x60) are the ones for this wing
     return adafruit_displayio_sh1107.SH1107(bus, width=128, height=64)

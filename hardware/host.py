@@ -220,3 +220,267 @@ class FramePrinter:
     def finish(self):
         if self.mode == "last" and self.last is not None:
             print(self.last, file=self.out)
+
+
+# ---------------------------------------------------------------- colours as the eye sees them
+
+GAMMA = 2.2    # the eye / an sRGB screen: shown value = light ** (1 / GAMMA)
+
+
+def _unscale(v, k):
+    """The frame byte (0..255) that Leds.show() turned into v = (f * k) >> 8:
+    the middle of the range of f that gives v (0 stays 0: the LED is off).
+    (A piece too dim for its level is sent as 1 in its strongest channel:
+    that reads as the middle of the range that gives 1.)"""
+    if v <= 0 or k >= 256:
+        return v
+    lo = -(-v * 256 // k)                          # ceil(v * 256 / k)
+    hi = min(255, -(-(v + 1) * 256 // k) - 1)
+    return (lo + max(lo, hi)) / 2
+
+
+def perceived(colour, level=255, gamma=GAMMA):
+    """The 0xRRGGBB a terminal shows for an LED sent `colour` at drawing level
+    `level` (0..255, hardware.leds.scale_level of the profile's cap and the
+    menu brightness: the bytes are colour * (level + 1) >> 8).
+
+    First the dimming is undone (the eye adapts to the LEDs' brightness, so a
+    capped or dimmed grid looks the same, only darker); then the brightest
+    channel is lifted from LED light to screen value (light ** (1 / gamma)),
+    and the other channels scaled with it, so the hue stays: a dim archer
+    (0x401C00) shows as a clear vermillion-brown 0x883C00, not near-black.
+    """
+    k = level + 1
+    r = _unscale((colour >> 16) & 255, k)
+    g = _unscale((colour >> 8) & 255, k)
+    b = _unscale(colour & 255, k)
+    top = max(r, g, b)
+    if top <= 0:
+        return 0
+    top = min(top, 255)
+    scale = 255 * (top / 255) ** (1 / gamma) / max(r, g, b)
+    r, g, b = (min(255, int(round(c * scale))) for c in (r, g, b))
+    return (r << 16) | (g << 8) | b
+
+
+COLOUR_MODES = ("truecolor", "256", "none")
+
+
+def colour_mode(option="auto", env=None):
+    """The colour rendering for a terminal: "truecolor", "256" or "none".
+
+    option: "auto" or one of COLOUR_MODES (a command-line choice overrides
+    the environment).  auto: NO_COLOR set to anything non-empty gives
+    "none" (https://no-color.org); COLORTERM truecolor or 24bit gives
+    "truecolor"; a TERM with 256color gives "256"; anything else (dumb,
+    linux, vt100, unset) gives "none": letters only.
+    """
+    if option != "auto":
+        if option not in COLOUR_MODES:
+            raise ValueError("--color must be auto, %s" % ", ".join(COLOUR_MODES))
+        return option
+    env = os.environ if env is None else env
+    if env.get("NO_COLOR", ""):
+        return "none"
+    if env.get("COLORTERM", "").strip().lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    if "256color" in env.get("TERM", ""):
+        return "256"
+    return "none"
+
+
+_CUBE = (0, 95, 135, 175, 215, 255)   # the xterm 256-colour cube's levels
+
+
+def xterm256(colour):
+    """The nearest of the xterm 256-colour palette's cube and grey ramp (16..255)."""
+    rgb = ((colour >> 16) & 255, (colour >> 8) & 255, colour & 255)
+
+    def near(v):
+        return min(range(6), key=lambda i: abs(_CUBE[i] - v))
+    idx = [near(v) for v in rgb]
+    cube = tuple(_CUBE[i] for i in idx)
+    grey_i = max(0, min(23, int(round((sum(rgb) / 3 - 8) / 10))))
+    grey = (8 + 10 * grey_i,) * 3
+
+    def dist(c):
+        return sum((a - b) ** 2 for a, b in zip(c, rgb))
+    if dist(grey) < dist(cube):
+        return 232 + grey_i
+    return 16 + 36 * idx[0] + 6 * idx[1] + idx[2]
+
+
+def sgr_colour(colour, mode, background=False):
+    """The escape sequence that sets the foreground (or background) colour;
+    "" in mode "none"."""
+    if mode == "none":
+        return ""
+    layer = 48 if background else 38
+    if mode == "256":
+        return "\x1b[%d;5;%dm" % (layer, xterm256(colour))
+    return "\x1b[%d;2;%d;%d;%dm" % (layer, (colour >> 16) & 255, (colour >> 8) & 255, colour & 255)
+
+
+# ---------------------------------------------------------------- files
+
+
+class FileError(Exception):
+    """A file given on the command line that cannot be used: one line that says why."""
+
+
+def data_folder(path=None, env=None):
+    """The folder for saves and statistics, created when missing.
+
+    path: --data; default $XDG_DATA_HOME/jarmo (an absolute XDG_DATA_HOME),
+    else ~/.local/share/jarmo.  FileError if it cannot be made or written.
+    """
+    env = os.environ if env is None else env
+    if not path:
+        base = env.get("XDG_DATA_HOME", "")
+        if not os.path.isabs(base):
+            base = os.path.join(os.path.expanduser("~"), ".local", "share")
+        path = os.path.join(base, "jarmo")
+    path = os.path.abspath(os.path.expanduser(path))
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise FileError("cannot keep saves in %s: it is a file, not a folder" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, ".jarmo-write-test")
+        with open(probe, "w") as f:
+            f.write("ok")
+        os.remove(probe)
+    except OSError as err:
+        raise FileError("cannot keep saves in %s: %s" % (path, err.strerror or err))
+    return path
+
+
+def read_text(path, what):
+    """The text of a file given as `what` (e.g. "--replay"); FileError if it is
+    missing, unreadable or not text."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read((1 << 20) + 1)
+    except FileNotFoundError:
+        raise FileError("%s %s: no such file" % (what, path))
+    except IsADirectoryError:
+        raise FileError("%s %s: is a folder, not a file" % (what, path))
+    except OSError as err:
+        raise FileError("%s %s: cannot read it (%s)" % (what, path, err.strerror or err))
+    if len(data) > 1 << 20:
+        raise FileError("%s %s: too big for a game or event file (over 1 MB)" % (what, path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeError:
+        text = None
+    if text is None or "\0" in text:
+        raise FileError("%s %s: not a text file" % (what, path))
+    return text
+
+
+def game_from_save(body):
+    """The Game in the body of the app's `game` save: JSON with "game" (a
+    Game.dump()) or "match" (a Match.dump(): its current game)."""
+    import json
+
+    from jarmo import Game
+    from jarmo.match import Match
+    try:
+        d = json.loads(body)
+    except ValueError:
+        raise ValueError("a Jarmo file, but not a saved game")
+    if not isinstance(d, dict) or not ("game" in d or "match" in d):
+        raise ValueError("a Jarmo file, but not a saved game")
+    if "match" in d:
+        return Match.load(d["match"]).game
+    return Game.load(d["game"])
+
+
+def saved_game_entry(path):
+    """(folder, name) when path names the app's saved game in a data folder:
+    the folder itself, its `game`, or one of the store's files for it
+    (`game.0`, `game.1`, `game.new`); else None."""
+    if os.path.isdir(path):
+        folder, name = path, "game"
+    else:
+        folder, base = os.path.split(os.path.abspath(path))
+        name = base.rsplit(".", 1)[0] if base.endswith((".0", ".1", ".new")) else base
+    if name != "game":
+        return None
+    if not any(os.path.isfile(os.path.join(folder, name + ext))
+               for ext in ("", ".0", ".1", ".new")):
+        return None
+    return folder, name
+
+
+def load_saved_game(folder, name="game"):
+    """The Game the app saved in a data folder, read through jarmo.storage's
+    Store (whatever its file format); ValueError saying why not."""
+    from jarmo.storage import Store
+    store = Store(folder)
+    body = store.read(name)
+    if body is None:
+        raise ValueError("no saved game there (%s)" % (store.error or "none saved"))
+    return game_from_save(body)
+
+
+def load_game_text(text, rules=None, expansions=()):
+    """A Game from any of the texts a player has (ValueError saying why not):
+
+    - the app's `game` save in the single-file format (JARMO1 header,
+      checksum, JSON with "game" or "match"; a match gives its current game;
+      the store's slot files are read by load_saved_game);
+    - Game.dump() text, or an export of the simulator (# comment lines
+      before it);
+    - a plain list of actions ("a1-c2 e5-d3 ...", move numbers such as
+      "1." and commas allowed), played from the start under `rules`
+      (default standard) and `expansions`; lines "rules R" and
+      "expansions E ..." at the top choose them too.
+    """
+    from jarmo import Game, IllegalMove
+    from jarmo.match import Match
+    from jarmo import storage
+    OLD_TAG = getattr(storage, "OLD_TAG", "JARMO1")    # the single-file save format
+    unwrap = storage.unwrap
+
+    if text.startswith(OLD_TAG + " "):
+        try:
+            body = unwrap(text)
+        except ValueError as err:
+            raise ValueError("a damaged save (%s)" % err)
+        return game_from_save(body)
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if lines and lines[0].startswith("jarmo-game"):
+        return Game.load("\n".join(lines) + "\n")
+    if lines and lines[0].startswith("jarmo-match"):
+        return Match.load("\n".join(lines) + "\n").game
+    rules = rules or "standard"
+    expansions = tuple(expansions or ())
+    actions = []
+    for line in lines:
+        words = line.replace(",", " ").split()
+        if words and words[0] == "rules" and not actions:
+            if len(words) != 2:
+                raise ValueError("'rules' takes one rule set")
+            rules = words[1]
+            continue
+        if words and words[0] == "expansions" and not actions:
+            expansions = tuple(w for w in words[1:] if w != "-")
+            continue
+        for w in words:
+            if w.rstrip(".").isdigit():
+                continue       # a move number
+            actions.append(w)
+    if not actions:
+        raise ValueError("no moves in it")
+    try:
+        game = Game(rules, expansions=expansions)
+    except ValueError as err:
+        raise ValueError(str(err))
+    for i, a in enumerate(actions, 1):
+        try:
+            game.play(a)
+        except IllegalMove as err:
+            raise ValueError("action %d %r is not legal in %s rules: %s" % (i, a, rules, err))
+    return game

@@ -5,10 +5,18 @@ pixel MAP[p].  The table is computed once from the profile's rotation and
 serpentine settings; drawing a frame is 25 integer writes into the
 NeoPixel buffer and one show(), with no allocation.
 
-While app.celebrate holds a colour, an adafruit_led_animation Pulse in
-that colour runs instead of the frame; its module is imported only when a
-game ends (about 5 KB of RAM, measured in hardware/PROFILES.md).
+While app.celebrate holds a colour, the whole grid breathes in that colour
+instead of the frame (a triangle wave, PERIOD ms, drawn in STEPS levels).
+This is a dozen lines rather than adafruit_led_animation's Pulse: on an
+RP2040 the Pulse and the modules it pulls in took about 10 KB of heap at
+the end of a game, which the 50 KB free-heap budget could not spare
+(python3 run.py bench --device).
 """
+
+from adafruit_ticks import ticks_diff, ticks_ms
+
+PERIOD = 1500       # ms of one breath (dim -> bright -> dim)
+STEPS = 32          # brightness levels of a breath: a show() at most every 47 ms
 
 
 def pixel_map(rotation=0, serpentine=False):
@@ -58,7 +66,8 @@ class Leds:
         self.shown_version = -1      # app.frame_version last drawn
         self.shown_brightness = -1   # app.brightness last drawn
         self.celebrating = None      # colour of the running animation
-        self._pulse = None
+        self._breath_t0 = 0          # ticks_ms when it began
+        self._breath_step = -1       # the level last shown
         self.animated = False        # True after update() drew an animation step
 
     def show(self, frame, level=None):
@@ -70,9 +79,16 @@ class Leds:
         k = level + 1
         i = 0
         for p in range(25):
+            r = frame[i]
+            g = frame[i + 1]
+            b = frame[i + 2]
             # one small int per pixel: setting an int colour allocates nothing
-            px[m[p]] = (((frame[i] * k) >> 8) << 16) | (((frame[i + 1] * k) >> 8) << 8) \
-                | ((frame[i + 2] * k) >> 8)
+            c = (((r * k) >> 8) << 16) | (((g * k) >> 8) << 8) | ((b * k) >> 8)
+            if not c and (r | g | b):
+                # too dim for a low cap and brightness: the strongest channel
+                # at 1, so that a piece never vanishes (its hue is kept above)
+                c = 0x10000 if r >= g and r >= b else (0x100 if g >= b else 1)
+            px[m[p]] = c
             i += 3
         px.show()
 
@@ -102,19 +118,25 @@ class Leds:
         return True
 
     def _celebrate(self, colour, brightness):
-        pulse = self._pulse
+        now = ticks_ms()
         if colour != self.celebrating:
-            level = scale_level(self.cap, brightness) + 1
-            scaled = ((((colour >> 16) & 255) * level >> 8) << 16) \
-                | ((((colour >> 8) & 255) * level >> 8) << 8) | ((colour & 255) * level >> 8)
-            if pulse is None:
-                from adafruit_led_animation.animation.pulse import Pulse
-                pulse = self._pulse = Pulse(self.pixels, speed=0.02, color=scaled, period=1.5)
-            else:
-                pulse.color = scaled
             self.celebrating = colour
-        if pulse is not None:
-            self.animated = pulse.animate()
+            self._breath_t0 = now
+            self._breath_step = -1
+        # a triangle wave over PERIOD: 0 .. STEPS .. 0
+        phase = ticks_diff(now, self._breath_t0) % PERIOD
+        step = phase * 2 * STEPS // PERIOD
+        if step > STEPS:
+            step = 2 * STEPS - step
+        self.animated = step != self._breath_step
+        if not self.animated:
+            return
+        self._breath_step = step
+        k = ((scale_level(self.cap, brightness) + 1) * (step * 7 + STEPS) // (8 * STEPS))
+        self.pixels.fill((((colour >> 16) & 255) * k >> 8) << 16
+                         | (((colour >> 8) & 255) * k >> 8) << 8 | ((colour & 255) * k >> 8))
+        self.pixels.show()
+
 
 def make_leds(profile, cap=-1, neopixel_class=None):
     """Leds for a profile: NeoPixel(pin, 25, auto_write=False) and its pixel map.

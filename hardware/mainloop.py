@@ -7,7 +7,7 @@ ticks_ms is the clock; on the host the clock and the input decide the pace.
 """
 
 
-def run(app, inputs, leds, screen, clock, on_show=None):
+def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
     """Run until inputs.poll() returns False (never, on the device).
 
     inputs.poll(now, press) -> bool delivers pending button events;
@@ -15,11 +15,19 @@ def run(app, inputs, leds, screen, clock, on_show=None):
     clock() -> int milliseconds (adafruit_ticks.ticks_ms on the device);
     on_show(now, drawn, texted), if given, runs after a pass that changed
     the LEDs (a frame or an animation step) or the text.
+    probe, if given (device traces, hardware/trace.py), has begin() called
+    at the start of every pass and end(app, drawn, texted) at its end.
+    preload: module names imported one per pass after the first, so that
+    later state changes find their code loaded (an import stalls a pass).
     """
+    pending = list(preload)
+    pending.reverse()                   # pop() from the end takes them in order
     press = app.press
     tick = app.tick
     poll = inputs.poll
     while True:
+        if probe is not None:
+            probe.begin()
         now = clock()
         if not poll(now, press):
             break
@@ -28,3 +36,41 @@ def run(app, inputs, leds, screen, clock, on_show=None):
         texted = screen.update(app) if screen is not None else False
         if on_show is not None and (drawn or texted or leds.animated):
             on_show(now, drawn, texted)
+        if pending:
+            __import__(pending.pop())
+        if probe is not None:
+            probe.end(app, drawn, texted)
+
+
+def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, restart=None,
+                preload=()):
+    """run(), but a MemoryError never ends the game.
+
+    After one, app.recover() drops what can be rebuilt (the AI's search, the
+    statistics, unloaded screens), collects garbage and resumes the game
+    from its last save (saved after every turn).  A second MemoryError
+    within a few seconds calls restart() (supervisor.reload on the device:
+    code.py starts afresh and offers Resume), or re-raises without one.
+    """
+    import gc
+    last = None
+    while True:
+        try:
+            return run(app, inputs, leds, screen, clock, on_show, probe, preload)
+        except MemoryError:
+            gc.collect()
+            now = clock()
+            again = last is not None and ((now - last) & 0x1FFFFFFF) < 5000
+            last = now
+            try:
+                print("jarmo: out of memory; resuming the saved game")
+                if not again:
+                    app.recover()
+                    gc.collect()
+                    continue
+            except MemoryError:
+                gc.collect()
+            if restart is None:
+                raise
+            restart()
+            return None

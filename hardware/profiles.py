@@ -6,7 +6,7 @@ A profile is a dict.  Keys:
   "pixel_pin"    board pin name of the NeoPixel grid's data line
   "pixel_order"  "GRB" for WS2812 / SK6812 NeoPixels
   "rotation"     0, 90, 180 or 270: how far the board picture is turned
-                 clockwise on the LED grid (see hardware/pixelmap.py)
+                 clockwise on the LED grid (see hardware/leds.py)
   "serpentine"   True if every second LED row runs backwards
   "brightness"   0..255 cap applied on top of the app's own brightness
                  (small grids get hot and draw much current at full power)
@@ -21,6 +21,8 @@ A profile is a dict.  Keys:
   "tabletop"     True: two players face each other, no display
   "usb_edit_key" label of the key that, held at power-up, keeps the
                  CIRCUITPY drive writable over USB (boot.py)
+  "board_id"     CircuitPython's id of the board (its firmware's name on
+                 circuitpython.org); the device tests boot that firmware
 
 Pin names are strings, looked up with getattr(board, name) at setup, so
 this module imports nothing and costs only its constants.
@@ -44,6 +46,7 @@ FEATHER_OLED = {
     "display": "sh1107_128x64",
     "tabletop": False,
     "usb_edit_key": "c",
+    "board_id": "adafruit_feather_rp2040",
 }
 
 QTPY_BFF = {
@@ -63,6 +66,7 @@ QTPY_BFF = {
     "display": None,
     "tabletop": False,
     "usb_edit_key": "c",
+    "board_id": "adafruit_qtpy_rp2040",
 }
 
 JOYSTICK = {
@@ -87,6 +91,7 @@ JOYSTICK = {
     "display": "sh1107_128x64",
     "tabletop": False,
     "usb_edit_key": "c",
+    "board_id": "adafruit_feather_rp2040",
 }
 
 TABLETOP = {
@@ -109,6 +114,27 @@ TABLETOP = {
     "display": None,
     "tabletop": True,
     "usb_edit_key": "3",
+    "board_id": "adafruit_feather_rp2040",
+}
+
+PICO = {
+    "board": "Raspberry Pi Pico + 5x5 NeoPixel grid on GP16 + three buttons on GP13-15",
+    "pixel_pin": "GP16",
+    "pixel_order": "GRB",
+    "rotation": 0,
+    "serpentine": False,
+    "brightness": 48,
+    "keys": (
+        ("a", "GP13", 0, "next", "prev"),
+        ("b", "GP14", 0, "select", "menu"),
+        ("c", "GP15", 0, "back", None),
+    ),
+    "long_ms": 600,
+    "pull_up": True,
+    "display": None,
+    "tabletop": False,
+    "usb_edit_key": "c",
+    "board_id": "raspberry_pi_pico",
 }
 
 # Blinka's simulated board on a PC (BLINKA_OS_AGNOSTIC=1).  Input comes
@@ -126,6 +152,7 @@ HOST = {
     "display": None,
     "tabletop": False,
     "usb_edit_key": None,
+    "board_id": None,
 }
 
 PROFILES = {
@@ -133,6 +160,7 @@ PROFILES = {
     "qtpy_bff": QTPY_BFF,
     "joystick": JOYSTICK,
     "tabletop": TABLETOP,
+    "pico": PICO,
     "host": HOST,
 }
 

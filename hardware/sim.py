@@ -2,16 +2,27 @@
 
 Runs the device's own main loop (hardware/mainloop.py) with jarmo.App,
 Leds writing into a NeoPixel object and the display's Labels; instead of
-buttons it reads the keyboard, and instead of LEDs it draws, in true
-colour, the bytes that NeoPixel object last transmitted.
+buttons it reads the keyboard, and instead of LEDs it draws the bytes that
+NeoPixel object last transmitted, as the eye sees the LED
+(host.perceived), with each piece's letter from the game on top.
 
     python -m hardware.sim [--rules R] [--expansions E ...] [--opponent human|random|greedy|2|3]
                            [--side south|north] [--profile host|feather_oled|...]
-                           [--replay FILE] [--script FILE|-] [--seed N] [--data DIR]
+                           [--color auto|truecolor|256|none] [--seed N] [--data DIR]
+                           [--replay FILE] [--script FILE|-]
 
-Keys: arrows move, Enter (or space) selects, Esc (or Backspace) goes back,
-Tab / Shift-Tab next / previous, m menu, q quit; plus one key per button of
-the chosen profile (its label: lower case presses it, upper case holds it).
+Keys: arrows move, Enter (or space) selects, Esc / Shift-Tab / Backspace
+go back, Tab next choice, m menu, ? How to play (the device's own pages),
+r the whole rules (docs/RULES.md, paged), x export the game as text, q
+quit; plus one key per button of the chosen profile (its label: lower
+case presses it, upper case holds it).
+
+Pieces are letters, South upper case and North lower case: A archer, G
+guard, M marked archer (classic), S Golden Soldier (guard face up), T a
+Golden Soldier on its archer face; a stack shows its top piece and then
+the hostage under it ("At").  Colours: true colour when COLORTERM says
+so, 256 colours on a TERM with 256color, letters only otherwise or when
+NO_COLOR is set; --color chooses.
 
 The layout follows the terminal's size at every redraw: the full board
 with the display beside (or under) it when it fits; else a compact board
@@ -19,24 +30,32 @@ of 5 x 5 coloured cells with the display's text beside or under it, so
 the menus and whose turn it is always show; below MIN_COLS x MIN_ROWS a
 message asks for a bigger terminal while the game keeps running.
 
+Saves and statistics go to --data DIR, by default $XDG_DATA_HOME/jarmo
+(else ~/.local/share/jarmo); the folder is made when missing.
+
 --script FILE (or - for stdin) runs without a terminal, for CI and bug
 reports: one event a line as in hardware/host.py (`select`, `p2 next`,
-`wait 500`, `quit`), on a virtual clock; every screen that changes is
-printed as plain text, colours as hex.
+`wait 500`, `quit`, `export`), on a virtual clock; every screen that
+changes is printed as plain text, with the LED bytes in hex under it.
 
---replay FILE loads a saved game (Game.dump() text) and steps through it:
-Tab / right arrow next action, Shift-Tab / left arrow previous, q quit.
+--replay FILE steps through a game: the store's `game` file, an export
+(`x`), Game.dump() text or a plain list of moves.  Tab / right arrow next
+action, Shift-Tab / left arrow previous, Home / End, q quit.
 """
 
 import argparse
 import os
 import signal
 import sys
+import time
 
 from hardware import host  # sets BLINKA_OS_AGNOSTIC before board is imported
 from hardware import profiles
 from jarmo import board as jboard
 from jarmo import buttons as codes
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES_FILE = os.path.join(ROOT, "docs", "RULES.md")
 
 # ---------------------------------------------------------------- drawing
 
@@ -45,6 +64,7 @@ SY = 4    # rows between two points
 LEFT = 3  # columns for the rank labels
 WIDTH = LEFT + 4 * SX + 6
 HEIGHT = 4 * SY + 1
+CELL_W = 4   # columns of one point: " a1 ", " A  ", "[At]"
 
 RESET = "\x1b[0m"
 DIM = "\x1b[2m"
@@ -59,46 +79,61 @@ def _xy(p):
     return LEFT + (p % 5) * SX + 2, (4 - p // 5) * SY
 
 
-def _plot_line(canvas, a, b, ch, weight, weights, every=1):
+def _slope_char(dx, dy):
+    """The character that draws a line going (dx, dy) on the canvas: - | / \\,
+    "." for the shallow lines (two files across, one rank up)."""
+    if dy == 0:
+        return "-"
+    if dx == 0:
+        return "|"
+    if abs(dy) * 2.5 >= abs(dx):
+        return "/" if (dx > 0) != (dy > 0) else "\\"
+    return "."
+
+
+def _plot_line(canvas, a, b, weight, weights, every=1, dotted=False):
+    """Draw the line a-b: every `every` steps one character, where no
+    heavier line is drawn yet; a continuous shallow line steps along
+    with _ - ' so that it reads as one stroke."""
     x0, y0 = _xy(a)
     x1, y1 = _xy(b)
-    steps = max(abs(x1 - x0), abs(y1 - y0) * 2)
+    dx, dy = x1 - x0, y1 - y0
+    ch = ":" if dotted else _slope_char(dx, dy)
+    if ch in "-|" and not dotted:
+        every = 1
+    steps = max(abs(dx), abs(dy) * 2)
     for i in range(1, steps, every):
-        x = x0 + (x1 - x0) * i / steps
-        y = y0 + (y1 - y0) * i / steps
+        x = x0 + dx * i / steps
+        y = y0 + dy * i / steps
         cx, cy = int(round(x)), int(round(y))
+        c = ch
+        if c == "." and every == 1:
+            f = y - cy
+            c = "_" if f > 0.2 else ("'" if f < -0.2 else "-")
         if weights[cy][cx] <= weight:
-            canvas[cy][cx] = ch
+            canvas[cy][cx] = c
             weights[cy][cx] = weight
-
-
-def _line_char(a, b):
-    (x0, y0), (x1, y1) = _xy(a), _xy(b)
-    if y0 == y1:
-        return "-"
-    if x0 == x1:
-        return "|"
-    return "."
 
 
 def board_canvas(highlight=-1, dotted=True):
     """The board lines as a list of character rows, and a per-cell style map.
 
     Styles: 0 blank, 0.5 dotted line, 1 line, 3 line of the highlighted point.
+    The 30 knight's-move lines are drawn sparse (every third character) so
+    that where they cross they stay readable; the lines of the highlighted
+    point are drawn whole and bold.
     """
     canvas = [[" "] * WIDTH for _ in range(HEIGHT)]
     weights = [[0] * WIDTH for _ in range(HEIGHT)]
     if dotted:
         # under the printed lines: where it crosses the ring, the ring shows
         for a, b in _DOTTED:
-            _plot_line(canvas, a, b, ":", 0.5, weights, 2)
+            _plot_line(canvas, a, b, 0.5, weights, 2, dotted=True)
     for a, b in _LINES:
-        ch = _line_char(a, b)
         if highlight in (a, b):
-            _plot_line(canvas, a, b, "*" if ch == "." else ch, 3, weights)
+            _plot_line(canvas, a, b, 3, weights)
         else:
-            # knight lines sparse, so that 30 of them crossing stay readable
-            _plot_line(canvas, a, b, ch, 1, weights, 1 if ch != "." else 3)
+            _plot_line(canvas, a, b, 1, weights, 3)
     return canvas, weights
 
 
@@ -108,28 +143,119 @@ def neighbours_text(p):
     return "%s: %s" % (jboard.NAMES[p], " ".join(jboard.NAMES[q] for q in table[p]))
 
 
-def _fg(c):
-    return "\x1b[38;2;%d;%d;%dm" % ((c >> 16) & 255, (c >> 8) & 255, c & 255)
+# ---------------------------------------------------------------- pieces as letters
+
+# The face letters of Game.piece() ("Sa", "Ng", "SG", "Na/SA") -> the letter
+# drawn; South upper case, North lower case.
+PIECE_LETTERS = {"a": "A", "g": "G", "m": "M", "G": "S", "A": "T"}
 
 
-def _bg(c):
-    return "\x1b[48;2;%d;%d;%dm" % ((c >> 16) & 255, (c >> 8) & 255, c & 255)
+def piece_label(piece):
+    """Game.piece() text -> the letters drawn on its point: "Sa" "A", "Ng" "g",
+    "SG" "S" (Golden Soldier), "NA" "t" (Golden Soldier, archer face),
+    "Sm" "M" (marked), a stack "Na/SA" "aT" (top, then its hostage); "" if empty."""
+    if not piece:
+        return ""
+    out = ""
+    for face in piece.split("/"):
+        letter = PIECE_LETTERS.get(face[1:2], "?")
+        out += letter if face[:1] == "S" else letter.lower()
+    return out
 
 
-def _cell(c, text, bold=False):
-    """text on the LED colour c: light ink on dark LEDs, dark on bright ones."""
-    lum = ((c >> 16) & 255) * 3 + ((c >> 8) & 255) * 6 + (c & 255)
-    ink = 0x000000 if lum > 1100 else 0x808080
-    return (BOLD if bold else "") + _bg(c) + _fg(ink) + text + RESET
+def board_labels(app):
+    """The 25 labels (piece letters, "" for an empty point) of the position the
+    LEDs show, or None while they show something else (an LED-only menu or
+    screen, a pseudo choice's icon)."""
+    game = getattr(app, "game", None)
+    state = getattr(app, "state", None)
+    if game is None:
+        return None
+    if state == "play" and getattr(app, "_cursor", 0) >= 25:
+        return None           # done / redeploy / menu: an icon replaces the board
+    if state not in ("play", "ai", "end", "replay") and not (
+            state == "menu" and getattr(app, "has_display", False)):
+        return None           # the menu shows the board only beside a display
+    return [piece_label(game.piece(name)) for name in jboard.NAMES]
 
 
-def draw_board(colours, highlight=-1, colour=True):
-    """Rows of text: the 25 points in their LED colours over the board lines.
+def piece_legend(game):
+    """Lines (at most 25 characters) that say what the letters mean, for the
+    pieces this game's rules can show."""
+    rules = getattr(game, "rules", None)
+    heroes = "heroes" in getattr(game, "expansions", ())
+    out = ["Letters: South A, North a",
+           "A archer   G guard"]
+    if rules == "classic":
+        out.append("M marked archer")
+    if heroes:
+        out += ["S Golden Soldier (guard)", "T Golden S., archer face",
+                "At: A holds hostage t"]
+    return out
 
-    colour=False draws each point as its hex colour (plain text for logs).
+
+def short_piece_legend(game, width):
+    """The piece legend in one line that fits width ("" if none does)."""
+    kinds = "A archer, G guard"
+    if getattr(game, "rules", None) == "classic":
+        kinds += ", M marked"
+    if "heroes" in getattr(game, "expansions", ()):
+        kinds += ", S/T Golden Soldier"
+    for text in ("South A, North a: " + kinds, "South A, North a", ""):
+        if len(text) <= width:
+            return text
+    return ""
+
+
+# ---------------------------------------------------------------- cells
+
+
+def _luminance(c):
+    """WCAG relative luminance of 0xRRGGBB."""
+    out = 0.0
+    for shift, weight in ((16, 0.2126), (8, 0.7152), (0, 0.0722)):
+        v = ((c >> shift) & 255) / 255
+        v = v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+        out += weight * v
+    return out
+
+
+def ink_for(c):
+    """The text colour that reads best on the LED colour c: black or white
+    (the one with more contrast), light grey on an LED that is off."""
+    if c == 0:
+        return 0xB0B0B0
+    return 0x000000 if _luminance(c) > 0.179 else 0xFFFFFF
+
+
+def cell_text(p, label="", highlighted=False):
+    """The 4 characters of point p: its name when empty (" a1 "), else its
+    letters (" A  ", " aT "); in brackets under the cursor ("[a1]", "[A] ")."""
+    if label and len(label) == 1:
+        return ("[%s] " if highlighted else " %s  ") % label
+    inner = label[:2] if label else jboard.NAMES[p]
+    return ("[%s]" if highlighted else " %s ") % inner
+
+
+def paint_cell(text, colour, mode, bold=False):
+    """text on the LED colour (0xRRGGBB as perceived) in the colour mode;
+    plain text in mode "none"."""
+    if mode == "none":
+        return text
+    return ((BOLD if bold else "") + host.sgr_colour(colour, mode, background=True)
+            + host.sgr_colour(ink_for(colour), mode) + text + RESET)
+
+
+def draw_board(colours, highlight=-1, mode="truecolor", labels=None, dotted=True):
+    """Rows of text: the 25 points in their LED colours (as perceived), with
+    the piece letters (labels, None: point names only), over the board lines.
+
+    mode: "truecolor", "256" or "none" (plain text: letters and lines only);
+    dotted: draw the dotted line (it only counts in jasyr).
     """
-    canvas, weights = board_canvas(highlight)
+    canvas, weights = board_canvas(highlight, dotted)
     styles = {0.5: DIM, 1: DIM, 3: BOLD}
+    plain = mode == "none"
     rows = []
     for y in range(HEIGHT):
         points = {}
@@ -148,16 +274,13 @@ def draw_board(colours, highlight=-1, colour=True):
                 continue
             if x in points:
                 p = points[x]
-                c = colours[p]
-                if colour:
-                    line.append(_cell(c, " %s " % jboard.NAMES[p]))
-                    x += 4
-                else:
-                    line.append("%06x" % c)
-                    x += 6
+                label = labels[p] if labels else ""
+                line.append(paint_cell(cell_text(p, label, p == highlight), colours[p], mode,
+                                       bool(label) or p == highlight))
+                x += CELL_W
                 continue
             ch = canvas[y][x]
-            if colour and ch != " ":
+            if not plain and ch != " ":
                 line.append(styles[weights[y][x]] + ch + RESET)
             else:
                 line.append(ch)
@@ -187,10 +310,12 @@ def display_box(lines, has_display):
 GENERIC_KEYS = (
     ("arrows", "up/down/left/right"),
     ("Enter", "select"),
-    ("Esc", "back"),
     ("Tab", "next"),
-    ("S-Tab", "prev"),
+    ("Esc/S-Tab", "back"),
     ("m", "menu"),
+    ("?", "how to play"),
+    ("r", "rules"),
+    ("x", "export"),
     ("q", "quit"),
 )
 
@@ -199,7 +324,7 @@ def legend(profile, replay=False):
     """Key legend lines for the chosen profile."""
     if replay:
         return ["Keys: Tab/right next action, S-Tab/left previous, Home start,",
-                "End last, q quit"]
+                "End last, r rules, x export, q quit"]
     out = ["Keys: " + ", ".join("%s %s" % kv for kv in GENERIC_KEYS)]
     keys = profile["keys"]
     if keys:
@@ -216,11 +341,13 @@ def legend(profile, replay=False):
 
 
 def wrap(line, width):
-    """Split a plain line at ", " or spaces so that each piece fits width."""
+    """Split a plain line at ", " or spaces so that each piece fits width
+    (a word longer than that is cut); continuation lines are indented by 2."""
     out = []
     while len(line) > width > 10:
-        cut = line.rfind(", ", 0, width)
-        cut = cut + 1 if cut > 0 else line.rfind(" ", 0, width)
+        start = 3 if out else 1        # never at the indent itself: always progress
+        cut = line.rfind(", ", start, width)
+        cut = cut + 1 if cut > 0 else line.rfind(" ", start, width)
         if cut <= 0:
             cut = width
         out.append(line[:cut].rstrip())
@@ -258,7 +385,7 @@ def _clip(s, width):
         out.append(s[i])
         n += 1
         i += 1
-    return "".join(out) + RESET
+    return "".join(out) + (RESET if "\x1b" in s else "")
 
 
 def compose(board_rows, side_rows, width):
@@ -277,16 +404,16 @@ def compose(board_rows, side_rows, width):
 
 # ---------------------------------------------------------------- small terminals
 
-CELL_W = 4                        # columns of one point on the compact board
 SMALL_W = 2 + 5 * CELL_W + 4      # rank label, five cells with a space between two
 BOX_W = 25                        # the display box
 MIN_COLS = 30                     # smaller than this (or MIN_ROWS): only a message
 MIN_ROWS = 12
 
 
-def small_board(colours, highlight=-1, colour=True):
+def small_board(colours, highlight=-1, mode="truecolor", labels=None):
     """The 25 points as 5 rows of cells in their LED colours (rank 5 on top),
-    the file letters under them; the highlighted point's name in brackets.
+    the file letters under them; pieces by their letters, empty points by
+    name; the highlighted point in brackets.
 
     SMALL_W columns and 6 rows, for terminals too small for draw_board().
     """
@@ -295,8 +422,9 @@ def small_board(colours, highlight=-1, colour=True):
         parts = ["%d " % rank]
         for f in range(5):
             p = (rank - 1) * 5 + f
-            text = ("[%s]" if p == highlight else " %s ") % jboard.NAMES[p]
-            parts.append(_cell(colours[p], text, p == highlight) if colour else text)
+            label = labels[p] if labels else ""
+            parts.append(paint_cell(cell_text(p, label, p == highlight), colours[p], mode,
+                                    bool(label) or p == highlight))
             if f < 4:
                 parts.append(" ")
         rows.append("".join(parts))
@@ -315,16 +443,18 @@ def short_legend(profile, width, replay=False):
                    "Tab next, S-Tab prev, q quit",
                    "q quit"]
     else:
-        generic = "Keys: arrows, Enter select, Esc back, Tab next, S-Tab prev, m menu, q quit"
+        generic = ("Keys: arrows, Enter select, Tab next, Esc back, m menu, ? how to play, "
+                   "r rules, x export, q quit")
         options = ["; ".join(legend(profile))]
         if profile["keys"]:
             options.append(generic + "; buttons " + ", ".join(
                 "%s %s" % (key[0], key[3]) for key in profile["keys"]))
         options += [generic,
-                    "Keys: arrows, Enter select, Esc back, Tab next, m menu, q quit",
-                    "arrows, Enter select, Esc back, m menu, q quit",
-                    "Enter select, Esc back, m menu, q quit",
-                    "Esc back, m menu, q quit",
+                    "Keys: arrows, Enter select, Esc back, m menu, ? help, q quit",
+                    "arrows, Enter select, Esc back, m menu, ? help, q quit",
+                    "Enter select, Esc back, m menu, ? help, q quit",
+                    "Esc back, m menu, ? help, q quit",
+                    "m menu, ? help, q quit",
                     "m menu, q quit"]
     for text in options:
         if len(text) <= width:
@@ -350,6 +480,158 @@ def too_small(columns, lines):
     return rows[:max(1, lines)]
 
 
+# ---------------------------------------------------------------- the rules, paged
+
+
+def wrap_text(text, width):
+    """Lines of text word-wrapped to width; a wrapped line keeps its indent
+    (and a list item's, "- " or "1. ", for its continuation)."""
+    out = []
+    width = max(10, width)
+    for line in text.expandtabs(4).splitlines():
+        line = line.rstrip()
+        if len(line) <= width:
+            out.append(line)
+            continue
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        for mark in ("- ", "* ", "| "):
+            if stripped.startswith(mark):
+                indent += len(mark)
+                break
+        else:
+            head = stripped.split(" ", 1)[0]
+            if head[:-1].isdigit() and head.endswith("."):
+                indent += len(head) + 1
+        indent = min(indent, width // 2)
+        while len(line) > width:
+            cut = line.rfind(" ", indent + 1, width + 1)
+            if cut <= indent:
+                cut = width
+            out.append(line[:cut].rstrip())
+            line = " " * indent + line[cut:].lstrip()
+        out.append(line)
+    return out
+
+
+class Pager:
+    """A text shown a page at a time in place of the game (the game runs on)."""
+
+    FOOTER = ("Space/PgDn next page, b/PgUp back, Home/End, Esc or ? close",
+              "Space next, b back, Esc close", "Esc close")
+
+    def __init__(self, title, text):
+        self.title = title
+        self.text = text
+        self.page = 0
+        self.pages = 1
+
+    def rows(self, columns, lines):
+        width = max(10, columns - 1)
+        body = wrap_text(self.text, width)
+        height = max(1, lines - 2)
+        self.pages = max(1, -(-len(body) // height))
+        self.page = max(0, min(self.page, self.pages - 1))
+        head = "%s - page %d/%d" % (self.title, self.page + 1, self.pages)
+        foot = next((f for f in self.FOOTER if len(f) <= width), "")
+        first = self.page * height
+        rows = [head[:width]] + body[first:first + height]
+        rows += [""] * (height + 1 - len(rows)) + [foot]
+        return [r[:width] for r in rows[:max(1, lines)]]
+
+    def key(self, name):
+        """Turn the page for a key; False when the key closes the pager."""
+        if name in ("back", "quit", "?", "menu"):
+            return False
+        if name in ("select", "next", "pgdn", "down", "right", "n"):
+            self.page = min(self.pages - 1, self.page + 1)
+        elif name in ("prev", "pgup", "up", "left", "b", "p"):
+            self.page = max(0, self.page - 1)
+        elif name == "home":
+            self.page = 0
+        elif name == "end":
+            self.page = self.pages - 1
+        return True
+
+
+def rules_pager():
+    """The rules (docs/RULES.md) in a Pager."""
+    try:
+        with open(RULES_FILE, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        text = ("The rules are not in this copy of the game: docs/RULES.md is missing.\n"
+                "The README's Rules section names the rule sets.")
+    return Pager("Rules (docs/RULES.md)", text)
+
+
+# ---------------------------------------------------------------- export
+
+
+def _turns(game):
+    """The game's actions grouped by turn: [(side, [action, ...]), ...]."""
+    from jarmo import Game
+    g = Game(game.rules, expansions=game.expansions, ply_limit=game.ply_limit)
+    out = []
+    plies = -1
+    for a in game.history():
+        if g.plies != plies or not out:
+            out.append((g.turn, []))
+            plies = g.plies
+        out[-1][1].append(a)
+        g.play(a)
+    return out
+
+
+def export_text(game, when=None, seed=None):
+    """The game as a text a person reads and `--replay` loads: comment lines
+    (rules, result, the moves turn by turn) above Game.dump()."""
+    when = time.localtime() if when is None else when
+    res = game.result()
+    if res is None:
+        state = "in progress, %s to move" % game.turn
+    elif res.winner is None:
+        state = "a draw (%s)" % res.reason
+    else:
+        state = "%s won (%s)" % (res.winner.capitalize(), res.reason)
+    if res is not None and res.points is not None:
+        state += ", points %d-%d" % res.points
+    lines = ["# Jarmo game exported %s by the simulator" % time.strftime("%Y-%m-%d %H:%M:%S", when),
+             "# rules %s, expansions %s" % (game.rules, " ".join(game.expansions) or "none"),
+             "# %s after %d actions" % (state, len(game.history()))]
+    if seed is not None:
+        lines.append("# AI seed %d" % seed)
+    lines.append("# replay: python3 run.py play --replay THIS-FILE")
+    lines.append("#")
+    for i, (side, actions) in enumerate(_turns(game), 1):
+        lines.append("# %3d %-5s %s" % (i, side, " ".join(actions)))
+    return "\n".join(lines) + "\n" + game.dump()
+
+
+def export_game(game, folder, when=None, seed=None):
+    """Write export_text() as jarmo-game-YYYYmmdd-HHMMSS.txt in folder (a
+    suffix -2, -3 ... if that name is taken); its path."""
+    when = time.localtime() if when is None else when
+    base = os.path.join(folder, time.strftime("jarmo-game-%Y%m%d-%H%M%S", when))
+    path = base + ".txt"
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = "%s-%d.txt" % (base, n)
+    text = export_text(game, when, seed)
+    with open(path, "x", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def _home(path):
+    """path with the home folder written ~."""
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (path == home or path.startswith(home + os.sep)):
+        return "~" + path[len(home):]
+    return path
+
+
 # ---------------------------------------------------------------- the screen
 
 
@@ -371,17 +653,25 @@ def app_cursor(app):
 
 
 class Screen:
-    """Draws the LEDs (from the transmitted NeoPixel bytes), the text and a legend."""
+    """Draws the LEDs (from the transmitted NeoPixel bytes, as perceived), the
+    pieces' letters, the display's text and legends; or the rules pager.
 
-    def __init__(self, app, leds, text_display, profile, out, colour=True, notes=None):
+    mode: "truecolor", "256" or "none"; log=True prints each screen as plain
+    text (the --script log: the full layout, then the LED bytes in hex).
+    """
+
+    def __init__(self, app, leds, text_display, profile, out, mode="truecolor", notes=None,
+                 log=False):
         self.app = app
         self.leds = leds
         self.text_display = text_display
         self.profile = profile
         self.out = out
-        self.colour = colour
+        self.mode = "none" if log else mode
+        self.log = log
         self.notes = notes or []
         self.status = ""
+        self.pager = None
         self.resized = True
         self.count = 0
 
@@ -394,30 +684,48 @@ class Screen:
             return os.terminal_size((100, 40))
         return size
 
+    def colours(self):
+        """(the 25 colours as sent to the LEDs, the same as the eye sees them)."""
+        sent = host.sent_colours(self.leds.pixels, self.leds.map, self.profile["pixel_order"])
+        level = getattr(self.leds, "level", 255)
+        return sent, [host.perceived(c, level) for c in sent]
+
     def lines(self, size=None):
         """The rows of the screen for a terminal of this size (default: the
         terminal's): each at most columns - 1 wide, at most `lines` of them.
 
-        The full layout when it fits; else a compact one (small board, the
-        display's text beside or under it); else a message to enlarge the
-        terminal. The plain-text log (colour=False) is always the full one.
+        The rules pager when open; the full layout when it fits; else a
+        compact one (small board, the display's text beside or under it);
+        else a message to enlarge the terminal. The plain-text log is always
+        the full one.
         """
         size = size or self.size()
         columns, lines = size.columns, size.lines
-        colours = host.sent_colours(self.leds.pixels, self.leds.map, self.profile["pixel_order"])
+        if self.pager is not None and not self.log:
+            if columns < MIN_COLS or lines < 3:
+                return too_small(columns, lines)
+            return self.pager.rows(columns, lines)
+        sent, colours = self.colours()
         cursor = app_cursor(self.app)
+        labels = board_labels(self.app)
+        game = getattr(self.app, "game", None)
         text = self.text_display.lines() if self.text_display is not None else ()
         has_display = self.text_display is not None
         extras = list(self.notes) + ([self.status] if self.status else [])
         lines_row = ["lines " + neighbours_text(cursor)] if cursor >= 0 else []
-        if self.leds.celebrating is not None:
-            lines_row.append("celebrating %06x" % self.leds.celebrating)
         replay = getattr(self.app, "replay", False)
-        if not self.colour or columns - 1 >= WIDTH:
-            board_rows = draw_board(colours, cursor, self.colour) + lines_row
-            body = compose(board_rows, display_box(text, has_display) + extras, columns)
-            if not self.colour:
-                return body
+        pieces = piece_legend(game) if labels is not None else []
+        if self.log or columns - 1 >= WIDTH:
+            beside = columns >= WIDTH + 2 + 26
+            side_w = columns - 1 - (WIDTH + 2) if beside and not self.log else 60
+            side = display_box(text, has_display) + pieces
+            for note in extras:
+                side += wrap(note, max(side_w, 11))
+            dotted = getattr(game, "rules", "jasyr") == "jasyr" or labels is None
+            board_rows = draw_board(colours, cursor, self.mode, labels, dotted) + lines_row
+            body = compose(board_rows, side, columns if not self.log else 200)
+            if self.log:
+                return body + ["LEDs as sent (hex):"] + host.frame_text(sent)
             # the whole legend, else one short line of it; no legend: too small for this
             whole = []
             for line in legend(self.profile, replay=replay):
@@ -428,32 +736,42 @@ class Screen:
                     return body + [""] + keys
         if columns < MIN_COLS or lines < MIN_ROWS:
             return too_small(columns, lines)
-        return self._compact(colours, cursor, text, has_display, extras, lines_row,
-                             short_legend(self.profile, columns - 1, replay), columns, lines)
+        return self._compact(colours, cursor, labels, game, text, has_display, extras,
+                             lines_row, short_legend(self.profile, columns - 1, replay),
+                             columns, lines)
 
-    def _compact(self, colours, cursor, text, has_display, extras, lines_row, keys,
-                 columns, lines):
+    def _compact(self, colours, cursor, labels, game, text, has_display, extras, lines_row,
+                 keys, columns, lines):
         """Small board, the display's text beside it (or under it), then the
-        cursor point's lines, notes and a one-line legend, as far as they fit."""
-        board_rows = small_board(colours, cursor, self.colour)
+        cursor point's lines, the letters' legend, notes and a one-line key
+        legend, as far as they fit."""
+        board_rows = small_board(colours, cursor, self.mode, labels)
         beside = columns - 1 >= SMALL_W + 2 + BOX_W
+        side_w = columns - 1 - (SMALL_W + 2) if beside else columns - 1
         plain = ["(no display)"] if not has_display else \
             ["| " + (text[i][:21] if i < len(text) else "") for i in range(5)]
-        keep = {"frame": True, "extras": True, "keys": bool(keys), "lines": True}
-        drop = ["keys", "extras", "frame", "lines"]     # first dropped first
+        pieces = short_piece_legend(game, columns - 1) if labels is not None else ""
+        notes = []
+        for note in extras:
+            notes += wrap(note, max(side_w, 11))
+        keep = {"frame": True, "extras": True, "keys": bool(keys), "lines": True,
+                "pieces": bool(pieces)}
+        drop = ["keys", "extras", "pieces", "frame", "lines"]     # first dropped first
         while True:
             box = display_box(text, has_display) if keep["frame"] else plain
             if beside:
-                side = box + (extras if keep["extras"] else [])
+                side = box + (notes if keep["extras"] else [])
                 rows = []
                 for i in range(max(len(board_rows), len(side))):
                     b = board_rows[i] if i < len(board_rows) else ""
                     rows.append(b + " " * (SMALL_W + 2 - _visible_len(b))
                                 + (side[i] if i < len(side) else ""))
             else:
-                rows = board_rows + box + (extras if keep["extras"] else [])
+                rows = board_rows + box + (notes if keep["extras"] else [])
             if keep["lines"]:
                 rows += lines_row
+            if keep["pieces"]:
+                rows.append(pieces)
             if keep["keys"]:
                 rows.append(keys)
             if len(rows) <= lines or not drop:
@@ -462,7 +780,7 @@ class Screen:
 
     def draw(self):
         self.count += 1
-        if not self.colour:
+        if self.log:
             rows = self.lines()
             self.out.write("-- screen %d\n" % self.count)
             self.out.write("\n".join(r.rstrip() for r in rows) + "\n")
@@ -493,11 +811,12 @@ _SEQUENCES = {
     b"\x1b[Z": "prev",
     b"\x1b[H": "home", b"\x1b[1~": "home", b"\x1bOH": "home",
     b"\x1b[F": "end", b"\x1b[4~": "end", b"\x1bOF": "end",
+    b"\x1b[5~": "pgup", b"\x1b[6~": "pgdn",
 }
 _SINGLE = {
     b"\r": "select", b"\n": "select", b" ": "select",
     b"\t": "next", b"\x1b": "back", b"\x7f": "back", b"\x08": "back",
-    b"m": "menu", b"n": "next", b"p": "prev", b"q": "quit", b"\x03": "quit",
+    b"m": "menu", b"n": "next", b"p": "prev", b"q": "quit", b"\x03": "interrupt",
 }
 
 
@@ -577,13 +896,21 @@ class ProfileKeys:
 
 
 class TerminalInput:
-    """Keyboard -> app.press; poll() waits up to idle_s for a key (the loop's only pause)."""
+    """Keyboard -> app.press; poll() waits up to idle_s for a key (the loop's only pause).
 
-    def __init__(self, fd, screen, profile_keys, idle_s=0.01):
+    Besides the buttons: ? opens the app's How to play (where the app has
+    it, else the rules), r the rules (docs/RULES.md in a pager the next keys
+    turn; Esc, q or ? close it), x exports the game as text into the data
+    folder.
+    """
+
+    def __init__(self, fd, screen, profile_keys, idle_s=0.01, data=None, seed=None):
         self.fd = fd
         self.screen = screen
         self.profile_keys = profile_keys
         self.idle_s = idle_s
+        self.data = data
+        self.seed = seed
         self.quit = False
 
     def poll(self, now, press):
@@ -597,6 +924,14 @@ class TerminalInput:
             if not data:
                 return False
             for name in split_keys(data):
+                if name == "interrupt":
+                    return False
+                if self.screen.pager is not None:
+                    if not self.screen.pager.key(name):
+                        self.screen.pager = None
+                        self.screen.resized = True
+                    self.screen.draw()
+                    continue
                 if name == "quit":
                     return False
                 self.on_key(name, now, press)
@@ -605,11 +940,53 @@ class TerminalInput:
         return True
 
     def on_key(self, name, now, press):
+        if self.extra_key(name):
+            return
         if name in codes.NAMES:
             press(codes.code(name), 0)
         elif self.profile_keys is None or not self.profile_keys.key(name, now):
             self.screen.status = "key %r does nothing here" % (name,)
             self.screen.draw()
+
+    def extra_key(self, name):
+        """?, r and x; True if name was one of them."""
+        if name == "?" and open_how_to_play(self.screen.app):
+            self.screen.status = ""
+            self.screen.draw()
+            return True
+        if name in ("?", "r"):
+            self.screen.pager = rules_pager()
+            self.screen.resized = True
+            self.screen.draw()
+            return True
+        if name == "x":
+            self.screen.status = export_status(self.screen.app, self.data, self.seed)
+            self.screen.draw()
+            return True
+        return False
+
+
+def open_how_to_play(app):
+    """Open the app's own How to play (the device's menu item), if it has one; True if so."""
+    how = getattr(app, "how_to_play", None)
+    if how is None:
+        return False
+    how()
+    return True
+
+
+def export_status(app, folder, seed=None):
+    """Export app's game into folder; the line that says where (or why not)."""
+    game = getattr(app, "game", None)
+    if game is None:
+        return "no game to export yet"
+    if folder is None:
+        return "no data folder to export into"
+    try:
+        path = export_game(getattr(app, "full", game), folder, seed=seed)
+    except OSError as err:
+        return "cannot export into %s: %s" % (_home(folder), err.strerror or err)
+    return "game exported as %s in %s" % (os.path.basename(path), _home(os.path.dirname(path)))
 
 
 class Terminal:
@@ -652,21 +1029,23 @@ def _terminate(signum, frame):
 
 
 class Replay:
-    """Steps through a saved game; an App look-alike for the main loop.
+    """Steps through a game; an App look-alike for the main loop.
 
     The position after `pos` actions is drawn with the app's own piece
     colours (jarmo/app_view.py), so a shared position looks as on the device.
+    `full` is the whole game, `game` the position shown.
     """
 
     replay = True
 
-    def __init__(self, text):
-        from jarmo import Game
-        self.game = Game.load(text)
-        self.actions = self.game.history()
-        self.rules = self.game.rules
-        self.expansions = self.game.expansions
+    def __init__(self, game):
+        self.full = game
+        self.actions = game.history()
+        self.rules = game.rules
+        self.expansions = game.expansions
+        self.ply_limit = game.ply_limit
         self.pos = len(self.actions)
+        self.game = None
         self.frame = bytearray(75)
         self.frame_version = 0
         self.text = ()
@@ -681,14 +1060,14 @@ class Replay:
     def position(self, n):
         """The game after its first n actions."""
         from jarmo import Game
-        g = Game(self.rules, expansions=self.expansions)
+        g = Game(self.rules, expansions=self.expansions, ply_limit=self.ply_limit)
         for a in self.actions[:n]:
             g.play(a)
         return g
 
     def _draw(self):
         from jarmo import app_view as V
-        g = self.position(self.pos)
+        g = self.game = self.position(self.pos)
         for p in range(25):
             piece = g.piece(jboard.NAMES[p]) or ""
             top, _, under = piece.partition("/")
@@ -732,6 +1111,8 @@ class ReplayKeys(TerminalInput):
     """Keys of the replay viewer: Home jumps to the start, End to the last action."""
 
     def on_key(self, name, now, press):
+        if self.extra_key(name):
+            return
         if name == "home":
             press(codes.MENU, 0)
         elif name == "end":
@@ -746,27 +1127,44 @@ class ReplayKeys(TerminalInput):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        prog="python -m hardware.sim",
+        prog="python3 run.py play",
         description="Play Jarmo in a terminal: the handheld's own code with "
-                    "the keyboard for buttons and true-colour cells for LEDs.")
+                    "the keyboard for buttons and coloured, lettered cells for LEDs. "
+                    "Keys: arrows, Enter select, Tab next, Esc/Shift-Tab back, m menu, "
+                    "? how to play, r rules, x export the game, q quit.")
     ap.add_argument("--rules", default=None,
                     help="classic, standard, legendary or jasyr (default: the app's)")
     ap.add_argument("--expansions", nargs="*", default=None, metavar="E",
                     help="heroes and/or challenges")
     ap.add_argument("--opponent", default=None,
-                    help="human, random, greedy, 2 or 3 (lookahead level)")
+                    help="human, random, greedy, 2, 3 or 4 (lookahead levels, strongest last)")
     ap.add_argument("--side", default=None, choices=("south", "north"),
                     help="the side you play against the computer")
     ap.add_argument("--profile", default="host", choices=sorted(profiles.PROFILES),
                     help="board profile: its buttons, pixel order and brightness")
-    ap.add_argument("--replay", metavar="FILE", help="step through a saved game")
+    ap.add_argument("--color", "--colour", dest="color", default="auto",
+                    choices=("auto",) + host.COLOUR_MODES,
+                    help="auto (default: NO_COLOR, COLORTERM and TERM decide), truecolor, "
+                         "256 or none (letters only)")
+    ap.add_argument("--replay", metavar="FILE",
+                    help="step through a game: the saved `game` file from the data folder, "
+                         "an export (key x), Game.dump() text or a plain list of moves "
+                         "(played with --rules/--expansions)")
     ap.add_argument("--script", metavar="FILE",
                     help="events from FILE (- for stdin) instead of the keyboard; "
                          "prints each screen as plain text (no terminal needed)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the computer player")
-    ap.add_argument("--data", default=None,
-                    help="folder for saves and statistics (default: a temporary folder)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed of the computer player's dice (default: a new one each "
+                         "session)")
+    ap.add_argument("--data", default=None, metavar="DIR",
+                    help="folder for saves, statistics and exports, made when missing "
+                         "(default: $XDG_DATA_HOME/jarmo, else ~/.local/share/jarmo)")
     return ap.parse_args(argv)
+
+
+def session_seed():
+    """A new seed for the AI's dice (24 bits from os.urandom: a small int)."""
+    return int.from_bytes(os.urandom(3), "big")
 
 
 def start_options(args):
@@ -783,7 +1181,8 @@ def start_options(args):
     return opts
 
 
-OPPONENT_NAMES = ("human", "random", "greedy", "2", "3")   # the menu's Opponent values, in order
+# the menu's Versus values, in order: human, then jarmo.ai's levels in the menu
+OPPONENT_NAMES = ("human", "random", "greedy", "2", "3", "4")
 
 
 def check_options(opts):
@@ -834,16 +1233,16 @@ def start_game(app, opts):
     app.press(codes.SELECT, 0)
 
 
-def make_app(profile, args, data):
+def make_app(profile, args, data, seed=None):
+    """The App on a store in the folder `data`, started as the options say."""
     from jarmo.app import App
     from jarmo.storage import Store
     opts = start_options(args)
-    try:
-        check_options(opts)
-    except ValueError as err:
-        raise SystemExit("hardware.sim: " + str(err))
+    check_options(opts)
+    if seed is None:
+        seed = args.seed if args.seed is not None else session_seed()
     app = App(store=Store(data), has_display=profile["display"] is not None or
-              profile is profiles.HOST, tabletop=profile["tabletop"], seed=args.seed)
+              profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed)
     # A newcomer lands in a game against the default opponent (the greedy
     # AI); a saved game found in --data waits on the menu's "Resume" (the
     # menu offers Resume exactly when app.game is set), and a notice about
@@ -853,8 +1252,57 @@ def make_app(profile, args, data):
     return app
 
 
+def read_script(path):
+    """The events of --script FILE (- for stdin); FileError saying what is wrong."""
+    if path == "-":
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8")
+            except UnicodeError:
+                data = "\0"
+        if "\0" in data:
+            raise host.FileError("--script -: standard input is not text")
+        text = data
+    else:
+        text = host.read_text(path, "--script")
+    try:
+        return host.parse_events(text, extra=("quit", "export", "rules"))
+    except ValueError as err:
+        raise host.FileError("--script %s: %s" % (path, err))
+
+
+def read_replay(path, args):
+    """The Game in --replay FILE; FileError saying what is wrong.
+
+    FILE: the app's saved game (a data folder, its `game`, or the store's
+    files for it), an export, Game.dump() text or a plain list of moves."""
+    entry = host.saved_game_entry(path) if os.path.exists(path) or path.endswith("game") \
+        else None
+    if entry is not None:
+        try:
+            return host.load_saved_game(*entry)
+        except ValueError as err:
+            raise host.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err))
+    if os.path.isdir(path):
+        raise host.FileError("--replay %s: is a folder without a saved game" % path)
+    text = host.read_text(path, "--replay")
+    try:
+        return host.load_game_text(text, args.rules, args.expansions or ())
+    except ValueError as err:
+        raise host.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err))
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    # Everything the command line names is checked before anything starts:
+    # one line and status 2 for a bad option or file, never a traceback.
+    try:
+        check_options(start_options(args))
+        game = read_replay(args.replay, args) if args.replay else None
+    except (host.FileError, ValueError) as err:
+        _say("hardware.sim: %s\n" % err)
+        return 2
     if args.script is None and not (_isatty(sys.stdin) and _isatty(sys.stdout)):
         _say(
             "hardware.sim needs a terminal: stdin/stdout is not a tty.\n"
@@ -864,39 +1312,36 @@ def main(argv=None):
     if args.script == "-" and sys.stdin is None:
         _say("hardware.sim: --script - reads stdin, but there is none\n")
         return 2
-
-    import tempfile
+    try:
+        data = host.data_folder(args.data)
+        events = read_script(args.script) if args.script is not None else None
+    except host.FileError as err:
+        _say("hardware.sim: %s\n" % err)
+        return 2
 
     from hardware.display import TextDisplay
     from hardware.leds import make_leds
     from hardware.mainloop import run
 
+    seed = args.seed if args.seed is not None else session_seed()
     profile = profiles.get(args.profile)
     # the profile's pixel order, rotation, brightness and buttons; Blinka's
     # simulated board has none of the device's pins, so the LEDs use its NEOPIXEL
     leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, host.capturing_neopixel())
     has_display = profile["display"] is not None or profile is profiles.HOST
     text_display = TextDisplay() if has_display else None
-    tmp = None
-    data = args.data
-    if data is None:
-        tmp = tempfile.TemporaryDirectory(prefix="jarmo-sim-")
-        data = tmp.name
     try:
-        if args.replay:
-            with open(args.replay) as f:
-                app = Replay(f.read())
+        if game is not None:
+            app = Replay(game)
             if text_display is None:
                 text_display = TextDisplay()
         else:
-            app = make_app(profile, args, data)
-        if args.script is not None:
-            return _run_script(args, app, leds, text_display, profile, run)
-        return _run_terminal(args, app, leds, text_display, profile, run)
+            app = make_app(profile, args, data, seed)
+        if events is not None:
+            return _run_script(args, events, app, leds, text_display, profile, run, data, seed)
+        return _run_terminal(args, app, leds, text_display, profile, run, data, seed)
     finally:
         leds.pixels.deinit()
-        if tmp is not None:
-            tmp.cleanup()
 
 
 def _isatty(f):
@@ -913,24 +1358,44 @@ def _say(text):
         sys.stderr.flush()
 
 
-def _run_script(args, app, leds, text_display, profile, run):
-    if args.script == "-":
-        text = sys.stdin.read()
-    else:
-        with open(args.script) as f:
-            text = f.read()
-    events = host.EventSource(host.parse_events(text, extra=("quit",)))
-    screen = Screen(app, leds, text_display, profile, sys.stdout, colour=False)
+class ScriptInput:
+    """Events of a --script for the main loop; the word `export` exports the game."""
+
+    def __init__(self, events, screen, data, seed):
+        self.events = host.EventSource(events)
+        self.screen = screen
+        self.data = data
+        self.seed = seed
+
+    def poll(self, now, press):
+        seen = len(self.events.words)
+        going = self.events.poll(now, press)
+        for word in self.events.words[seen:]:
+            if word == "export":
+                self.screen.status = export_status(self.screen.app, self.data, self.seed)
+                self.screen.draw()
+            elif word == "rules":
+                open_how_to_play(self.screen.app)
+        return going
+
+
+def _run_script(args, events, app, leds, text_display, profile, run, data, seed):
+    notes = ["Saves in " + _home(data)]
+    screen = Screen(app, leds, text_display, profile, sys.stdout, notes=notes, log=True)
     sys.stdout.write("\n".join(legend(profile, replay=args.replay is not None)) + "\n")
-    run(app, events, leds, text_display, host.VirtualClock(), screen)
+    sys.stdout.write("AI seed %d (--seed %d plays this session again)\n" % (seed, seed))
+    run(app, ScriptInput(events, screen, data, seed), leds, text_display,
+        host.VirtualClock(), screen)
     return 0
 
 
-def _run_terminal(args, app, leds, text_display, profile, run):
+def _run_terminal(args, app, leds, text_display, profile, run, data, seed):
     import adafruit_ticks
     fd = sys.stdin.fileno()
     out = sys.stdout
-    screen = Screen(app, leds, text_display, profile, out, colour=True)
+    notes = ["Saves in " + _home(data)]
+    screen = Screen(app, leds, text_display, profile, out, host.colour_mode(args.color),
+                    notes=notes)
 
     def on_winch(signum, frame):
         screen.resized = True
@@ -939,9 +1404,10 @@ def _run_terminal(args, app, leds, text_display, profile, run):
     try:
         with Terminal(fd, out):
             if args.replay:
-                inputs = ReplayKeys(fd, screen, None)
+                inputs = ReplayKeys(fd, screen, None, data=data, seed=seed)
             else:
-                inputs = TerminalInput(fd, screen, ProfileKeys(profile) if profile["keys"] else None)
+                inputs = TerminalInput(fd, screen, ProfileKeys(profile) if profile["keys"]
+                                       else None, data=data, seed=seed)
             run(app, inputs, leds, text_display, adafruit_ticks.ticks_ms, screen)
     finally:
         signal.signal(signal.SIGWINCH, old_winch)

@@ -6,6 +6,8 @@
     p.start(game)                        # or think in bounded slices:
     while (turn := p.step()) is None:    #   each step() applies at most SLICE
         ...                              #   actions in the search
+    p.start(game, now_ms)                # to a time budget: the caller's clock
+    turn = p.step(now_ms)                #   in ms, at start() and every step()
 
 The search runs on a private copy of the game (synchronised field by field
 in start(), not replayed), so the caller's game is never touched and can be
@@ -30,15 +32,27 @@ except ImportError:  # CPython
     def const(value):
         return value
 
-SLICE = const(8)           # actions applied per step() by default: see docs/AI.md
+SLICE = const(6)           # actions applied per step() by default: see docs/AI.md
 _INF = const(1000000)
 _WIN = const(100000)       # a won game; minus the depth, so sooner is better
 _MAXACT = const(9)         # most actions one turn can take (place, move, redeploy, 5 x place, done)
 
-# Per level: turns searched and the node budget (actions applied) per turn.
-LEVELS = ("random", "greedy", "2", "3", "4")
-_DEPTH = (0, 1, 2, 4, 6)
-_BUDGET = (0, 1000000, 1500, 3000, 12000)
+# Per level: most turns searched, the node budget (actions applied) per turn
+# without a clock, and with a clock (start(game, now_ms)) the time budget in
+# ms and a node cap.  "3-legacy" (5) is the level 3 of before the device
+# measurements (issue 9), kept as a benchmark opponent: not in the app's menu.
+LEVELS = ("random", "greedy", "2", "3", "4", "3-legacy")
+_DEPTH = (0, 1, 2, 8, 8, 4)
+_BUDGET = (0, 1000000, 1500, 470, 1400, 3000)        # classic, standard
+_RACE_BUDGET = (0, 1000000, 1500, 380, 1150, 3000)   # legendary, jasyr
+TIME_MS = (0, 0, 130, 900, 2800, 0)
+_CAP = (0, 1000000, 1500, 12000, 40000, 3000)
+_TT = (0, 0, 0, 512, 512, 0)   # transposition table entries (a power of 2; 0: none)
+_MASK = const(0x1FFFFFFF)   # the caller's ms clock wraps here (supervisor.ticks_ms)
+_EXACT = const(1)           # transposition table bounds (low 2 bits of _ttdf)
+_LOWER = const(2)
+_UPPER = const(3)
+_HIST = const(625)          # history table entries per side: from * 25 + to
 
 # Action kinds (jarmo.game): move, recall, place, done, flip, flip+place, redeploy.
 _MOVE = const(0)
@@ -61,9 +75,45 @@ _UNREACHABLE = const(9)
 _BLOCKED = const(1)          # race: entering a camp point an enemy piece still holds
 
 _TABLES = {}
+_ZOBRIST = None             # array: a random 30-bit number per point and piece byte
 
 
-def _tables(game):
+def _zobrist():
+    global _ZOBRIST
+    if _ZOBRIST is None:
+        z = array("l", [0] * (25 * 32))
+        x = Rng(20240609).state
+        for k in range(25 * 32):      # Rng.next() written out: this runs in one slice
+            x ^= (x & 0x7FFFFF) << 7
+            x ^= x >> 9
+            x ^= (x & 0xFFFFF) << 10
+            z[k] = x
+        _ZOBRIST = z
+    return _ZOBRIST
+
+
+def _hash(g, z):
+    """A 30-bit key of the position (not of its history), for the transposition table."""
+    top = g._top
+    under = g._under
+    h = 0
+    for p in range(25):
+        q = top[p]
+        if q:
+            h ^= z[p * 32 + q]
+            q = under[p]
+            if q:
+                h ^= z[p * 32 + (q ^ 1)]    # (no piece byte lacks bit 1: a free slot)
+    held = g._held
+    pool = g._pool
+    out = g._out
+    return h ^ (held[0] | held[1] << 3 | pool[0] << 6 | pool[1] << 9 | out[0] << 12
+                | out[1] << 15 | g._held_gold[0] << 18 | g._held_gold[1] << 19
+                | g._pool_gold[0] << 20 | g._pool_gold[1] << 21 | g._turn << 22
+                | g._markers_on << 23 | g._stage << 24)
+
+
+def _tables(game, part=False):
     """Per side: (target mask of every point, distances to the enemy camp).
 
     Distances are a flat bytes(32 * 25): entry free * 25 + p is the fewest
@@ -71,55 +121,68 @@ def _tables(game):
     camp points not taken by the side's own pieces), never passing through
     the camp on the way; _UNREACHABLE where there is no way.  free = 31 is
     the plain distance.  Built on first use, about 2 KB a game kind.
+
+    With part=True only one side's half is built per call (about 23 ms on
+    the Pico; a step() each): None until both halves are there.
     """
     key = game._jasyr
     tables = _TABLES.get(key)
     if tables is None:
-        nbrs = game._nbrs
-        masks = []
-        dists = []
-        singles = []
-        for side in (0, 1):
-            table = nbrs[side]
-            m = []
-            for f in range(25):
-                bits = 0
-                for t in table[f]:
-                    bits |= 1 << t
-                m.append(bits)
-            masks.append(tuple(m))
-            first = HOME_ROW[1 - side] * 5
-            single = []
-            for k in range(5):
-                d = bytearray([_UNREACHABLE] * 25)
-                d[first + k] = 0
-                changed = True
-                while changed:
-                    changed = False
-                    for f in range(25):
-                        if ROW[f] * 5 == first:
-                            continue          # a piece on the enemy camp is frozen
-                        for t in table[f]:
-                            if d[t] + 1 < d[f]:
-                                d[f] = d[t] + 1
-                                changed = True
-                single.append(d)
-            flat = bytearray(32 * 25)
-            for free in range(32):
-                for p in range(25):
-                    best = _UNREACHABLE
-                    if ROW[p] * 5 == first:
-                        best = 0
-                    else:
-                        for k in range(5):
-                            if free >> k & 1 and single[k][p] < best:
-                                best = single[k][p]
-                    flat[free * 25 + p] = best
-            dists.append(bytes(flat))
-            singles.append(bytes(single[0] + single[1] + single[2] + single[3] + single[4]))
-        tables = (masks[0], masks[1], dists[0], dists[1], singles[0], singles[1])
+        half = _HALVES.get(key)
+        if half is None:
+            half = _HALVES[key] = _side_tables(game, 0)
+            if part:
+                return None
+        other = _side_tables(game, 1)
+        del _HALVES[key]
+        tables = (half[0], other[0], half[1], other[1], half[2], other[2])
         _TABLES[key] = tables
     return tables
+
+
+_HALVES = {}
+
+
+def _side_tables(game, side):
+    """(target masks, flat distances, distances to each camp point) of a side."""
+    table = game._nbrs[side]
+    m = []
+    for f in range(25):
+        bits = 0
+        for t in table[f]:
+            bits |= 1 << t
+        m.append(bits)
+    first = HOME_ROW[1 - side] * 5
+    back = [[] for _ in range(25)]    # back[t]: the points one move before t
+    for f in range(25):
+        if ROW[f] * 5 != first:       # a piece on the enemy camp is frozen
+            for t in table[f]:
+                back[t].append(f)
+    single = []
+    for k in range(5):                # breadth first from each camp point
+        d = bytearray([_UNREACHABLE] * 25)
+        d[first + k] = 0
+        todo = [first + k]
+        for t in todo:
+            for f in back[t]:
+                if d[f] == _UNREACHABLE and f != first + k:
+                    d[f] = d[t] + 1
+                    todo.append(f)
+        single.append(d)
+    flat = bytearray(32 * 25)         # free = 0: no way, except from the camp itself
+    for p in range(25):
+        flat[p] = 0 if ROW[p] * 5 == first else _UNREACHABLE
+    for free in range(1, 32):
+        k = 0
+        while not free >> k & 1:
+            k += 1
+        # The nearest point of a set: of its lowest point and of the others
+        # (an element-wise minimum, looped in C by map()).
+        rest = (free ^ (1 << k)) * 25
+        flat[free * 25:free * 25 + 25] = bytes(map(min, flat[rest:rest + 25], single[k]))
+    # entry p * 5 + k: moves from p to camp point k (for _match)
+    return (tuple(m), bytes(flat),
+            bytes(single[k][p] for p in range(25) for k in range(5)))
 
 
 def _free(top, side):
@@ -154,10 +217,14 @@ def _eval_scored(g, tables):
     masks0, masks1, dist0, dist1, single0, single1 = tables
     top = g._top
     under = g._under
+    pts = _POINTS
+    np = 0
     att0 = att1 = 0
     for f in range(25):
         q = top[f]
         if q:
+            pts[np] = f
+            np += 1
             if q & 2:
                 if ROW[f]:
                     att1 |= masks1[f]
@@ -165,23 +232,33 @@ def _eval_scored(g, tables):
                 att0 |= masks0[f]
     pool = g._pool
     classic = g._classic
-    off0 = _free(top, 0)
-    off1 = _free(top, 1)
+    # Free points of each side's enemy camp (not taken by its own pieces), and
+    # whether each side's own camp has an empty point.
+    off0 = off1 = 0
+    camp_free0 = camp_free1 = False
+    for k in range(5):
+        q = top[20 + k]
+        if not q:
+            off0 |= 1 << k
+            camp_free1 = True
+        elif q & 2:
+            off0 |= 1 << k
+        q = top[k]
+        if not q:
+            off1 |= 1 << k
+            camp_free0 = True
+        elif not q & 2:
+            off1 |= 1 << k
+    off0 *= 25
+    off1 *= 25
     score0 = score1 = 0
     gain0 = gain1 = 0
-    camp_free0 = camp_free1 = False
-    for p in range(5):
-        if not top[p]:
-            camp_free0 = True
-        if not top[20 + p]:
-            camp_free1 = True
     # The two sides' branches below mirror each other on purpose: this runs at
     # every leaf of the search, and plain locals per side are much cheaper on
     # MicroPython than indexing per-side tuples.
-    for p in range(25):
+    for j in range(np):
+        p = pts[j]
         q = top[p]
-        if not q:
-            continue
         r = ROW[p]
         if q & 2:
             if r == 0:
@@ -192,18 +269,18 @@ def _eval_scored(g, tables):
                 v = _PIECE + _PROG[dist1[off1 + p]]
                 if q & 4 and pool[1] and not classic:
                     v += _GUARD_RECOVERS
-            if under[p]:
-                if under[p] & 2:
+            u = under[p]
+            if u:
+                if u & 2:
                     score1 += _PIECE     # own Golden Soldier under it: counts
                 else:
                     score0 += _PIECE     # an enemy hostage: counts for its owner
             score1 += v
             if (att0 >> p) & 1:
-                loss = v
                 if (att1 >> p) & 1:
-                    loss -= _PIECE
-                if loss > gain0:
-                    gain0 = loss
+                    v -= _PIECE
+                if v > gain0:
+                    gain0 = v
         else:
             if r == 4:
                 v = _CAMP
@@ -213,18 +290,18 @@ def _eval_scored(g, tables):
                 v = _PIECE + _PROG[dist0[off0 + p]]
                 if q & 4 and pool[0] and not classic:
                     v += _GUARD_RECOVERS
-            if under[p]:
-                if under[p] & 2:
+            u = under[p]
+            if u:
+                if u & 2:
                     score1 += _PIECE
                 else:
                     score0 += _PIECE
             score0 += v
             if (att1 >> p) & 1:
-                loss = v
                 if (att0 >> p) & 1:
-                    loss -= _PIECE
-                if loss > gain1:
-                    gain1 = loss
+                    v -= _PIECE
+                if v > gain1:
+                    gain1 = v
     held = g._held
     if held[0]:
         score0 += held[0] * (_HELD if camp_free0 else _HELD - 20)
@@ -245,6 +322,9 @@ def _eval_scored(g, tables):
     if g._turn:
         return score1 - score0 + (gain1 * 7 >> 3) - (gain0 >> 2)
     return score0 - score1 + (gain0 * 7 >> 3) - (gain1 >> 2)
+
+
+_POINTS = bytearray(25)     # occupied points, for _eval_scored (not re-entrant)
 
 
 _SCRATCH = bytearray(10)    # outside pieces of each side, for _match (not re-entrant)
@@ -312,47 +392,85 @@ def _eval_race(g, tables):
     return v
 
 
+_LEVELS = [0] * 11          # per cost 0..10: the (piece, point) pairs of that cost, for _match
+_CLEAR = {}                  # bit of pair j = piece * 5 + point: the pairs left once it is taken
+for _j in range(25):
+    _CLEAR[1 << _j] = 0x1FFFFFF & ~((0x1F << (_j // 5 * 5)) | (0x108421 << (_j % 5)))
+
+
 def _match(top, single, enemy_dist, side, n, free):
     """Moves the side's n outside pieces (in _SCRATCH) need to reach distinct
     free points of its enemy camp, pairing the cheapest first.  Entering a
     point held by an enemy piece captures it, which saves the enemy that
-    piece's moves: that counts against the side."""
+    piece's moves: that counts against the side.
+
+    Each round takes the cheapest (piece, point) pair left, the first in
+    (piece, point) order among equals.  The pairs are sorted into bit sets
+    by cost (bit piece * 5 + point), so each round is the lowest set bit of
+    the cheapest non-empty set."""
     if not n:
         return 0
     scratch = _SCRATCH
+    levels = _LEVELS
+    for c in range(11):
+        levels[c] = 0
     base = side * 5
     first = 0 if side else 20
+    b0 = b1 = b2 = b3 = b4 = 0       # +_BLOCKED for a free point an enemy piece holds
+    if top[first]:
+        b0 = _BLOCKED
+    if top[first + 1]:
+        b1 = _BLOCKED
+    if top[first + 2]:
+        b2 = _BLOCKED
+    if top[first + 3]:
+        b3 = _BLOCKED
+    if top[first + 4]:
+        b4 = _BLOCKED
+    f0 = free & 1
+    f1 = free & 2
+    f2 = free & 4
+    f3 = free & 8
+    f4 = free & 16
+    for i in range(n):
+        p = scratch[base + i] * 5
+        bit = 1 << (i * 5)
+        if f0:
+            c = single[p] + b0
+            levels[c] |= bit
+        if f1:
+            c = single[p + 1] + b1
+            levels[c] |= bit << 1
+        if f2:
+            c = single[p + 2] + b2
+            levels[c] |= bit << 2
+        if f3:
+            c = single[p + 3] + b3
+            levels[c] |= bit << 3
+        if f4:
+            c = single[p + 4] + b4
+            levels[c] |= bit << 4
+    clear = _CLEAR
     total = 0
-    used = 0
-    for _ in range(n):
-        best = 99
-        bi = bk = -1
-        for i in range(n):
-            if (used >> i) & 1:
-                continue
-            p = scratch[base + i]
-            for k in range(5):
-                if (free >> k) & 1:
-                    c = single[k * 25 + p]
-                    if top[first + k]:
-                        c += _BLOCKED
-                    if c < best:
-                        best = c
-                        bi = i
-                        bk = k
-        if bi < 0:
-            total += _UNREACHABLE
-            continue
-        total += best
-        used |= 1 << bi
-        free &= ~(1 << bk)
-    return total
+    left = n
+    avail = 0x1FFFFFF
+    for c in range(11):
+        m = levels[c] & avail
+        while m:
+            avail &= clear[m & -m]
+            total += c
+            left -= 1
+            if not left:
+                return total
+            m &= avail
+    return total + left * _UNREACHABLE
 
 
 # ----------------------------------------------------------------- player
 
 def level_number(level):
-    """0..4 for "random", "greedy", 0..4 or "0".."4"; ValueError otherwise."""
+    """0..4 for "random", "greedy", 0..4 or "0".."4", 5 for "3-legacy";
+    ValueError otherwise."""
     if isinstance(level, str):
         name = level.strip().lower()
         if name in LEVELS:
@@ -374,7 +492,24 @@ class Player:
         self.seed = seed
         self.rng = Rng(seed)
         self.depth = _DEPTH[self.level]
-        self.budget = _BUDGET[self.level]
+        self.node_budget = None        # without a clock: None for the level's
+        self.budget = _BUDGET[self.level]   # of the turn in hand
+        self.time_ms = TIME_MS[self.level]   # with a clock: think this long at most
+        self._legacy = self.level == 5
+        self._t0 = -1                  # the clock at start(), -1: no clock (node budget)
+        # History heuristic (levels 2 to 4): per side and move from * 25 + to,
+        # how much cut-offs that move made this turn.
+        self._hist = array("H", [0] * (2 * _HIST)) if 2 <= self.level <= 4 else None
+        # Transposition table (levels 3 and 4), probed where a turn begins:
+        # key, value, first action of the best turn, and depth << 2 | bound.
+        tt = _TT[self.level]
+        self._ttmask = tt - 1
+        if tt:
+            self._ttkey = array("l", [0] * tt)
+            self._ttval = array("l", [0] * tt)
+            self._ttmv = array("H", [0] * tt)
+            self._ttdf = bytearray(tt)
+        self._zob = None
         self.nodes = 0                 # actions applied for the last answer
         self.completed_depth = 0       # turns fully searched for the last answer
         self._g = None
@@ -396,6 +531,12 @@ class Player:
         self._prev = array("H", [0] * (_MAXACT + 2))   # best line of the last iteration
         self._prevlen = 0
         self._killer = array("H", [0] * (2 * size))
+        self._hash = [0] * size        # the position's key at nodes where a turn begins
+        self._alpha0 = [0] * size      # alpha on entering the node
+        self._bmv = array("H", [0] * size)   # the node's best action so far
+        self._nw = bytearray(size)     # 1: the action in progress got a null window
+        self._redo = bytearray(size)   # 1: search the next action again, full window
+        self._ttmove = -1              # for _order: the table's best action here
         self._d = -1
         self._tables = None
 
@@ -409,32 +550,76 @@ class Player:
             answer = self.step()
         return answer
 
-    def start(self, game):
-        """Begin thinking about game's position; then call step() until it answers."""
+    def start(self, game, now_ms=None):
+        """Begin thinking about game's position; then call step() until it answers.
+
+        now_ms (the caller's clock in ms, wrapping at 2**29 like
+        supervisor.ticks_ms) makes the player think to a time budget: pass
+        the clock to every step() as well; it answers with the best turn of
+        the last finished look-ahead once time_ms have passed.  Without it
+        the node budget alone bounds the search: the same seed then gives
+        the same turn on every interpreter."""
         self._sync(game)
         self._answer = None
         self.nodes = 0
         self.completed_depth = 0
         g = self._g
+        if now_ms is None or not self.time_ms:
+            self._t0 = -1
+            b = self.node_budget
+            if b is None:
+                b = (_BUDGET if g._scored else _RACE_BUDGET)[self.level]
+            self.budget = b
+        else:
+            self._t0 = now_ms & _MASK
+            self.budget = _CAP[self.level]
+        hist = self._hist
+        if hist is not None:
+            for k in range(2 * _HIST):
+                hist[k] = 0
+        if self._ttmask >= 0:
+            df = self._ttdf
+            for k in range(self._ttmask + 1):
+                df[k] = 0
         if g._result is not None:
             self._answer = []
             return
         if self.level == 0:
             self._answer = self._random_turn()
             return
-        self._tables = _tables(g)
         self._prevlen = 0
+        self._tables = _TABLES.get(g._jasyr)
+        self._zob = _ZOBRIST
+        if self._tables is None or (self._ttmask >= 0 and self._zob is None):
+            self._iter = 0        # the first steps build the tables: slices of their own
+            self._d = 0
+            return
         self._iter = 1
         self._begin_iteration()
 
-    def step(self):
+    def step(self, now_ms=None):
         """One bounded slice of thinking (at most slice_nodes actions applied):
-        None while still thinking, then the turn as a list of action strings."""
+        None while still thinking, then the turn as a list of action strings.
+        After start(game, now_ms), pass the clock: once time_ms have passed
+        since start() it answers at once."""
         if self._answer is not None:
             return self._answer
         if self._d < 0:
             raise RuntimeError("Player.step() before Player.start(game)")
-        status = self._search(self.slice_nodes)
+        if not self._iter:
+            if self._tables is None:
+                self._tables = _tables(self._g, True)   # half of them
+            elif self._ttmask >= 0 and self._zob is None:
+                self._zob = _zobrist()
+            else:
+                self._iter = 1
+                self._begin_iteration()
+            return None
+        if (self._t0 >= 0 and now_ms is not None and self._iter > 1
+                and ((now_ms - self._t0) & _MASK) >= self.time_ms):
+            status = 2        # time is up: as if out of budget
+        else:
+            status = self._search(self.slice_nodes)
         if status == 0:
             return None
         if status == 1:   # an iteration finished
@@ -501,11 +686,12 @@ class Player:
         if buf is None:
             buf = self._buffer(d)
         n = g._gen(buf)
-        if d and not g._jasyr:
-            n = self._prune(g, buf, n)
+        if d and not g._jasyr and (g._stage or g._held[mover]):
+            n = self._prune(g, buf, n)     # (nothing to prune without held pieces)
         self._n[d] = n
         self._i[d] = 0
         self._alpha[d] = alpha
+        self._alpha0[d] = alpha
         self._beta[d] = beta
         self._best[d] = -_INF
         self._tdep[d] = tdep
@@ -589,6 +775,10 @@ class Player:
         dist = self._tables[2 + mover]
         k1 = self._killer[2 * d]
         k2 = self._killer[2 * d + 1]
+        hist = self._hist
+        hbase = mover * _HIST
+        ttmove = self._ttmove
+        self._ttmove = -1
         pv = -1
         if ft and d < self._prevlen:
             # On the last iteration's line so far?  Then its next action first.
@@ -611,6 +801,9 @@ class Player:
                         key += 300 if ROW[t] == HOME_ROW[1 - mover] else 200
                     else:
                         key -= 50
+                if hist is not None:
+                    h = hist[hbase + f * 25 + t]
+                    key += h if h < 400 else 400
             elif kind == _DONE:
                 key = 0 if scored else 5
             elif kind == _PLACE or kind == _RECALL:
@@ -621,6 +814,8 @@ class Player:
                 key += 1000
             elif c == k2:
                 key += 900
+            if c == ttmove:
+                key = 5000
             if c == pv:
                 key = 10000
             keys[j] = key
@@ -652,6 +847,19 @@ class Player:
         pvlen = self._pvlen
         tables = self._tables
         ordered = self.level >= 2
+        ttmask = self._ttmask
+        if ttmask >= 0:
+            ttkey = self._ttkey
+            ttval = self._ttval
+            ttmv = self._ttmv
+            ttdf = self._ttdf
+            zob = self._zob
+        hashes = self._hash
+        pvs = ttmask >= 0
+        nw = self._nw
+        redo = self._redo
+        alpha0 = self._alpha0
+        bmv = self._bmv
         budget = self.budget
         nodes = self.nodes
         stop = nodes + limit
@@ -686,6 +894,17 @@ class Player:
                 a = buf[i]
                 ii[d] = i + 1
                 m = mov[d]
+                # The window for what follows: after the first action only a
+                # null window (is it better than alpha?), with levels 3 and 4.
+                lo = alpha[d]
+                if pvs and i and not redo[d]:
+                    hi = lo + 1
+                    null = 1
+                else:
+                    hi = beta[d]
+                    null = 0
+                redo[d] = 0
+                nw[d] = 0         # (a leaf's value is exact, whatever the window)
                 do(a)
                 nodes += 1
                 res = g._result
@@ -698,15 +917,36 @@ class Player:
                     else:
                         v = d - _WIN
                 elif g._turn == m:
+                    nw[d] = null
                     d += 1
-                    self._enter(d, m, alpha[d - 1], beta[d - 1], tdep[d - 1], 0, ft[d - 1])
+                    self._enter(d, m, lo, hi, tdep[d - 1], 0, ft[d - 1])
                     continue
                 elif tdep[d] <= 1:
                     v = -evaluate(g, tables)
                 else:
-                    d += 1
-                    self._enter(d, 1 - m, -beta[d - 1], -alpha[d - 1], tdep[d - 1] - 1, 1, 0)
-                    continue
+                    td = tdep[d] - 1
+                    t = -1
+                    if ttmask >= 0:
+                        h = _hash(g, zob)
+                        t = (h ^ (h >> 12)) & ttmask
+                        x = ttdf[t]
+                        if x and ttkey[t] == h:
+                            val = ttval[t]
+                            x2 = x & 3
+                            if x >> 2 >= td and (x2 == _EXACT
+                                                 or (x2 == _LOWER and val >= -lo)
+                                                 or (x2 == _UPPER and val <= -hi)):
+                                t = -2          # known well enough: no need to look again
+                            else:
+                                self._ttmove = ttmv[t]
+                        hashes[d + 1] = h
+                    nw[d] = null
+                    if t == -2:
+                        v = -val
+                    else:
+                        d += 1
+                        self._enter(d, 1 - m, -hi, -lo, td, 1, 0)
+                        continue
                 undo()
                 child_ft = 0
             else:
@@ -717,14 +957,37 @@ class Player:
                     return 1
                 child_ft = ft[d]
                 if neg[d]:
+                    if ttmask >= 0 and not ft[d]:
+                        # A turn began here: keep what the search found.
+                        h = hashes[d]
+                        t = (h ^ (h >> 12)) & ttmask
+                        x = ttdf[t]
+                        if ttkey[t] != h or x >> 2 <= tdep[d]:
+                            ttkey[t] = h
+                            ttval[t] = v
+                            ttmv[t] = bmv[d]
+                            if v <= alpha0[d]:
+                                x = _UPPER
+                            elif v >= beta[d]:
+                                x = _LOWER
+                            else:
+                                x = _EXACT
+                            ttdf[t] = tdep[d] << 2 | x
                     v = -v
                     child_ft = 0
                 d -= 1
                 a = bufs[d][ii[d] - 1]
                 undo()
             # Back at node d with action a worth v to its mover.
+            if nw[d]:
+                nw[d] = 0
+                if alpha[d] < v < beta[d]:
+                    ii[d] -= 1                 # better than alpha: look again, full window
+                    redo[d] = 1
+                    continue
             if v > best[d]:
                 best[d] = v
+                bmv[d] = a
                 if ft[d]:
                     line = pvcode[d]
                     line[d] = a
@@ -745,3 +1008,8 @@ class Player:
                             if kill[2 * d] != a:
                                 kill[2 * d + 1] = kill[2 * d]
                                 kill[2 * d] = a
+                            hist = self._hist
+                            if hist is not None:
+                                h = mov[d] * _HIST + ((a >> 3) & 31) * 25 + (a >> 8)
+                                x = hist[h] + tdep[d] * tdep[d] * 4
+                                hist[h] = x if x < 60000 else 60000

@@ -1,6 +1,6 @@
 # The handheld's app: a hardware-free state machine (docs/APP.md).
 #
-#     app = App(store=None, has_display=True, tabletop=False, seed=0)
+#     app = App(store=None, has_display=True, tabletop=False, seed=0, resident=False)
 #     app.press(button, player=0)    # one debounced button (jarmo.buttons)
 #     app.tick(now_ms)               # wrapping int ms; bounded work
 #     app.frame, app.frame_version   # 25 RGB points, a1 = bytes 0..2
@@ -47,7 +47,8 @@ S_AI = const(3)
 S_END = const(4)
 S_RESULT = const(5)
 S_NOTICE = const(6)
-STATE_NAMES = ("menu", "stats", "play", "ai", "end", "result", "notice")
+S_HELP = const(7)       # How to play: run by app_menu with jarmo.app_help
+STATE_NAMES = ("menu", "stats", "play", "ai", "end", "result", "notice", "help")
 
 # The overlay modules. An overlay is named by its module's index here and
 # keeps the modules of its _KEEP bit mask loaded; all others are unloaded.
@@ -57,7 +58,13 @@ PLAY = const(0)         # app_play + app_turn
 MENU = const(2)         # app_menu
 SCREENS = const(3)      # app_screens + app_menu + stats
 _KEEP = (0b00011, 0, 0b00100, 0b11100)     # by overlay (1 is none)
-_UI = (MENU, SCREENS, PLAY, PLAY, SCREENS, SCREENS, SCREENS)    # the overlay of each state
+_UI = (MENU, SCREENS, PLAY, PLAY, SCREENS, SCREENS, SCREENS, MENU)    # the overlay of each state
+
+# What the device imports after start-up, one module per main-loop pass, so
+# that no state change waits for an import (docs/ARCHITECTURE.md).
+# (jarmo.explain, only for a refused pick, and the How to play pages load
+# when first needed: each import alone stays well under the pass budget.)
+PRELOAD = _MODULES + ("jarmo.ai", "jarmo.match")
 
 SAVE = "game"
 # Settings a new device starts with (app_menu names them): standard rules,
@@ -92,8 +99,9 @@ def _unload(name):
 
 
 class App:
-    def __init__(self, store=None, has_display=True, tabletop=False, seed=0):
+    def __init__(self, store=None, has_display=True, tabletop=False, seed=0, resident=False):
         self.frame = bytearray(75)
+        self.resident = resident    # keep every overlay once loaded (the device: see _use)
         self._work = bytearray(75)
         self.frame_version = 0
         self.text = ()
@@ -130,8 +138,12 @@ class App:
         self._flash_c = 0
         self._flash_t = 0
         self._msg = ()
+        self._ev = []           # the latest turn's events in words (app_play)
+        self._ev_side = -1      # the side whose turn they tell
         self._item = 1
         self._stats_rules = 1
+        self._stats_opp = "p2"  # the statistics page's opponent (jarmo.stats keys)
+        self._page = 0          # How to play: the page shown (app_help)
         self._title = "Jarmo"
         self._settings_dirty = False
         self._now = 0
@@ -158,6 +170,11 @@ class App:
         c = self._cursor
         return c if self._state == S_PLAY and c < 25 else -1
 
+    @property
+    def thinking(self):
+        """True while the AI searches for its turn (traces and tests)."""
+        return self._state == S_AI and self._queue is None
+
     def press(self, button, player=0):
         if 0 <= button <= 8:
             self._dirty = True
@@ -165,7 +182,16 @@ class App:
 
     def tick(self, now_ms):
         self._now = now = now_ms & 0x1FFFFFFF
-        self._use(_UI[self._state]).tick(self)
+        store = self.store
+        if store is not None and store.busy:
+            # one unit of a queued save a pass, and nothing else this pass:
+            # a flash sector costs ~50 ms on an RP2040 (jarmo/storage.py)
+            store.step()
+            if store.problem is not None:
+                store.problem = None
+                self._msg = ("Cannot save: the", "drive is read-only")
+        else:
+            self._use(_UI[self._state]).tick(self)
         if self._dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
 
@@ -188,7 +214,41 @@ class App:
         "heroes"/"challenges"; opponent: "human" "random" "greedy" "2" "3";
         side: "south"/"north" (the human's, against the AI); games: 1 2 4 6.
         Unset options keep the current settings. ValueError for bad values."""
-        self._use(MENU).start(self, rules, expansions, opponent, side, games)
+        self._use(SCREENS).start(self, rules, expansions, opponent, side, games)
+
+    def recover(self):
+        """After a MemoryError in a pass: drop all that can be rebuilt and resume.
+
+        The AI's search, the turn being picked, the statistics and every
+        overlay module go; the game comes back from its last save (made
+        after every turn, so at most the turn in progress is lost) and is
+        resumed, or the menu opens when there is none."""
+        self._player = None
+        self._choices = None
+        self._stats = None
+        self._queue = None
+        self.game = None
+        self.match = None
+        self._mod = None
+        self._ui = -1
+        for name in _MODULES:
+            _unload(name)
+        import gc
+        gc.collect()
+        self._use(SCREENS).boot(self)
+        self.resume_saved()
+
+    def resume_saved(self):
+        """Resume the saved game, if start-up found one, as the menu's Resume would."""
+        if self.game is not None and self._state == S_MENU:
+            self._use(MENU).resume(self)
+        self._dirty = True
+
+    def how_to_play(self):
+        """Open How to play, as the menu's item does (the simulator's ? key);
+        leaving it opens the menu."""
+        self._dirty = True
+        self._use(MENU)._help().open_help(self)
 
     @property
     def stats(self):
@@ -204,7 +264,10 @@ class App:
         """The overlay module `ui` (PLAY, MENU, SCREENS), loaded if need be."""
         if ui != self._ui:
             self._mod = None
-            keep = _KEEP[ui]
+            # On the device (resident) nothing is unloaded: an RP2040 has the
+            # RAM for all of it, and an import there stalls a pass for 10-60
+            # ms, so code.py imports every overlay after start-up (PRELOAD).
+            keep = 0b11111 if self.resident else _KEEP[ui]
             for i in range(len(_MODULES)):
                 if not keep >> i & 1:
                     _unload(_MODULES[i])

@@ -28,7 +28,11 @@ from jarmo import app as A
 from jarmo import app_view as V
 
 RULES = ("classic", "standard", "legendary", "jasyr")
-OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3")
+# The opponents as a ladder, weakest first: "AI n" is the n-th rung, then the
+# jarmo.ai level it plays (random, greedy, 2, 3, ...: --opponent's names).
+# Shown as "Versus: AI 2 greedy" (<= 20 characters).
+OPPONENTS = ("human", "AI 1 random", "AI 2 greedy", "AI 3 level 2", "AI 4 level 3",
+             "AI 5 level 4")
 SIDES = ("South", "North")
 GAMES = (1, 2, 4, 6)
 BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)
@@ -43,11 +47,13 @@ SIDE = const(6)
 MATCH = const(7)
 BRIGHT = const(8)
 STATS = const(9)
-ITEMS = const(10)
+HELP = const(10)
+ITEMS = const(11)
 
-TITLES = ("Resume", "New game", "Rules", "Heroes", "Challenges", "Opponent",
-          "Side", "Match", "Brightness", "Statistics")
-_COUNTS = b"\x00\x00\x04\x02\x02\x05\x02\x04\x08\x00"     # values per item (0: an action)
+TITLES = ("Resume", "New game", "Rules", "Heroes", "Challenges", "Versus",
+          "Side", "Match", "Brightness", "Statistics", "How to play")
+# values per item (0: an action)
+_COUNTS = bytes((0, 0, 4, 2, 2, len(OPPONENTS), 2, 4, 8, 0, 0))
 
 # The settings file's keys, in settings order, and the defaults of a missing
 # or odd value: standard rules against the greedy AI.
@@ -168,13 +174,18 @@ def _text(app):
     items = _items(app)
     k = items.index(app._item) if app._item in items else 0
     first = max(0, min(k - 1, len(items) - 4))
-    lines = [app._title]
+    # while a game can be resumed, the game's settings are for the next one
+    lines = ["For the next game:" if app.game is not None and RULE <= app._item <= MATCH
+             else app._title]
     for i in items[first:first + 4]:
         lines.append((">" if i == app._item else " ") + label(app.settings, i))
     app._set_text(tuple(lines))
 
 
 def press(app, b, player):
+    if app._state == A.S_HELP:
+        _help().press(app, b, player)
+        return
     s = app.settings
     items = _items(app)
     k = items.index(app._item) if app._item in items else 0
@@ -187,12 +198,14 @@ def press(app, b, player):
         if app.game is not None:
             resume(app)
             return
-    elif item == RESUME or item == NEW or item == STATS:
+    elif not _COUNTS[item]:     # Resume, New game, Statistics, How to play
         if b == SELECT:
             if item == RESUME:
                 resume(app)
             elif item == NEW:
                 new_game(app)
+            elif item == HELP:
+                _help().open_help(app)
             else:
                 app._use(A.SCREENS).open_stats(app)
             return
@@ -204,6 +217,15 @@ def press(app, b, player):
     _text(app)
 
 
+# How to play (state S_HELP) runs in this overlay: its pages are
+# jarmo/app_help.py, imported when it opens and unloaded when it closes, so
+# they are in RAM only while someone reads them.
+
+def _help():
+    from jarmo import app_help
+    return app_help
+
+
 def tick(app):
     pass
 
@@ -211,13 +233,17 @@ def tick(app):
 def draw(app, buf):
     """The board behind the menu; without a display, the LED-only menu:
     ranks 5 and 4 show which item (one white LED at a fixed place, a5..e5
-    then a4..e4), ranks 1..3 its value as a count of LEDs lit from a1."""
+    then a4..e4; How to play a3), ranks 1..3 its value as a count of LEDs
+    lit from a1."""
+    if app._state == A.S_HELP:
+        _help().draw(app, buf)
+        return
     if app.has_display:
         V.draw_board(buf, app._cells, app._under, app._markers, -1, app._now)
         return
     V.clear(buf)
     item = app._item
-    spot = 20 + item if item < 5 else 10 + item
+    spot = 20 + item if item < 5 else 10 + item if item < 10 else 10
     v = value(app.settings, item)
     if v < 0:
         # an action item: its LED blinks
@@ -232,6 +258,7 @@ def draw(app, buf):
 # ---------------------------------------------------------------- leaving it
 
 def new_game(app):
+    A._unload("jarmo.app_help")     # App.new_game may come from the help
     s = app.settings
     save_settings(app)
     rules = RULES[s[0]]
@@ -246,27 +273,6 @@ def new_game(app):
     app._human0 = s[SIDE - RULE]
     app._player = None
     app._use(A.PLAY).start_game(app)
-
-
-def start(app, rules=None, expansions=None, opponent=None, side=None, games=None):
-    """App.new_game: set the given settings and start, as the menu would."""
-    s = app.settings
-    if rules is not None:
-        s[0] = RULES.index(rules)
-    if expansions is not None:
-        s[HEROES - RULE] = 1 if "heroes" in expansions else 0
-        s[CHALLENGES - RULE] = 1 if "challenges" in expansions else 0
-    if opponent is not None:
-        s[OPPONENT - RULE] = ("human", "random", "greedy", "2", "3").index(str(opponent))
-    if side is not None:
-        s[SIDE - RULE] = ("south", "north").index(side)
-    if games is not None:
-        s[MATCH - RULE] = GAMES.index(games)
-    if s[0] == 0 and (s[HEROES - RULE] or s[CHALLENGES - RULE]):
-        _fix(s)
-        raise ValueError("the classic rule set takes no expansions")
-    app._settings_dirty = True
-    new_game(app)
 
 
 def resume(app):

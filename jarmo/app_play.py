@@ -22,7 +22,30 @@ _FLASH = const(600)         # ms of a capture or refusal strobe
 _ARRIVE = const(300)        # ms a moved piece glows on arrival
 _POINTS = const(0x1FFFFFF)  # the 25 board points of a choice mask
 
-_KIND_NAMES = ("archer", "marked archer", "guard", "gold archer", "gold guard")
+_SIDE_WORDS = ("South", "North")
+_SIDES = ("south", "north")
+
+# The words of the display, in one string: one object on the heap instead of
+# some thirty (RAM, docs/APP.md); _word(k) is its k-th phrase, and the code
+# names each phrase it takes in a comment. (Named constants would cost an
+# interned name each.) The events follow the actor's name: "AI" + " took ...".
+_WORDS = (
+    "archer|marked archer|guard|gold archer|gold guard|"    # 0..4 by cell kind
+    "Golden Soldier|"                                       # 5
+    " moved %s to %s.| took %s on %s.|"                     # 6 7
+    " placed %s on %s.| recalled an archer to %s.|"         # 8 9
+    " redeployed a piece to %s. Markers gone.|"             # 10
+    " flipped the guard on %s: 1 piece back%s|"             # 11
+    " Hostage freed.| Hostage taken.|"                      # 12 13
+    " Now a guard.| Now marked.| It goes back held.|"       # 14 15 16
+    " Guard in camp: 1 back, held.|"                        # 17
+    " Guard in camp: 1 back, place or done.|"               # 18
+    " Guard in camp, now an archer.|"                       # 19
+    "Held: South %d North %d|: redeploy/done|: place or done|remote camp")  # 20..23
+
+
+def _word(k):
+    return _WORDS.split("|")[k]
 
 
 # ------------------------------------------------------------ game flow
@@ -33,6 +56,8 @@ def start_game(app):
     app._trail = app._arrive = -1
     app._flash = -2
     app._msg = ()
+    app._ev = []
+    app._ev_side = -1
     app._cursor = 0
     app._save()
     begin_turn(app)
@@ -68,34 +93,36 @@ def _ai_side(app):
 def _act(app, a):
     """Play one action; None, or why it is refused (the game is unchanged)."""
     g = app.game
-    frm = to = cap = -1
-    if len(a) == 5 and a[2] == "-":
+    side = app._turn_side()
+    frm = to = -1
+    if "-" in a:
         frm = point(a[:2])
         to = point(a[3:])
-        c = app._cells[to]
-        if c and V.cell_side(c) != app._turn_side():
-            cap = to
     elif "@" in a:
         to = point(a[-2:])
         if a[0] not in "@r":
             frm = point(a[:2])
     elif a[-1] == "*":
         to = point(a[:2])
+    # the position before, for the words of the event (_tell)
+    was = app._cells[to] if to >= 0 else 0
+    under = app._under[to] if to >= 0 else 0
+    mover = app._cells[frm] if frm >= 0 else 0
+    held = g.held("south") | g.held("north") << 4
     plies = g.plies
     try:
         g.play(a)
-    except (ValueError, ImportError) as e:
-        # IllegalMove is a ValueError; its text is "<action> is not legal: <why>"
-        why = e.args[0] if e.args and isinstance(e, ValueError) else ""
-        if not isinstance(why, str) or not why:
-            return "not legal now"
-        return why[why.find(": ") + 2:] if ": " in why else why
+    except (ValueError, ImportError):
+        # IllegalMove is a ValueError. Every action played here comes from
+        # legal() (refusals are explained by jarmo.explain before): be safe
+        return "that is not possible now"
     app._trail = frm
     app._arrive = to
     app._arrive_t = app._now
-    if cap >= 0:
-        _flash_at(app, cap, V.WHITE)
+    if was and frm >= 0 and "-" in a:
+        _flash_at(app, to, V.WHITE)     # a capture
     app._refresh_cells()
+    _tell(app, a, side, frm, to, was, under, mover, held)
     if g.plies != plies or g.result() is not None:
         _turn_over(app)
     elif app._state == A.S_PLAY:
@@ -122,6 +149,84 @@ def _flash_at(app, where, colour):
     app._flash_t = app._now
 
 
+# ------------------------------------------------------------ events in words
+
+def _subject(app, side):
+    """Who acted: "You" or "AI" against the AI, else "South" or "North"."""
+    if app._opp:
+        return "AI" if side == _ai_side(app) else "You"
+    return _SIDE_WORDS[side]
+
+
+def _a(app, side, cell):
+    """A piece of `side` in words: "your archer" (the human's, against the
+    AI), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
+    k = (cell - 1) % 5
+    k = _word(k if k < 3 else 5)       # archer, marked archer, guard, Golden Soldier
+    if side >= 0 and app._opp and side != _ai_side(app):
+        return "your " + k
+    return ("an " if k[0] == "a" else "a ") + k
+
+
+def _tell(app, a, side, frm, to, was, under, mover, held):
+    """Put the action just played into words (app._ev, the events of the
+    latest turn): captures, hostages, promotions, pieces back, placements."""
+    g = app.game
+    if app._ev_side != side:
+        app._ev = []
+        app._ev_side = side
+    if to < 0:
+        return                  # done
+    n = NAMES[to]
+    now = app._cells[to]
+    kind = (mover - 1) % 5
+    who = _subject(app, side)
+    if "*" in a:
+        # flipped the guard on %s: 1 piece back%s
+        t = _word(11) % (a[:2], " on " + n + "." if frm >= 0 else ", held.")
+    elif a[0] == "r":
+        t = _word(10) % n       # redeployed a piece to %s. Markers gone.
+    elif a[0] == "@":
+        t = _word(8) % (_a(app, -1, now), n)       # placed %s on %s.
+    elif a[2] == "@":
+        t = _word(9) % n        # recalled an archer to %s.
+    elif not was:
+        t = _word(6) % (a[:2], n)       # moved %s to %s.
+    else:
+        u = app._under[to]      # a Golden Soldier guard stays as a hostage
+        t = _word(7) % (        # took %s on %s.
+            _a(app, 1 - side, u) + " hostage" if u and not under else _a(app, 1 - side, was), n)
+        if under:
+            # Hostage freed. / Hostage taken. (the Golden Soldier below)
+            t += _word(12 if V.cell_side(under) == side else 13)
+        if kind == 0 and now != mover:
+            t += _word(14 if (now - 1) % 5 == 2 else 15)   # Now a guard. / Now marked.
+        if g.held(_SIDES[1 - side]) > held >> 4 * (1 - side) & 15:
+            t += _word(16)      # It goes back held. (jasyr: a captured guard)
+    if "-" in a and kind in (2, 4) and (now - 1) % 5 in (0, 3):
+        # standard: a guard that enters the enemy camp turns archer, recovers one
+        if g.held(_SIDES[side]) > held >> 4 * side & 15:
+            # Guard in camp: 1 back, held. / place or done.
+            t += _word(17 if who == "AI" or not g.open_turn() else 18)
+        else:
+            t += _word(19)      # Guard in camp, now an archer.
+    app._ev.append(who + t)
+
+
+def _events(app, room):
+    """The latest turn's events in at most `room` lines, never cut in a word;
+    when they do not fit, the captures (or else the last event) alone."""
+    ev = app._ev
+    t = A.wrap(" ".join(ev), 21, 9)
+    if len(t) > room:
+        t = ""
+        for e in ev:
+            if " took " in e:
+                t += " " + e
+        t = A.wrap(t or ev[-1], 21, room)
+    return t[:room]
+
+
 def _title_line(app):
     g = app.game
     t = g.rules
@@ -131,10 +236,6 @@ def _title_line(app):
     if m is not None:
         t += " %d/%d" % (m.number, m.games)
     return t
-
-
-def _who(app):
-    return "South" if app._turn_side() == 0 else "North"
 
 
 def press(app, b, player):
@@ -262,66 +363,63 @@ def _pick(app, c):
 def _human(app, a):
     why = _act(app, a)
     if why is not None:        # cannot happen with legal() choices; be safe
-        app._msg = A.wrap(why, 21, 3)
+        app._msg = A.wrap("No: " + why, 21, 3)
 
 
 def _refuse(app, c, sel):
-    """An illegal pick: a short reason and a red flash; the game is unchanged."""
-    name = T.choice_name(c)
-    why = None
-    if sel == T.REDEPLOY:
-        a = "r@" + name
-    elif sel >= 0:
-        a = NAMES[sel] + "-" + name
-    elif c >= 25:
-        a = name
-    else:
-        a = "@" + name
-        cell = app._cells[c]
-        if cell:
-            mine = V.cell_side(cell) == app._turn_side()
-            why = name + (" cannot act now" if mine else " is not yours")
-    if why is None:
-        why = _act(app, a)      # legal after all (not offered as a pick): keep it
-        if why is None:
-            return
+    """An illegal pick: why, in words (jarmo.explain), and a red flash; the
+    game is unchanged and the cursor stays (the display names its point)."""
+    from jarmo.explain import refusal
+    why = refusal(app.game, sel, c)
     _drop(app)
     _flash_at(app, c if c < 25 else -1, V.RED)
-    app._msg = ("No: " + a,) + A.wrap(why, 21, 2)
+    app._msg = A.wrap("No: " + why, 21, 3)
 
 
 def _play_text(app):
+    """Who is to move, then a refusal, or the selection and the latest
+    events, then held pieces; the cursor's point always on the last line.
+    The title (rules, game of a match) takes the top line when there is room."""
     g = app.game
-    lines = [_title_line(app), _who(app) + (" (you)" if app._opp else "")]
-    lines[1] += ": place/done" if g.open_turn() else " to move"
-    if app._msg:
-        lines.extend(app._msg)
+    top = _SIDE_WORDS[app._turn_side()]
+    if g.open_turn():
+        r = False
+        for x in g.legal():
+            r = r or x[0] == "r"
+        top = ("You" if app._opp else top) + _word(21 if r else 22)    # : redeploy/done
     else:
-        sel = app._sel
-        if sel >= 0:
-            lines.append(T.choice_name(sel) + " > " + T.bits(app._tmask))
-        lines.append("at " + _describe(app, app._cursor))
+        top += (" (you)" if app._opp else "") + " to move"
+    body = list(app._msg)
+    if not body:
+        if app._sel >= 0:
+            body = list(A.wrap(T.choice_name(app._sel) + " to " + T.bits(app._tmask), 21, 2))
+        body += _events(app, 3 - len(body))
         s = g.held("south")
         n = g.held("north")
-        if s or n:
-            lines.append("held S%d N%d" % (s, n))
-        h = g.history()
-        if h and len(lines) < 5:
-            lines.append("last " + h[-1])
-    app._set_text(tuple(x[:21] for x in lines[:5]))
+        if (s or n) and len(body) < 3:
+            body.append(_word(20) % (s, n))      # Held: South %d North %d
+    lines = [top] + body[:3] + [_describe(app, app._cursor)]
+    if len(lines) < 5:
+        lines.insert(0, _title_line(app))
+    app._set_text(tuple(lines))
 
 
 def _describe(app, c):
+    """The point under the cursor and what stands there, in one line:
+    "at c3: AI guard", "at d4: empty"; shortened to "c3: N gold guard" when
+    too long (a hostage below is then told only if there is room)."""
     if c >= 25:
-        return T.choice_name(c)
+        return "at " + T.choice_name(c)
     cell = app._cells[c]
     name = NAMES[c]
     if not cell:
-        return name + (" marker" if app._markers >> c & 1 else " empty")
-    text = name + (" S " if V.cell_side(cell) == 0 else " N ") + _KIND_NAMES[(cell - 1) % 5]
-    if app._under[c]:
-        text += "+hostage"
-    return text
+        return "at " + name + ": " + (_word(23) if app._markers >> c & 1 else "empty")  # remote camp
+    own = _subject(app, V.cell_side(cell))
+    own = "your" if own == "You" else own
+    t = "%s %s" % (_word((cell - 1) % 5), "+hostage" if app._under[c] else "")
+    if len(own) + len(t) > 13:
+        return A.wrap("%s: %s %s" % (name, own[0] if own[0] in "NS" else own, t), 21, 1)[0]
+    return "at %s: %s %s" % (name, own, t.strip())
 
 
 def _draw_turn(app, buf, side, c):
@@ -357,14 +455,14 @@ def _start_ai(app):
         m = app.match
         try:
             from jarmo.ai import Player
-            # opponents 1..4 (random, greedy, 2, 3) are the AI's levels 0..3
+            # opponents 1..5 (random, greedy, 2, 3, 4) are the AI's levels 0..4
             p = app._player = Player(app._opp - 1,
                                      seed=app.seed + (m.number if m is not None else 1))
         except (ImportError, ValueError):
             app._opp = 0
             app._msg = ("No AI: playing", "two-player")
             return False
-    p.start(app.game)       # the AI thinks on its own copy
+    p.start(app.game, app._now)   # the AI thinks on its own copy, to a time budget
     return True
 
 
@@ -377,11 +475,8 @@ def _ai_text(app):
         second = " (AI) thinks" + "." * (dots + 1)
     else:
         second = " (AI) plays"
-    h = app.game.history()
-    lines = (_title_line(app), _who(app) + second)
-    if h:
-        lines += ("last " + h[-1],)
-    app._set_text(lines + app._msg)
+    lines = (_title_line(app), _SIDE_WORDS[app._turn_side()] + second)
+    app._set_text(lines + (app._msg or _events(app, 3)))
 
 
 def _tick_ai(app):
@@ -391,7 +486,7 @@ def _tick_ai(app):
     if q is None:
         p = app._player
         for _ in range(app.ai_steps):
-            r = p.step()
+            r = p.step(now)
             if r is not None:
                 app._queue = r
                 app._qi = 0

@@ -1,4 +1,5 @@
-# Overlay of the rarer screens: start-up, notice, statistics, end, result.
+# Overlay of the rarer screens: start-up, notice, statistics, end, result;
+# and App.new_game (start), which the simulator and the tests use.
 #
 # App imports this module (with app_menu and stats) when one of them opens
 # and unloads it when the menu or a game takes over (jarmo/app.py). Every
@@ -12,6 +13,7 @@ from jarmo.match import Match
 from jarmo import app as A
 from jarmo import app_menu as M
 from jarmo import app_view as V
+from jarmo.stats import key
 
 _CELEBRATE = 3000           # ms of the end-of-game animation
 _REASONS = {"camp": "camp", "wipeout": "wipe-out", "repetition": "repetition",
@@ -24,8 +26,7 @@ def press(app, b, player):
         if b == PREV or b == BACK or b == MENU:
             M.open_menu(app, M.STATS)
         else:
-            step = -1 if b == LEFT or b == UP else 1
-            app._stats_rules = (app._stats_rules + step) % len(M.RULES)
+            _stats_step(app, -1 if b == LEFT or b == UP else 1)
             _stats_text(app)
     elif st == A.S_RESULT:
         if b == SELECT or b == NEXT:
@@ -56,7 +57,8 @@ def draw(app, buf):
     elif st == A.S_END:
         _draw_celebrate(buf, app.celebrate, V.ticks_diff(app._now, app._t0))
     elif st == A.S_STATS:
-        _draw_stats(buf, app._stats_rules, app.stats.counts(M.RULES[app._stats_rules]))
+        _draw_stats(buf, app._stats_rules, app._stats_opp,
+                    app.stats.counts(M.RULES[app._stats_rules], app._stats_opp))
     elif app.has_display:
         V.draw_board(buf, app._cells, app._under, app._markers, -1, app._now)
     else:
@@ -64,6 +66,33 @@ def draw(app, buf):
 
 
 # ---------------------------------------------------------------- start-up
+
+def start(app, rules=None, expansions=None, opponent=None, side=None, games=None):
+    """App.new_game: set the given settings and start, as the menu would."""
+    s = app.settings
+    if rules is not None:
+        s[0] = M.RULES.index(rules)
+    if expansions is not None:
+        s[M.HEROES - M.RULE] = 1 if "heroes" in expansions else 0
+        s[M.CHALLENGES - M.RULE] = 1 if "challenges" in expansions else 0
+    if opponent is not None:
+        o = 0
+        if opponent != "human":
+            from jarmo.ai import level_number
+            o = level_number(str(opponent)) + 1
+        if o >= len(M.OPPONENTS):
+            raise ValueError("no such opponent in the menu: %r" % (opponent,))
+        s[M.OPPONENT - M.RULE] = o
+    if side is not None:
+        s[M.SIDE - M.RULE] = ("south", "north").index(side)
+    if games is not None:
+        s[M.MATCH - M.RULE] = M.GAMES.index(games)
+    if s[0] == 0 and (s[M.HEROES - M.RULE] or s[M.CHALLENGES - M.RULE]):
+        M._fix(s)
+        raise ValueError("the classic rule set takes no expansions")
+    app._settings_dirty = True
+    M.new_game(app)
+
 
 def boot(app):
     """Load settings, statistics and a saved game; open the notice or menu."""
@@ -95,9 +124,10 @@ def boot(app):
 
 
 def _read(store, name, problems):
-    """The body stored under name, or None; a damaged file is set aside."""
+    """The body stored under name, or None; a damaged file is set aside (the
+    store may still have the save before it, in its other slot)."""
     text = store.read(name)
-    if text is None and store.error:
+    if store.error:
         _bad(store, name, store.error, problems)
     return text
 
@@ -154,24 +184,59 @@ def _forget(app):
 # ---------------------------------------------------------------- statistics
 
 def open_stats(app):
+    """Statistics of the rule set and opponent in the settings: one page per
+    rule set and opponent with games (docs/APP.md)."""
     app._stats_rules = app.settings[0]
+    app._stats_opp = key(app.settings[M.OPPONENT - M.RULE])
     app._state = A.S_STATS
+    _stats_step(app, 0)
     _stats_text(app)
 
 
+def _pages(app, r):
+    """The opponent keys shown for rule set r: those with games, else the
+    opponent in the settings (a page of zeros)."""
+    return app.stats.keys(M.RULES[r]) or [key(app.settings[M.OPPONENT - M.RULE])]
+
+
+def _stats_step(app, step):
+    """The next (step 1) or previous (-1) page; through a rule set's
+    opponents, then on to the next rule set."""
+    r = app._stats_rules
+    keys = _pages(app, r)
+    k = keys.index(app._stats_opp) + step if app._stats_opp in keys else 0
+    if not 0 <= k < len(keys):
+        r = (r + step) % len(M.RULES)
+        keys = _pages(app, r)
+        k = 0 if step > 0 else len(keys) - 1
+    app._stats_rules = r
+    app._stats_opp = keys[k]
+
+
 def _stats_text(app):
-    lines = app.stats.lines(M.RULES[app._stats_rules])
-    app._set_text(lines + ("NEXT: rules PREV:back",))
+    opp = app._stats_opp
+    lines = app.stats.lines(M.RULES[app._stats_rules], opp,
+                            "AI %d" % (int(opp[2:]) + 1) if opp[0] == "a" else None)
+    app._set_text(lines + ("NEXT: more PREV: back",))
 
 
-def _draw_stats(buf, rules, counts):
-    """LED-only statistics: rule set number on rank 5; South wins on rank 1,
-    draws on rank 2, North wins on rank 3, each as fifths of the games."""
+def _draw_stats(buf, rules, opp, counts):
+    """LED-only statistics: the rule set number on rank 5; the opponent on
+    rank 4 (AI n: n white LEDs from a4; two players: a4 South's colour, e4
+    North's; earlier games: dark); ranks 1..3 the counts as fifths of the
+    games: rank 1 South's wins (against the AI: yours, yellow), rank 2
+    draws (grey), rank 3 North's wins (the AI's, reddish purple)."""
     V.clear(buf)
     V.draw_count(buf, 20, rules + 1, V.WHITE)
+    ai = opp[0] == "a"
+    if ai:
+        V.draw_count(buf, 15, int(opp[2:]) + 1, V.WHITE)
+    elif opp == "p2":
+        V.put(buf, 15, V.SIDE[0])
+        V.put(buf, 19, V.SIDE[1])
     total = counts[0] + counts[1] + counts[2]
-    rows = (0, 2, 1)      # South -> rank 1, North -> rank 3, draws -> rank 2
-    colours = (V.SIDE[0], V.SIDE[1], V.NEUTRAL)
+    rows = (0, 2, 1)      # South (you) -> rank 1, North (AI) -> rank 3, draws -> rank 2
+    colours = (0xF0E442, 0xCC79A7, V.NEUTRAL) if ai else (V.SIDE[0], V.SIDE[1], V.NEUTRAL)
     for k in range(3 if total else 0):
         n = (counts[k] * 5 + total // 2) // total
         if counts[k] and not n:
@@ -186,7 +251,9 @@ def game_over(app, record):
     g = app.game
     w = g.result().winner
     if record:
-        app.stats.record(g.rules, w)
+        m = app.match
+        you = app._human0 if m is None or m.number % 2 else 1 - app._human0
+        app.stats.record(g.rules, w, key(app._opp), ("south", "north")[you])
     app._state = A.S_END
     app._t0 = app._now
     app.celebrate = None if w is None else V.SIDE[0 if w == "south" else 1]
@@ -216,7 +283,7 @@ def _result_text(app):
     r = app.game.result()
     w = r.winner
     head = "Draw" if w is None else ("South" if w == "south" else "North") + " wins"
-    lines = [head + ": " + _REASONS.get(r.reason, r.reason)]
+    lines = list(A.wrap(head + ": " + _REASONS.get(r.reason, r.reason), 21, 2))
     if r.points is not None:
         lines.append("Points S %d - N %d" % r.points)
     m = app.match
@@ -233,7 +300,7 @@ def _result_text(app):
                                       (p[0] if mw == "first" else p[1]) + " win"))
     more = m is not None and not m.over()
     lines.append("SELECT: next game" if more else "SELECT: menu")
-    app._set_text(tuple(x[:21] for x in lines))
+    app._set_text(tuple(x[:21] for x in lines[:5]))
 
 
 def _draw_result(app, buf):

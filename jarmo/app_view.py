@@ -10,8 +10,8 @@
 # Colours follow the Okabe-Ito colour-blind-safe palette: South is the
 # vermillion/orange family, North the sky-blue family. On one LED a piece shows
 # as a *level* of its side colour (archer dim, guard bright), a Golden Soldier
-# as its side colour tinted towards yellow, a marked archer (classic) breathes
-# slowly, and a stack shows its top piece with a short glimpse of the hostage
+# as its side colour tinted (South's to yellow, North's to bluish green), a
+# marked archer (classic) breathes slowly, and a stack shows its top piece with a short glimpse of the hostage
 # every four seconds. The legend for players is jarmo/app_legend.py.
 
 try:
@@ -49,8 +49,13 @@ SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue (celebrate, points)
 PIECE = (
     # archer,  marked,   guard,    gold archer, gold guard
     0x401C00, 0xD55E00, 0xFF6400, 0x4C3406, 0xFFC020,   # South
-    0x103650, 0x56B4E9, 0x40A8FF, 0x303D2A, 0xA8E090,   # North
+    0x103650, 0x56B4E9, 0x40A8FF, 0x003C28, 0x00D89C,   # North
 )
+# A Golden Soldier is its side's colour turned towards another hue: South's
+# towards yellow, North's towards Okabe-Ito's bluish green, so that North's
+# stands apart from North's blue pieces (and from the ice-blue cursor) in
+# every common kind of colour vision: to red-green colour-blind eyes it is a
+# pale grey-beige beside the blue guard.
 CURSOR = (0xFFC890, 0xA8E8FF)        # pastel: whose turn it is
 MARKER = const(0x0C0C0C)             # remote-camp marker on an empty point
 TRAIL = const(0x181818)              # the point the last move came from

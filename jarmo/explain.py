@@ -1,13 +1,15 @@
 """Why an action is refused: the message a player reads.
 
 Imported only when an action is refused, so its strings cost no RAM until
-someone makes a mistake.
+someone makes a mistake. Reasons are plain words, short enough for three
+lines of the handheld's 21-character display after "No: " (at most 59
+characters), and name points but never use action notation.
 """
 
 from jarmo.board import HOME_ROW, NAMES, ROW
 from jarmo.game import (
     AFTER, AFTER_R, DONE, FLIP, FLIP_PLACE, GOLD, GUARD, MARK, MOVE, PLACE, RECALL, REDEPLOY,
-    NORTH, START, action_text,
+    NORTH, START,
 )
 
 
@@ -29,14 +31,14 @@ def _reason(game, code):
         return _move_reason(game, side, a, b)
     if kind == DONE:
         if game._stage < AFTER:
-            return "you must move first; done only ends a turn after the move"
+            return "move first: done only ends a turn after the move"
         return "done is not possible now"
     if kind == RECALL and rules != "classic":
-        return "recalls are a classic rule"
+        return "recalls are only in the classic rules"
     if kind in (FLIP, FLIP_PLACE) and rules != "legendary":
-        return "flipping a guard is a legendary rule"
+        return "flipping a guard is only in the legendary rules"
     if kind == REDEPLOY and game._stage != AFTER_R:
-        return "a redeploy needs your pieces on both remote camps right after your move"
+        return "a redeploy needs both remote camps, right after your move"
     if kind in (RECALL, FLIP, FLIP_PLACE):
         reason = _source_reason(game, side, kind, a)
         if reason:
@@ -45,7 +47,7 @@ def _reason(game, code):
         reason = _camp_reason(game, side, kind, b)
         if reason:
             return reason
-    return "%s is not possible now" % action_text(code)
+    return "that is not possible now"
 
 
 def _move_reason(game, side, a, b):
@@ -53,13 +55,13 @@ def _move_reason(game, side, a, b):
     p = top[a]
     enemy_row = HOME_ROW[1 - side]
     if game._stage >= AFTER:
-        return "you have already moved this turn: place a held piece, redeploy or say done"
+        return _moved(game)
     if not p:
         return "there is no piece on %s" % NAMES[a]
     if (p & NORTH) >> 1 != side:
         return "the piece on %s is not yours" % NAMES[a]
     if ROW[a] == enemy_row:
-        return "the piece on %s is frozen on the enemy camp" % NAMES[a]
+        return "%s is on the enemy camp, where pieces never move" % NAMES[a]
     if b not in game._nbrs[side][a]:
         if game._jasyr and b in game._nbrs[1 - side][a]:
             return "in jasyr pieces never move backwards"
@@ -68,20 +70,20 @@ def _move_reason(game, side, a, b):
     if q and (q & NORTH) >> 1 == side:
         return "your own piece stands on %s" % NAMES[b]
     if q and game._camp_safe and ROW[b] == HOME_ROW[side]:
-        return "the piece on %s stands on its enemy camp and cannot be captured" % NAMES[b]
+        return "the piece on %s is on the enemy camp: it cannot be taken" % NAMES[b]
     if game._classic:
-        return "a side may not go back and forth a third time; play another move first"
+        return "no third back-and-forth: play another move first"
     return "that move is not possible now"
 
 
 def _source_reason(game, side, kind, a):
     p = game._top[a]
     if game._stage != START:
-        return "that takes your whole turn, and you have already acted this turn"
+        return "that takes a whole turn and you have already acted"
     if not p or (p & NORTH) >> 1 != side or ROW[a] != HOME_ROW[1 - side]:
         return "you need your own piece on the enemy camp at %s" % NAMES[a]
     if kind == RECALL and not p & MARK:
-        return "the archer on %s has not captured (it is not marked)" % NAMES[a]
+        return "the archer on %s has not captured yet" % NAMES[a]
     if kind != RECALL and (not p & GUARD or p & GOLD and not p & GUARD):
         return "the piece on %s is not a guard" % NAMES[a]
     if not game._pool[side]:
@@ -102,5 +104,51 @@ def _camp_reason(game, side, kind, b):
     if game._top[b]:
         return "%s is not empty" % NAMES[b]
     if game.on_board("south" if side == 0 else "north") >= 5:
-        return "a side never has more than 5 pieces on the board"
+        return "a side has at most 5 pieces on the board"
     return None
+
+
+def _moved(game):
+    if game._stage == AFTER_R:
+        return "you have moved: redeploy, place or say done"
+    return "you have moved: place a held piece or say done"
+
+
+def piece_reason(game, name):
+    """Why the own piece on `name` offers nothing to do this turn."""
+    a = NAMES.index(name)
+    side = game._turn
+    if game._result is not None:
+        return "the game is over"
+    if game._stage >= AFTER:
+        return _moved(game)
+    if ROW[a] == HOME_ROW[1 - side]:
+        return "%s is on the enemy camp, where pieces never move" % name
+    return "%s has no free line to move along" % name
+
+
+def refusal(game, sel, c):
+    """Why a pick on the handheld is refused. `sel` is the selected choice
+    (-1 none, a point 0..24, or 26 the redeploy), `c` the pick (a point, or
+    25 done). The app offers every legal action as picks, so the pick is
+    never legal; this builds the action it would be and says why not."""
+    side = game._turn
+    if sel == 26:
+        return _reason(game, REDEPLOY | c << 8)
+    if sel >= 0:
+        if ROW[sel] == HOME_ROW[1 - side]:      # frozen: it recalls or flips
+            kind = RECALL if game._classic else FLIP_PLACE
+        else:
+            kind = MOVE
+        return _reason(game, kind | sel << 3 | c << 8)
+    if c >= 25:
+        return _reason(game, DONE)
+    p = game._top[c]
+    name = NAMES[c]
+    if p and (p & NORTH) >> 1 == side:
+        return piece_reason(game, name)
+    if p:
+        return "the piece on %s is not yours" % name
+    if not game._held[side] and game._stage < AFTER:
+        return "%s is empty: pick one of your pieces first" % name
+    return _reason(game, PLACE | c << 8)

@@ -377,8 +377,14 @@ class Game:
         top = self._top
         ends_turn = True
         if kind == MOVE:
+            # The AI's hot path: _after_move() written out, cheapest test first.
             entry |= self._move(side, a, b)
-            ends_turn = self._after_move(side)
+            if self._markers_on and self._redeploy_possible(side):
+                self._stage = AFTER_R
+                ends_turn = False
+            elif self._held[side] and not self._jasyr and self._room(side):
+                self._stage = AFTER
+                ends_turn = False
         elif kind == PLACE:
             entry |= self._bring_back(self._held, self._held_gold, side, b) << 26
             if self._stage >= AFTER:
@@ -415,8 +421,12 @@ class Game:
         p = top[a]
         q = top[b]
         fields = q << 16 | ((p >> 2) & 7) << 21
-        top[a] = under[a]     # a hostage left behind is now the top piece
-        under[a] = 0
+        u = under[a]
+        if u:
+            top[a] = u        # a hostage left behind is now the top piece
+            under[a] = 0
+        else:
+            top[a] = 0
         if q:
             if self._heroes and q & GOLD and q & GUARD and not under[b]:
                 under[b] = q & ~GUARD   # the Golden Soldier becomes a hostage
@@ -480,16 +490,6 @@ class Game:
             gold[side] = 0
         self._top[b] = PRESENT | side << 1 | (GOLD if golden else 0)
         return 2 if golden else 1
-
-    def _after_move(self, side):
-        """Set the stage after a move; True if the move ends the turn."""
-        if self._redeploy_possible(side):
-            self._stage = AFTER_R
-            return False
-        if not self._jasyr and self._can_place(side):
-            self._stage = AFTER
-            return False
-        return True
 
     def _after_placing(self, side):
         """After a placement or redeploy in an open turn: True if it stays open.
@@ -574,7 +574,8 @@ class Game:
                     self._held_gold[owner] = 0
             else:
                 self._out[owner] -= 1
-        self._unrecover(side, (entry >> 26) & 3)
+        if entry >> 26:
+            self._unrecover(side, (entry >> 26) & 3)
 
     def _unrecover(self, side, which):
         if which:
@@ -591,9 +592,40 @@ class Game:
         self._stage = START
         self._turn = 1 - mover
         result = self._end_check(mover)
-        if result is None and not self._gen(self._buffer, True):
+        if result is None and not self._can_move(1 - mover) and not self._gen(self._buffer, True):
             result = self._stuck_result()
-        self._result = result
+        if result is not None:
+            self._result = result
+
+    def _can_move(self, side):
+        """True if the side has a legal move now (a quick test at the start of
+        its turn, for the stuck check: it runs after every turn of the AI's
+        search).  Scans from the side's home row outwards, where its pieces
+        usually are; False says only "no move", not "no action"."""
+        top = self._top
+        nbrs = self._nbrs[side]
+        sidebit = side << 1
+        own_row = HOME_ROW[side]
+        enemy_row = HOME_ROW[1 - side]
+        camp_safe = self._camp_safe
+        classic = self._classic
+        found = -1                # classic: the first move found (it may be banned)
+        if side:
+            f, stop, step = 24, -1, -1
+        else:
+            f, stop, step = 0, 25, 1
+        while f != stop:
+            p = top[f]
+            if p and (p & NORTH) == sidebit and ROW[f] != enemy_row:
+                for t in nbrs[f]:
+                    q = top[t]
+                    if q and ((q & NORTH) == sidebit or (camp_safe and ROW[t] == own_row)):
+                        continue
+                    if not classic or found >= 0:
+                        return True   # (two moves: the back-and-forth ban forbids one at most)
+                    found = f << 3 | t << 8
+            f += step
+        return found >= 0 and found != self._repeat_move(side)
 
     def _end_check(self, mover):
         """RULES.md section 2 order: wipe-out, camp, repetition, ply limit."""
@@ -618,9 +650,36 @@ class Game:
         return self._tally("stuck")
 
     def _all_in_camp(self, side):
-        """All the side's pieces on the board (at least one) stand on its enemy camp."""
-        points, in_camp = self._score(side)
-        return in_camp > 0 and points == 2 * in_camp
+        """All the side's pieces on the board (at least one) stand on its enemy camp.
+
+        The same as "its _score() points are twice its pieces in camp, and
+        those are not none", but it stops at the first own piece (or hostage)
+        outside the camp: this runs after every turn of the AI's search."""
+        top = self._top
+        under = self._under
+        sidebit = side << 1
+        if side:                          # North's enemy camp is row 1: points 0..4
+            p, stop, step, camp = 24, 4, -1, 0
+        else:
+            p, stop, step, camp = 0, 20, 1, 20
+        while p != stop:                  # from the side's home row, where its pieces start
+            q = top[p]
+            if q:                         # (a hostage is only ever under a piece)
+                if (q & NORTH) == sidebit:
+                    return False
+                q = under[p]
+                if q and (q & NORTH) == sidebit:
+                    return False
+            p += step
+        for p in range(camp, camp + 5):
+            q = top[p]
+            if q:
+                if (q & NORTH) == sidebit:
+                    return True
+                q = under[p]
+                if q and (q & NORTH) == sidebit:
+                    return True
+        return False
 
     def _score(self, side):
         """(points, pieces on the enemy camp) of a side: 2 a piece there, 1 elsewhere."""

@@ -1,14 +1,24 @@
-# Win statistics per rule set: South wins, North wins, draws.
+# Win statistics per rule set and per opponent.
 #
 # Shown like the table on the online site ("valge 3514 (40.65 %)"): the
 # percentage is truncated to two decimals, in integer arithmetic. Kept in a
-# Store under ``stats`` as JSON ``{"v": 1, "standard": [s, n, d], ...}`` and
-# saved after every recorded game.
+# Store under ``stats`` as JSON and saved after every recorded game:
+#
+#     {"v": 2, "standard": {"p2": [south, north, draws],
+#                           "ai1": [you, ai, draws], ...}, ...}
+#
+# The opponent keys: ``p2`` two players (South wins, North wins, draws);
+# ``ai0`` .. ``ai4`` against the AI level of that number (jarmo.ai.LEVELS:
+# random, greedy, 2, 3, 4), counted as your wins, the AI's wins, draws;
+# ``old`` the totals of a version 1 file, which did not tell opponents apart
+# (South wins, North wins, draws). A version 1 file is read as ``old`` and
+# written back as version 2 at the next game.
 
 import json
 
 RULES = ("classic", "standard", "legendary", "jasyr")
 LABELS = ("South", "North", "Draws")
+VERSUS = ("You", "AI", "Draws")
 
 
 def percent(count, total):
@@ -27,40 +37,58 @@ def row(label, count, total):
     return line[:21]
 
 
+def key(opponent):
+    """The table key of an opponent index of the menu (0 two players, n the
+    AI level n - 1)."""
+    return "ai%d" % (opponent - 1) if opponent else "p2"
+
+
+def _counts(c):
+    if not isinstance(c, list) or len(c) != 3:
+        raise ValueError("shape")
+    return [int(c[0]), int(c[1]), int(c[2])]
+
+
 class Stats:
-    # Counts per rule set, persisted in ``store`` (or only in memory if None).
+    # Counts per rule set and opponent, persisted in ``store`` (or only in
+    # memory if None).
 
     NAME = "stats"
 
     def __init__(self, store=None):
         self.store = store
         self.problem = None  # message when a bad file was found and set aside
-        self.table = {}
+        self.table = {}      # rules -> {key: [a, b, draws]}
         for r in RULES:
-            self.table[r] = [0, 0, 0]
+            self.table[r] = {}
         if store is not None:
             self._load()
 
     def _load(self):
         text = self.store.read(self.NAME)
+        if self.store.error:
+            self._bad(self.store.error)     # the other slot's copy may still serve
         if text is None:
-            if self.store.error:
-                self._bad(self.store.error)
             return
         try:
             data = json.loads(text)
-            if data.get("v") != 1:
+            v = data.get("v")
+            if v not in (1, 2):
                 raise ValueError("version")
             for r in RULES:
                 c = data.get(r)
                 if c is None:
                     continue
-                if len(c) != 3:
+                if v == 1:
+                    self.table[r]["old"] = _counts(c)
+                elif not isinstance(c, dict):
                     raise ValueError("shape")
-                self.table[r] = [int(c[0]), int(c[1]), int(c[2])]
+                else:
+                    for k in c:
+                        self.table[r][str(k)] = _counts(c[k])
         except (ValueError, TypeError, AttributeError, KeyError):
             for r in RULES:
-                self.table[r] = [0, 0, 0]
+                self.table[r] = {}
             self._bad("stats: unreadable")
 
     def _bad(self, why):
@@ -70,38 +98,62 @@ class Stats:
         except OSError:
             pass
 
-    def counts(self, rules):
-        """(south wins, north wins, draws) for a rule set."""
-        c = self.table.get(rules, (0, 0, 0))
+    def counts(self, rules, opp="p2"):
+        """The three counts of a rule set against one opponent key (see above)."""
+        c = self.table.get(rules, {}).get(opp, (0, 0, 0))
         return (c[0], c[1], c[2])
 
-    def record(self, rules, winner):
+    def keys(self, rules):
+        """The opponent keys with games in a rule set: p2, ai0 .. ai9, old."""
+        t = self.table.get(rules, {})
+        out = [k for k in ("p2",) + tuple("ai%d" % i for i in range(10)) if k in t]
+        if "old" in t:
+            out.append("old")
+        return out
+
+    def record(self, rules, winner, opp="p2", you="south"):
         """Count one finished game; ``winner`` "south", "north" or None (draw).
+        ``opp`` the opponent key; against the AI ``you`` is the human's side.
 
         Returns False when the file could not be written (read-only fs)."""
-        c = self.table.get(rules)
+        t = self.table.get(rules)
+        if t is None:
+            t = self.table[rules] = {}
+        c = t.get(opp)
         if c is None:
-            c = self.table[rules] = [0, 0, 0]
-        c[0 if winner == "south" else 1 if winner == "north" else 2] += 1
+            c = t[opp] = [0, 0, 0]
+        if winner is None:
+            c[2] += 1
+        elif opp[0] == "a":
+            c[0 if winner == you else 1] += 1
+        else:
+            c[0 if winner == "south" else 1] += 1
         return self.save()
 
     def save(self):
         if self.store is None:
             return True
-        data = {"v": 1}
+        data = {"v": 2}
         for r in self.table:
-            data[r] = self.table[r]
+            if self.table[r]:
+                data[r] = self.table[r]
         try:
             self.store.write(self.NAME, json.dumps(data))
         except OSError:
             return False
         return True
 
-    def lines(self, rules):
-        """Display lines for one rule set (title plus three rows)."""
-        s, n, d = self.counts(rules)
-        total = s + n + d
-        return ("Stats: " + rules,
-                row(LABELS[0], s, total),
-                row(LABELS[1], n, total),
-                row(LABELS[2], d, total))
+    def lines(self, rules, opp="p2", name=None):
+        """Display lines for one rule set and opponent (title, three rows)."""
+        a, b, d = self.counts(rules, opp)
+        total = a + b + d
+        if opp[0] == "a":
+            title = "%s vs %s" % (rules, name or "AI level " + opp[2:])
+            labels = VERSUS
+        else:
+            title = rules + (", 2 players" if opp == "p2" else ", earlier")
+            labels = LABELS
+        return (title,
+                row(labels[0], a, total),
+                row(labels[1], b, total),
+                row(labels[2], d, total))

@@ -7,6 +7,7 @@
   board), as `python3 run.py play` does.
 - The `micropython` fixture gives run_micropython after require_micropython()
   (skip locally without Node.js, fail under CI=true).
+- `--firmware PATH` names the CircuitPython UF2 for tests/device/.
 """
 
 import os
@@ -39,6 +40,12 @@ if not any(os.path.abspath(p or os.curdir) == ROOT for p in sys.path):
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 import pytest  # noqa: E402
+
+
+def pytest_addoption(parser):
+    parser.addoption("--firmware", default=None, metavar="PATH",
+                     help="CircuitPython UF2 (or a folder of them) for the device tests "
+                          "(default: $JARMO_FIRMWARE, else ../shared/rp2040/)")
 
 
 @pytest.fixture

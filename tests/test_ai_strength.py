@@ -88,6 +88,15 @@ def test_level_2_beats_greedy_in_a_quick_match():
 
 
 @pytest.mark.cpython_only
+def test_level_4_beats_level_3_in_a_quick_match():
+    # tools/bench_ai.py plays 200 games per rule set; this is its small version.
+    records = run_games("classic", 10, 4, 3, seed=5, swap=True, jobs=2 if hasattr(os, "fork") else 1)
+    wins = sum(1 for r in records if r["player"] == 0)
+    losses = sum(1 for r in records if r["player"] == 1)
+    assert wins > losses, (wins, losses)
+
+
+@pytest.mark.cpython_only
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is missing")
 def test_parallel_self_play_gives_the_same_games_as_one_process():
     one = run_games("standard", 6, "greedy", "random", seed=2, jobs=1, swap=True,

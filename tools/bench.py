@@ -1,13 +1,20 @@
 """Every benchmark of the project, one after the other: `python3 run.py bench`.
 
-    python3 run.py bench                 # all (the AI strength table takes a few minutes)
+    python3 run.py bench                 # host figures (the AI strength table takes a few minutes)
     python3 run.py bench --quick         # AI strength over 40 games per pairing
+    python3 run.py bench --device        # the game on emulated RP2040 boards (real firmware)
+    python3 run.py bench --device --quick
 
-Prints the figures the README keeps: the rules core's memory and speed, the
-AI's strength and cost, the app logic's memory, the LED layer's memory.
-Exits non-zero if any budget or target is missed.
+Host figures: the rules core's memory and speed, the AI's strength and
+cost, the app logic's memory, the LED layer's memory (MicroPython 1.27
+WebAssembly and CPython).  Device figures (--device): heap, boot, the
+longest main-loop pass and the AI's thinking time on CircuitPython 10.3 on
+emulated boards (tools/bench_device.py), and the AI's turn times on set
+positions (tools/bench_ai_device.py).  Exits non-zero if any budget or
+target is missed.
 """
 
+import argparse
 import os
 import subprocess
 import sys
@@ -20,14 +27,32 @@ def run(script, *args):
     return subprocess.call([sys.executable, os.path.join(TOOLS, script)] + list(args))
 
 
-def main(argv):
-    quick = "--quick" in argv
+def host(quick):
     failed = 0
     failed |= run("bench_core.py")
     failed |= run("bench_ai.py", *(["--games", "40"] if quick else []))
     failed |= run("bench_app.py")
     print("\nLED layer (hardware/leds.py and the end-of-game Pulse, MicroPython 1.27)", flush=True)
     failed |= run("leds_ram.py")
+    return failed
+
+
+def device(quick, firmware):
+    extra = ["--firmware", firmware] if firmware else []
+    failed = run("bench_device.py", *(["--quick"] if quick else []), *extra)
+    if os.path.exists(os.path.join(TOOLS, "bench_ai_device.py")):
+        failed |= run("bench_ai_device.py", *(["--positions", "2"] if quick else []))
+    return failed
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="python3 run.py bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer games and boards")
+    ap.add_argument("--device", action="store_true",
+                    help="the emulated boards (CircuitPython 10.3 firmware) instead of the host")
+    ap.add_argument("--firmware", help="a CircuitPython UF2 or a folder of them (device figures)")
+    args = ap.parse_args(argv)
+    failed = device(args.quick, args.firmware) if args.device else host(args.quick)
     return 1 if failed else 0
 
 

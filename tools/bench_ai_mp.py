@@ -141,6 +141,7 @@ def main():
         l_us, l_nodes, l_max, l_alloc, l_pn = measure(2, games, alloc=True)
         assert l_max <= keep.budget          # level 2 stays within its node budget
         t_us, t_nodes, t_max, _, t_pn = measure(3, games)
+        f_us, f_nodes, f_max, _, f_pn = measure(4, games)
         step_us, longest, per_turn = slices(2, games)
         print("  %-9s %2d positions (checksum %06x)" % (rules, len(games), checksum(games)))
         print("    greedy  %7.1f ms %5d nodes (max %4d) %6s bytes, %.2f ms a node"
@@ -148,8 +149,10 @@ def main():
         print("    level 2 %7.1f ms %5d nodes (max %4d, budget %d) %6s bytes, %.2f ms a node"
               % (l_us / 1000.0, l_nodes, l_max, keep.budget, l_alloc if HAS_ALLOC else "-",
                  l_pn / 10000.0))
-        print("    level 3 %7.1f ms %5d nodes (max %4d, budget %d), %.2f ms a node"
-              % (t_us / 1000.0, t_nodes, t_max, Player(3).budget, t_pn / 10000.0))
+        print("    level 3 %7.1f ms %5d nodes (max %4d), %.2f ms a node"
+              % (t_us / 1000.0, t_nodes, t_max, t_pn / 10000.0))
+        print("    level 4 %7.1f ms %5d nodes (max %4d), %.2f ms a node"
+              % (f_us / 1000.0, f_nodes, f_max, f_pn / 10000.0))
         print("    level-2 step() of %d nodes: %.2f ms mean, %.1f ms longest seen, %d steps a turn"
               % (keep.slice_nodes, step_us / 1000.0, longest / 1000.0, per_turn))
 

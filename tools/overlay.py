@@ -15,6 +15,7 @@ sheet -- measure yours (centre of a1 to centre of e1, divided by 4) and pass
 """
 
 import argparse
+import math
 import os
 import sys
 
@@ -38,6 +39,98 @@ def _shortened(a, b, pitch, margin, gap):
     length = (dx * dx + dy * dy) ** 0.5
     ux, uy = dx / length, dy / length
     return x0 + ux * gap, y0 + uy * gap, x1 - ux * gap, y1 - uy * gap
+
+
+def _seg_dist(px, py, x0, y0, x1, y1):
+    """Distance from the point (px, py) to the segment (x0, y0)-(x1, y1)."""
+    dx, dy = x1 - x0, y1 - y0
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / n))
+    ex, ey = x0 + t * dx - px, y0 + t * dy - py
+    return (ex * ex + ey * ey) ** 0.5
+
+
+def _crosses(box, seg):
+    """True if the segment meets the box (x0, y0, x1, y1): Liang-Barsky clipping."""
+    bx0, by0, bx1, by1 = box
+    x0, y0, x1, y1 = seg
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - bx0), (dx, bx1 - x0), (-dy, y0 - by0), (dy, by1 - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def box_seg_dist(box, seg):
+    """Distance between a box (x0, y0, x1, y1) and a segment (x0, y0, x1, y1); 0 if they meet."""
+    if _crosses(box, seg):
+        return 0.0
+    bx0, by0, bx1, by1 = box
+    corners = ((bx0, by0), (bx1, by0), (bx0, by1), (bx1, by1))
+    d = min(_seg_dist(cx, cy, *seg) for cx, cy in corners)
+    for sx, sy in (seg[:2], seg[2:]):
+        ex = max(bx0 - sx, 0.0, sx - bx1)
+        ey = max(by0 - sy, 0.0, sy - by1)
+        d = min(d, (ex * ex + ey * ey) ** 0.5)
+    return d
+
+
+def box_circle_dist(box, cx, cy, r):
+    """Distance from a box to a circle's outline from outside (negative: they overlap)."""
+    bx0, by0, bx1, by1 = box
+    ex = max(bx0 - cx, 0.0, cx - bx1)
+    ey = max(by0 - cy, 0.0, cy - by1)
+    return (ex * ex + ey * ey) ** 0.5 - r
+
+
+def text_box(x, y, size, text):
+    """The box a label of `text` takes, centred on x with its baseline at y
+    (sans-serif digits and lower case: about 0.6 em wide, 0.75 em high)."""
+    w = 0.6 * size * len(text)
+    return (x - w / 2, y - 0.75 * size, x + w / 2, y)
+
+
+def name_positions(pitch, margin, size, segments, circles):
+    """(x, baseline y) of each point's name: beside its LED in the direction
+    that keeps it clearest of every line, LED hole and marker ring, and
+    nearer its own LED than any other (the nearest ring of places around
+    the LED where one is clear by a stroke width)."""
+    out = []
+    stroke = max(0.2, pitch * 0.06)
+    centres = [_xy(q, pitch, margin) for q in range(25)]
+    for p in range(25):
+        px, py = centres[p]
+        name = board.NAMES[p]
+        best = None
+        for radius in (0.4, 0.44, 0.48, 0.52, 0.56, 0.6, 0.65, 0.7):
+            for step in range(72):
+                angle = math.radians(step * 5)
+                x = px + radius * pitch * math.cos(angle)
+                cy = py + radius * pitch * math.sin(angle)
+                nearest = min(range(25), key=lambda q: (centres[q][0] - x) ** 2
+                              + (centres[q][1] - cy) ** 2)
+                if nearest != p:
+                    continue
+                y = cy + 0.375 * size
+                box = text_box(x, y, size, name)
+                clear = min([box_seg_dist(box, s) for s in segments] +
+                            [box_circle_dist(box, ccx, ccy, r) for ccx, ccy, r in circles])
+                if best is None or clear > best[0] + 1e-9:
+                    best = (clear, x, y)
+            if best is not None and best[0] >= stroke:
+                break
+        out.append((best[1], best[2]))
+    return out
 
 
 def _num(v):
@@ -93,11 +186,20 @@ def overlay_svg(pitch=DEFAULT_PITCH, names=False):
     out.append('<text x="%s" y="%s">South camp</text>'
                % (_num(size / 2), _num(size - margin * 0.2)))
     if names:
-        for p in range(25):
-            x, y = _xy(p, pitch, margin)
-            out.append('<text x="%s" y="%s" font-size="%s">%s</text>'
-                       % (_num(x + pitch * 0.3), _num(y + pitch * 0.45), _num(font * 0.6),
-                          board.NAMES[p]))
+        size = font * 0.6
+        segments = [_shortened(a, b, pitch, margin, gap)
+                    for a, b in board.line_pairs(board.LINES) + board.line_pairs(board.DOTTED_LINE)]
+        circles = [_xy(p, pitch, margin) + (hole,) for p in range(25)]
+        circles += [_xy(board.point(n), pitch, margin) + (pitch * 0.42,) for n in board.MARKERS]
+        # keep inside the outline and clear of the camps' labels
+        boxes = [(0, 0, size, size),
+                 text_box(size / 2, margin * 0.45, font, "North camp"),
+                 text_box(size / 2, size - margin * 0.2, font, "South camp")]
+        for x0, y0, x1, y1 in boxes:
+            segments += [(x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)]
+        for p, (x, y) in enumerate(name_positions(pitch, margin, size, segments, circles)):
+            out.append('<text class="name" data-point="%s" x="%s" y="%s" font-size="%s">%s</text>'
+                       % (board.NAMES[p], _num(x), _num(y), _num(size), board.NAMES[p]))
     out.append('</g>')
     y = size + 3.0
     out.append('<g class="scale" stroke="#000" stroke-width="0.2">'

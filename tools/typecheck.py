@@ -8,8 +8,7 @@ definitions: instead of `circuitpython_setboard`, which overwrites the
 installed board-stubs package, the chosen definition is copied into a
 temporary folder put first on mypy's search path, so nothing installed
 changes.  Adafruit libraries without type information (neopixel,
-adafruit_ticks, adafruit_display_text, adafruit_led_animation,
-adafruit_displayio_sh1107) are treated as untyped; jarmo/ is read for its
+adafruit_ticks, adafruit_display_text, adafruit_displayio_sh1107) are treated as untyped; jarmo/ is read for its
 types but its own errors are not reported here.  Exit status is mypy's.
 """
 
@@ -26,12 +25,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEVICE_FILES = (
     "hardware/__init__.py", "hardware/profiles.py", "hardware/leds.py",
     "hardware/buttons.py", "hardware/display.py", "hardware/mainloop.py",
-    "code.py", "boot.py",
+    "hardware/trace.py", "code.py", "boot.py",
 )
 
 UNTYPED_LIBRARIES = ("neopixel", "adafruit_ticks", "adafruit_display_text",
-                     "adafruit_display_text.*", "adafruit_led_animation",
-                     "adafruit_led_animation.*", "adafruit_displayio_sh1107")
+                     "adafruit_display_text.*", "adafruit_displayio_sh1107")
 
 CONFIG = """\
 [mypy]

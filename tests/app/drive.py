@@ -99,7 +99,7 @@ def new_game(clock, rules="standard", heroes=False, challenges=False,
     if rules != "classic":
         set_option(clock, "Heroes", "on" if heroes else "off")
         set_option(clock, "Challenges", "on" if challenges else "off")
-    set_option(clock, "Opponent", opponent)
+    set_option(clock, "Versus", opponent)
     if opponent != "human":
         set_option(clock, "Side", side)
     set_option(clock, "Match", match)

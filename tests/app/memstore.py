@@ -6,9 +6,18 @@ from jarmo.storage import unwrap, wrap
 class MemoryStore:
     """Store's read/write/set_aside/delete kept in a dict of stored texts."""
 
+    busy = False            # writes finish at once: nothing for step()
+    problem = None
+
     def __init__(self):
         self.files = {}
         self.error = None
+
+    def step(self):
+        return False
+
+    def prepare(self, names):
+        pass
 
     def read(self, name):
         self.error = None

@@ -10,15 +10,15 @@ from tests.app.memstore import MemoryStore
 def test_ai_thinks_in_slices_and_shows_each_action():
     app = App(store=MemoryStore())
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI level 3", side="South")
+    new_game(clock, "standard", opponent="AI 4 level 3", side="South")
     play(clock, "b1-d2")
     assert app.state == "ai"
     calls = []
     real = app._player.step
 
-    def counting():
+    def counting(*clock_ms):      # the app passes its clock (the AI's time budget)
         calls.append(1)
-        return real()
+        return real(*clock_ms)
 
     app._player.step = counting
     app.ai_steps = 1
@@ -47,15 +47,15 @@ def test_ai_thinks_in_slices_and_shows_each_action():
 def test_ai_moves_first_when_the_human_plays_north():
     app = App()
     clock = Clock(app)
-    new_game(clock, "classic", opponent="AI greedy", side="North")
+    new_game(clock, "classic", opponent="AI 2 greedy", side="North")
     assert app.state == "ai"
     wait_state(clock, "play")
     assert len(app.game.history()) == 1 and app.game.turn == "north"
 
 
 def test_whole_games_against_each_level():
-    for level, rules, exp in (("AI random", "jasyr", True), ("AI greedy", "standard", True),
-                              ("AI level 2", "legendary", False), ("AI level 3", "classic", False)):
+    for level, rules, exp in (("AI 1 random", "jasyr", True), ("AI 2 greedy", "standard", True),
+                              ("AI 3 level 2", "legendary", False), ("AI 4 level 3", "classic", False)):
         store = MemoryStore()
         app = App(store=store, seed=3)
         app.ai_steps = 50
@@ -63,7 +63,9 @@ def test_whole_games_against_each_level():
         new_game(clock, rules, heroes=exp, challenges=exp, opponent=level)
         play_out(clock, Rand(7), limit=300)
         assert app.state == "end", (level, app.state)
-        assert sum(app.stats.counts(rules)) == 1
+        # counted against that AI level (you, AI, draws), not as two players
+        k = "ai%d" % (int(level[3]) - 1)
+        assert sum(app.stats.counts(rules, k)) == 1 and app.stats.keys(rules) == [k]
         wait_state(clock, "result")
         assert app.text[-1] == "SELECT: menu"
 
@@ -72,7 +74,7 @@ def test_match_against_the_ai_swaps_sides():
     app = App(store=MemoryStore())
     app.ai_steps = 50
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI random", side="South", match="2 games")
+    new_game(clock, "standard", opponent="AI 1 random", side="South", match="2 games")
     play_out(clock, Rand(1))
     wait_state(clock, "result")
     assert " You " in app.text[2] and " AI " in app.text[2]
@@ -87,7 +89,7 @@ def test_match_against_the_ai_swaps_sides():
 def test_menu_while_the_ai_thinks_then_resume():
     app = App()
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI level 3")
+    new_game(clock, "standard", opponent="AI 4 level 3")
     play(clock, "b1-d2")
     clock.press(MENU)
     assert app.state == "menu"

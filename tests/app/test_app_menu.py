@@ -25,11 +25,11 @@ def test_start_menu_lists_every_item():
     assert app.text[0] == "Jarmo"
     assert app.text[1] == ">New game"
     seen = items_seen(app, clock)
-    for title in ("New game", "Rules", "Heroes", "Challenges", "Opponent", "Match",
-                  "Brightness", "Statistics"):
+    for title in ("New game", "Rules", "Heroes", "Challenges", "Versus", "Match",
+                  "Brightness", "Statistics", "How to play"):
         assert title in seen, (title, seen)
     assert "Side" in seen and "Resume" not in seen     # against the AI, no game yet
-    set_option(clock, "Opponent", "human")
+    set_option(clock, "Versus", "human")
     assert "Side" not in items_seen(app, clock)        # two players: no side to choose
     assert all(len(x) <= 21 for x in app.text) and len(app.text) <= 5
 
@@ -44,7 +44,7 @@ def test_every_value_of_every_item():
         set_option(clock, title, "on")
         set_option(clock, title, "off")
     for o in M.OPPONENTS:
-        set_option(clock, "Opponent", o)
+        set_option(clock, "Versus", o)
     for s in M.SIDES:
         set_option(clock, "Side", s)
     for v in ("1 game", "2 games", "4 games", "6 games"):
@@ -111,15 +111,15 @@ def test_statistics_screen():
     menu_to(clock, "Statistics")
     clock.press(SELECT)
     assert app.state == "stats"
-    assert app.text[0] == "Stats: classic"
+    assert app.text[0] == "classic, 2 players"
     s, n, d = app.stats.counts("classic")
     assert s + n + d == 1
     assert app.text[1] == "South %d (%s %%)" % (s, "100.00" if s else "0.00")
     clock.press(NEXT)
-    assert app.text[0] == "Stats: standard" and app.text[1] == "South 0 (0.00 %)"
+    assert app.text[0] == "standard, 2 players" and app.text[1] == "South 0 (0.00 %)"
     clock.press(LEFT)
     clock.press(LEFT)
-    assert app.text[0] == "Stats: jasyr"
+    assert app.text[0] == "jasyr, 2 players"
     clock.press(PREV)
     assert app.state == "menu" and ">Statistics" in app.text
     # statistics survive a reboot
@@ -157,7 +157,7 @@ def test_led_only_menu_scheme():
     set_option(clock, "Rules", "jasyr")
     clock.run(32)
     assert lit(app) == [0, 1, 2, 3, 22]
-    set_option(clock, "Opponent", "AI level 3")
+    set_option(clock, "Versus", "AI 4 level 3")
     set_option(clock, "Side", "North")
     clock.run(32)
     assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE[1]
@@ -170,7 +170,9 @@ def test_led_only_menu_scheme():
     menu_to(clock, "Statistics")
     clock.press(SELECT)
     clock.run(32)
-    assert lit(app) == [20, 21, 22, 23]    # jasyr = rule set 4, no games yet
+    # jasyr = rule set 4 on rank 5, no games yet; the opponent of the
+    # settings, AI 4, as four LEDs on rank 4
+    assert lit(app) == [15, 16, 17, 18, 20, 21, 22, 23]
 
 
 def test_new_game_method_for_the_simulator():
@@ -223,7 +225,7 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
     app = App(store=store)
     clock = Clock(app)
     clock.run(100)
-    set_option(clock, "Opponent", "AI level 2")
+    set_option(clock, "Versus", "AI 3 level 2")
     set_option(clock, "Rules", "jasyr")
     first = app.brightness
     menu_to(clock, "Brightness")
@@ -234,3 +236,52 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
     assert again.settings == app.settings
     assert again.brightness == app.brightness
     assert M.RULES[again.settings[0]] == "jasyr"
+
+
+def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
+    from jarmo import ai
+    from jarmo.app_menu import OPPONENTS
+    assert OPPONENTS[0] == "human"
+    assert len(OPPONENTS) - 1 <= len(ai.LEVELS)
+    for n in range(1, len(OPPONENTS)):
+        level = ai.LEVELS[n - 1]
+        word = level if not level.isdigit() else "level " + level
+        assert OPPONENTS[n] == "AI %d %s" % (n, word)
+        assert len("Versus: " + OPPONENTS[n]) <= 20
+    app = App()
+    clock = Clock(app)
+    set_option(clock, "Versus", "AI 1 random")
+    set_option(clock, "Versus", OPPONENTS[-1])      # the strongest, last on the ladder
+
+
+def test_statistics_against_an_ai_level():
+    store = MemoryStore()
+    app = App(store=store, seed=2)
+    app.ai_steps = 50
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="AI 2 greedy")
+    play_out(clock, Rand(3))
+    wait_state(clock, "result")
+    clock.press(SELECT)
+    menu_to(clock, "Statistics")
+    clock.press(SELECT)
+    assert app.text[0] == "standard vs AI 2"
+    assert [line[:5] for line in app.text[1:4]] == ["You  ", "AI   ", "Draws"]
+    assert app.text[4] == "NEXT: more PREV: back"
+    clock.press(NEXT)                   # no other opponent: the next rule set
+    assert app.text[0] == "legendary vs AI 2" and app.text[1] == "You   0 (0.00 %)"
+
+
+def test_while_a_game_can_be_resumed_settings_are_for_the_next_game():
+    app = App()
+    clock = Clock(app)
+    assert app.text[0] == "Jarmo"
+    menu_to(clock, "Rules")
+    assert app.text[0] == "Jarmo"               # no game: nothing to say
+    app.new_game(rules="standard", opponent="human")
+    clock.press(MENU)
+    assert app.text[0] == "Jarmo" and app.text[1] == ">Resume"
+    menu_to(clock, "Rules")
+    assert app.text[0] == "For the next game:"
+    menu_to(clock, "Statistics")
+    assert app.text[0] == "Jarmo"

@@ -49,8 +49,8 @@ def test_selecting_a_piece_lights_its_targets():
     goto(clock, point("b1"))
     clock.press(SELECT)
     assert app._sel == point("b1")
-    assert app.text[2].startswith("b1 > ")
-    targets = [n for n in app.text[2][5:].split()]
+    assert app.text[2].startswith("b1 to ")
+    targets = [n for n in app.text[2][6:].split()]
     assert sorted(targets) == sorted(a[3:] for a in app.game.legal() if a.startswith("b1-"))
     clock.run(600)
     assert app.pixel("b1") == V.SELECTED
@@ -71,7 +71,7 @@ def test_a_move_shows_on_the_leds():
     if app._cursor != point("d2"):
         assert app.pixel("d2") == SOUTH_ARCHER
     assert app.pixel("b1") == V.TRAIL        # where the last move came from
-    assert "last b1-d2" in app.text
+    assert "South moved b1 to d2." in app.text
 
 
 def test_capture_flash():
@@ -99,7 +99,8 @@ def test_illegal_pick_is_refused_and_the_game_unchanged():
     clock.press(SELECT)                        # a1 selected
     joy_to(clock, "a5")                        # joystick to North's piece
     clock.press(SELECT)
-    assert app.text[2] == "No: a1-a5"
+    assert app.text[2:4] == ("No: no line joins a1", "and a5")
+    assert app.text[-1] == "at a5: North archer"    # the cursor is still named
     assert app.game.dump() == before
     assert app._sel == -1
     clock.run(16, 16)
@@ -115,7 +116,8 @@ def test_illegal_pick_is_refused_and_the_game_unchanged():
     clock.press(DOWN)
     clock.press(DOWN)
     clock.press(SELECT)                        # a3: empty
-    assert app.text[2] == "No: @a3"
+    assert app.text == ("South to move", "No: a3 is empty: pick", "one of your pieces",
+                        "first", "at a3: empty")
     assert app.game.dump() == before
     assert app.state == "play"
 

@@ -25,7 +25,7 @@ def test_record_counts_and_lines():
     assert stats.counts("standard") == (2, 1, 1)
     assert stats.counts("classic") == (0, 1, 0)
     assert stats.counts("jasyr") == (0, 0, 0)
-    assert stats.lines("standard") == ("Stats: standard", "South 2 (50.00 %)",
+    assert stats.lines("standard") == ("standard, 2 players", "South 2 (50.00 %)",
                                        "North 1 (25.00 %)", "Draws 1 (25.00 %)")
 
 
@@ -42,18 +42,48 @@ def test_persisted_and_reloaded():
 def test_corrupt_stats_file_set_aside():
     fs = FakeFS()
     Stats(Store("/", fs)).record("jasyr", "north")
-    fs.disk["/stats"] = fs.disk["/stats"].replace("1", "7")
+    slot = "/stats.0"                                  # the first save's slot
+    fs.disk[slot] = fs.disk[slot].replace(b'[0, 1, 0]', b'[0, 7, 0]')   # a byte changed
     stats = Stats(Store("/", fs))
     assert stats.problem and "stats" in stats.problem
     assert stats.counts("jasyr") == (0, 0, 0)
-    assert "/stats.bad" in fs.disk and "/stats" not in fs.disk
+    assert slot + ".bad" in fs.disk and slot not in fs.disk
 
 
 def test_wellformed_but_wrong_json_set_aside():
     store = MemoryStore()
-    for body in ('{"v": 2}', '[1, 2]', '{"v": 1, "classic": [1, 2]}', '{"v": 1, "classic": "abc"}'):
+    for body in ('{"v": 3}', '[1, 2]', '{"v": 2, "classic": [1, 2, 3]}',
+                 '{"v": 2, "classic": {"p2": [1, 2]}}', '{"v": 1, "classic": [1, 2]}', '{"v": 1, "classic": "abc"}'):
         store.files.clear()
         store.write("stats", body)
         stats = Stats(store)
         assert stats.problem, body
         assert "stats.bad" in store.files
+
+
+def test_games_against_the_ai_count_as_you_against_that_level():
+    stats = Stats(MemoryStore())
+    stats.record("standard", "north", "ai1", you="north")      # you won as North
+    stats.record("standard", "south", "ai1", you="north")      # the AI won
+    stats.record("standard", None, "ai1", you="south")
+    stats.record("standard", "south", "ai3", you="south")
+    stats.record("standard", "south")                          # two players
+    assert stats.counts("standard", "ai1") == (1, 1, 1)
+    assert stats.counts("standard", "ai3") == (1, 0, 0)
+    assert stats.keys("standard") == ["p2", "ai1", "ai3"]
+    assert stats.lines("standard", "ai1", "AI 2") == (
+        "standard vs AI 2", "You   1 (33.33 %)", "AI    1 (33.33 %)", "Draws 1 (33.33 %)")
+
+
+def test_a_version_1_file_is_kept_as_earlier_games():
+    store = MemoryStore()
+    store.write("stats", '{"v": 1, "classic": [3, 2, 1]}')
+    stats = Stats(store)
+    assert stats.problem is None
+    assert stats.keys("classic") == ["old"]
+    assert stats.lines("classic", "old")[:2] == ("classic, earlier", "South 3 (50.00 %)")
+    stats.record("classic", "north", "ai0", you="south")       # written back as version 2
+    again = Stats(store)
+    assert again.counts("classic", "old") == (3, 2, 1)
+    assert again.counts("classic", "ai0") == (0, 1, 0)
+    assert '"v": 2' in store.read("stats")

@@ -69,3 +69,17 @@ def test_promotion_shows_as_a_guard():
     clock.run(1000)
     if app._cursor != point("d3"):
         assert app.pixel("d3") == V.PIECE[2]
+
+
+def test_each_sides_golden_soldier_has_its_own_tint():
+    # South's turns to yellow, North's to bluish green: apart from the side's
+    # other pieces, from the cursor, and from each other
+    s_guard, s_gold = V.PIECE[2], V.PIECE[4]
+    n_guard, n_gold, n_gold_archer, n_archer = V.PIECE[7], V.PIECE[9], V.PIECE[8], V.PIECE[5]
+    assert n_gold & 255 < (n_gold >> 8) & 255                 # more green than blue
+    assert n_guard & 255 > (n_guard >> 8) & 255               # the guard: more blue
+    assert n_gold_archer & 255 < (n_gold_archer >> 8) & 255
+    assert n_archer & 255 > (n_archer >> 8) & 255
+    assert len({s_gold, n_gold, V.CURSOR[1], n_guard, s_guard}) == 5
+    from jarmo.app_legend import LEGEND
+    assert ("North Golden Soldier (guard, bluish green)", n_gold) in LEGEND

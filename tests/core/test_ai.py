@@ -48,6 +48,7 @@ def test_level_names():
     assert level_number("greedy") == 1
     assert level_number("Greedy ") == 1
     assert level_number(2) == 2 and level_number("3") == 3 and level_number(4) == 4
+    assert level_number("3-legacy") == 5      # a benchmark opponent, not in the app's menu
     for bad in ("hard", 5, -1, None, 2.0):
         try:
             level_number(bad)
@@ -229,3 +230,65 @@ def test_a_finished_game_gets_an_empty_turn():
     g = play_game("classic", (), "greedy", "random", 1)
     assert g.result() is not None
     assert Player(2).choose(g) == []
+
+
+def test_level_4_and_the_legacy_level_3_play_legal_turns():
+    for rules in ("standard", "jasyr"):
+        play_game(rules, (), 4, "3-legacy", 3, ply_limit=4)
+
+
+def test_a_time_budget_stops_the_search_at_the_deadline():
+    # With a clock the player answers once time_ms have passed, with the best
+    # turn of a finished look-ahead; while the clock stands still it thinks on.
+    g = midgame("classic", plies=6)
+    p = Player(3, 2)
+    t0 = 5000
+    p.start(g, t0)
+    answer = p.step(t0)
+    while answer is None and p.completed_depth < 2:
+        answer = p.step(t0)
+    assert answer is None, "answered before its time was up"
+    assert p.step(t0 + p.time_ms - 1) is None
+    answer = p.step(t0 + p.time_ms)
+    assert answer is not None and p.completed_depth >= 2
+    play_turn(g, answer)
+
+
+def test_the_clock_may_wrap_around():
+    g = midgame("standard", plies=4)
+    p = Player(3, 2)
+    t0 = 0x1FFFFFFF - 10                   # supervisor.ticks_ms wraps at 2**29
+    p.start(g, t0)
+    for _ in range(40):
+        assert p.step((t0 + 20) & 0x1FFFFFFF) is None   # 20 ms later, past the wrap
+    answer = p.step((t0 + p.time_ms) & 0x1FFFFFFF)
+    assert answer is not None
+    play_turn(g, answer)
+
+
+def test_without_a_clock_the_node_budget_bounds_the_turn():
+    g = midgame("standard", plies=8)
+    for level in (3, 4):
+        p = Player(level, 1)
+        p.choose(g)
+        assert 0 < p.nodes <= p.budget + p.slice_nodes
+        assert p.completed_depth >= 2
+
+
+def test_the_transposition_table_and_null_windows_keep_the_value():
+    # Levels 3 and 4 prune with a transposition table and null-window
+    # searches; the value of a look-ahead of fixed depth must be the plain
+    # alpha-beta value (switching both off).
+    for rules in ("classic", "legendary"):
+        g = midgame(rules, plies=6)
+        values = []
+        for table in (True, False):
+            p = Player(3, 5)
+            p.depth = 3
+            p.node_budget = 100000
+            if not table:
+                p._ttmask = -1
+            p.choose(g)
+            assert p.completed_depth == 3
+            values.append(p._best[0])
+        assert values[0] == values[1], (rules, values)

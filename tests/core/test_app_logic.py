@@ -54,7 +54,7 @@ def test_refused_pick_leaves_the_game_unchanged():
     clock.press(SELECT)
     joy_to(clock, "e5")
     clock.press(SELECT)
-    assert app.text[2] == "No: a1-e5"
+    assert app.text[2:4] == ("No: no line joins a1", "and e5")
     assert app.game.dump() == before
     clock.run(16, 16)
     assert app.pixel("e5") == V.RED
@@ -103,7 +103,7 @@ def test_whole_game_statistics_and_led_result():
     counts = app.stats.counts("classic")
     assert sum(counts) == 1
     d = json.loads(store.read("stats"))
-    assert d["classic"] == list(counts)
+    assert d["v"] == 2 and d["classic"] == {"p2": list(counts)}     # two players
     assert percent(3514, 8643) == "40.65"
     clock.press(SELECT)
     assert app.state == "menu"
@@ -113,6 +113,6 @@ def test_against_the_random_ai():
     app = App(store=MemoryStore())
     app.ai_steps = 20
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI random")
+    new_game(clock, "standard", opponent="AI 1 random")
     play_out(clock, Rand(4), limit=200)
     assert app.state == "end"

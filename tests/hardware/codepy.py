@@ -322,6 +322,8 @@ def _cut_setup():
         count[0] += 1
         if log:
             with real_open(log, "a") as f:
+                if isinstance(text, (bytes, bytearray)):
+                    text = bytes(text).decode("latin-1")
                 f.write("%d %s %s%s\n" % (count[0], op, os.path.basename(str(path)),
                                           "" if text is None else " " + json.dumps(text)))
         if slow:
@@ -355,7 +357,7 @@ def _cut_setup():
     def ours(path):
         return isinstance(path, str) and os.path.abspath(path).startswith(root)
     def open_(path, mode="r", *a, **k):
-        if ours(path) and ("w" in mode or "a" in mode):
+        if ours(path) and ("w" in mode or "a" in mode or "+" in mode):
             if step("open", path):
                 die()
             return File(real_open(path, mode, *a, **k), path)

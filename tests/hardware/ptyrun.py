@@ -3,14 +3,16 @@
 Used by tests/hardware/test_sim.py, and on its own (standard library only) by
 .ci/run to play the README's command the way a person would:
 
-    python3 tests/hardware/ptyrun.py [--timeout S] [--size ROWSxCOLS]
+    python3 tests/hardware/ptyrun.py [--timeout S] [--size ROWSxCOLS] [--output REGEX]
                                      [--expect REGEX | --send KEYS] ... -- COMMAND ARGS...
 
 runs COMMAND on a new pseudo-terminal and goes through the steps in order:
 --expect waits (at most S seconds, default 10) until the last screen drawn
 after the previous --send matches REGEX (re.S: . spans lines); --send types
 KEYS (Python escapes: '\\r', '\\x1b[D'). Then it waits for COMMAND to end
-and exits with its status.
+and exits with its status; with --output, everything COMMAND wrote (plain
+text, stripped) must match REGEX as a whole (for a command that stops at
+once, e.g. with one line of error).
 It fails (status 1, the screen printed) when an expectation times out, the
 command does not end in time, or it leaves the terminal in the alternate
 screen or without echo / line editing.
@@ -245,6 +247,7 @@ def main(argv):
         return _usage("no command after --")
     timeout = 10.0
     rows, cols = 40, 120
+    output = None
     steps = []
     i = 0
     while i < len(opts):
@@ -255,6 +258,8 @@ def main(argv):
             timeout = float(value)
         elif name == "--size":
             rows, cols = (int(n) for n in value.lower().split("x"))
+        elif name == "--output":
+            output = value
         elif name == "--expect":
             steps.append(("expect", value))
         elif name == "--send":
@@ -281,6 +286,11 @@ def main(argv):
                 mark = len(p.raw)
                 p.send(value)
         status = p.wait(timeout)
+        if output is not None:
+            text = p.text.replace("\r\n", "\n").strip()
+            if not re.fullmatch(output, text, re.S):
+                raise AssertionError("the output was not %r:\n%s" % (output, text))
+            print("ptyrun: the output matched %r" % output)
         problem = p.restored()
         if problem:
             raise AssertionError("%s; last screen:\n%s" % (problem, p.screen()))

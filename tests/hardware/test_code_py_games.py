@@ -26,17 +26,21 @@ import pytest
 
 from jarmo import Game
 from jarmo import app_view as V
-from jarmo.storage import Store, wrap
+from jarmo.storage import Store, parse, record
 from tests.hardware.codepy import (
     CUT_PRELUDE, ROOT, Thumb, advance, board_colours, code_command, code_env, cut_at_time,
     first_legal, frames, offered, read_cut_log, run_code, scaled, write_events)
 
-OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3")
+from jarmo.app_menu import OPPONENTS  # noqa: E402
 HEADS = {"south": "South wins", "north": "North wins", None: "Draw"}
 REASONS = {"camp": "camp", "wipeout": "wipe-out", "repetition": "repetition",
            "stuck": "no moves", "limit": "ply limit"}
 RESULT = re.compile(r"^(South wins|North wins|Draw): ")
 ROWS = ("South", "North", "Draws")
+# the app tells each action in words: "South moved a1 to c2.", "AI took your
+# archer on d3.", "North placed an archer on a5." (jarmo/app_play.py)
+EVENT = re.compile(r"(\w+ (?:moved \w\d to|took .*? on|placed .*? on|recalled an archer to|"
+                   r"redeployed a piece to|flipped the guard on) (\w\d)\.)")
 
 
 # ----------------------------------------------------------------- helpers
@@ -49,13 +53,13 @@ def ok(proc):
 
 def new_game_lines(tmp_path, opponent, look_through=False):
     """Buttons from the first menu of a new device to a new standard game
-    against `opponent`: walk down to Opponent, read it, SELECT until it says
+    against `opponent`: walk down to Versus (the opponent), read it, SELECT until it says
     the wanted one (look_through: at least once round all of them, so the
     settings are written), back up to New game, SELECT."""
     look = ok(run_code(tmp_path / "look", ["next"] * 4, frames="last"))
     line = [t for t in look[-1].text if t.startswith(">")][0]
-    assert line.startswith(">Opponent: "), look[-1].text
-    steps = (OPPONENTS.index(opponent) - OPPONENTS.index(line[11:])) % len(OPPONENTS)
+    assert line.startswith(">Versus: "), look[-1].text
+    steps = (OPPONENTS.index(opponent) - OPPONENTS.index(line[9:])) % len(OPPONENTS)
     if look_through and not steps:
         steps = len(OPPONENTS)
     return ["next"] * 4 + ["select"] * steps + ["up"] * 4 + ["select"]
@@ -68,13 +72,13 @@ def result_text(result):
     return lines + ["SELECT: menu"]
 
 
-def stats_text(rules, counts):
+def stats_text(rules, counts, opponent=", 2 players", rows=ROWS):
     total = sum(counts)
-    lines = ["Stats: " + rules]
-    for label, n in zip(ROWS, counts):
+    lines = [rules + (" " if opponent[0] != "," else "") + opponent]
+    for label, n in zip(rows, counts):
         h = n * 10000 // total if total else 0
         lines.append("%-5s %d (%d.%02d %%)" % (label, n, h // 100, h % 100))
-    return lines + ["NEXT: rules PREV:back"]
+    return lines + ["NEXT: more PREV: back"]
 
 
 def saved(data):
@@ -87,17 +91,39 @@ def saved(data):
 
 
 def stats_counts(data, rules="standard"):
+    """Counts of all opponents together (jarmo.stats: per opponent key)."""
     text = Store(str(data)).read("stats")
-    return tuple(json.loads(text)[rules]) if text is not None else (0, 0, 0)
+    if text is None:
+        return (0, 0, 0)
+    table = json.loads(text).get(rules, {})
+    return tuple(sum(c[k] for c in table.values()) for k in range(3))
+
+
+def said(f):
+    """The display's lines as one text (a sentence may be wrapped over lines)."""
+    return " ".join(f.text)
+
+
+def told(f, action):
+    """Whether the frame's display tells `action` in words."""
+    return action[-2:] in [to for _, to in EVENT.findall(said(f))]
+
+
+def arrivals(history):
+    """The points the actions of a history arrive at (done arrives nowhere)."""
+    return [a[-2:] for a in history if a != "done"]
 
 
 def last_moves(shown):
-    """The "last ..." lines in order, each once."""
+    """The arrival points of the actions told on the display, in order, each
+    once (a turn's events are told together until the next turn's)."""
     out = []
+    prev = []
     for f in shown:
-        for t in f.text:
-            if t.startswith("last ") and (not out or out[-1] != t[5:]):
-                out.append(t[5:])
+        ev = EVENT.findall(said(f))
+        if ev and ev != prev:
+            out.extend(to for _, to in (ev[len(prev):] if ev[:len(prev)] == prev else ev))
+            prev = ev
     return out
 
 
@@ -109,7 +135,7 @@ def same(a, b):
 # ----------------------------------------------------------------- a game against the AI
 
 def test_a_whole_game_against_the_ai(tmp_path):
-    start = new_game_lines(tmp_path, "AI greedy")
+    start = new_game_lines(tmp_path, "AI 2 greedy")
     # the player (South) presses SELECT every 300 ms: the first piece the
     # cursor offers, then its first target; presses while the AI thinks are ignored
     presses = start + ["select", "wait 300"] * 150
@@ -135,32 +161,34 @@ def test_a_whole_game_against_the_ai(tmp_path):
 
     # South's first move: the archer arrives, the point it left shows the trail
     moves = last_moves(shown)
-    frm, to = moves[0].split("-")
-    after = [f for f in shown if "last " + moves[0] in f.text]
+    d, game = saved(data)
+    frm, to = game.history()[0].split("-")
+    after = [f for f in shown if "You moved %s to %s." % (frm, to) in said(f)]
     assert after and all(f.colours[frm] == scaled(V.TRAIL) for f in after)
     assert any(f.colours[to] == scaled(V.PIECE[0]) for f in after)
     # North's (the AI's) answer: a North piece on its arrival point
-    reply = [f for f in shown if "last " + moves[1] in f.text]
+    reply = [f for f in shown if "AI moved %s to %s." % tuple(game.history()[1].split("-"))
+             in said(f)]
     north = {scaled(c) for c in V.PIECE[5:]}
-    assert any(f.colours.get(moves[1][-2:]) in north for f in reply)
+    assert any(f.colours.get(moves[1]) in north for f in reply)
 
     # the end: the result on the display, the final position on the LEDs
     d, game = saved(data)
-    assert d["opp"] == OPPONENTS.index("AI greedy") and d["counted"] is True
+    assert d["opp"] == OPPONENTS.index("AI 2 greedy") and d["counted"] is True
     assert shown[-1].text == result_text(game.result())
     assert shown[-1].colours == board_colours(game)
-    assert moves == game.history()[:-1]             # every action was shown as played
+    assert moves == arrivals(game.history()[:-1])   # every action was shown as played
     winner = game.result().winner
     counts = tuple(int(w == winner) for w in ("south", "north", None))
     assert stats_counts(data) == counts
 
     # next power-up: Resume shows the result again; then the statistics
-    again = ok(run_code(data, ["select", "wait 100", "select", "wait 100", "up", "select",
-                               "wait 100"]))
+    again = ok(run_code(data, ["select", "wait 100", "select", "wait 100", "up", "up",
+                               "select", "wait 100"]))     # up past How to play
     assert again[0].text[:2] == ["Saved game found", ">Resume"]
     assert again[0].colours == board_colours(game)
     assert any(f.text == result_text(game.result()) for f in again)
-    assert again[-1].text == stats_text("standard", counts)
+    assert again[-1].text == stats_text("standard", counts, "vs AI 2", ("You", "AI", "Draws"))
     assert stats_counts(data) == counts            # counted once, not again
     assert not os.path.exists(data / "game")       # the result was seen: no save left
 
@@ -175,7 +203,7 @@ def test_two_player_games_and_the_statistics(tmp_path):
         thumb = Thumb("standard")
         lines += thumb.play_out(south, north)
         lines += ["wait 3500", "select"]        # the result; SELECT: menu (on New game)
-        lines += ["select"] if k < 2 else ["up", "select", "wait 100"]   # again; statistics
+        lines += ["select"] if k < 2 else ["up", "up", "select", "wait 100"]   # again; statistics
         games.append(thumb.game)
     winners = [g.result().winner for g in games]
     assert winners == ["south", "north", None], "the scripted games no longer end " \
@@ -184,13 +212,13 @@ def test_two_player_games_and_the_statistics(tmp_path):
     data = tmp_path / "device"
     shown = ok(run_code(data, lines))
     starts = [i for i, f in enumerate(shown) if f.text[:2] == ["standard", "South to move"]
-              and not any(t.startswith("last ") for t in f.text)]
+              and not EVENT.search(said(f))]
     starts = [i for k, i in enumerate(starts) if k == 0 or i != starts[k - 1] + 1]
     assert len(starts) == 3
     for k, game in enumerate(games):
         part = shown[starts[k]:starts[k + 1] if k < 2 else len(shown)]
         # every move shown as it is played, then the result and the final position
-        assert last_moves(part) == game.history()[:-1]
+        assert last_moves(part) == arrivals(game.history()[:-1])
         results = [f for f in part if f.text == result_text(game.result())]
         assert results, "game %d: no result %r" % (k + 1, result_text(game.result()))
         assert results[-1].colours == board_colours(game)
@@ -234,7 +262,8 @@ def test_switch_off_and_resume(tmp_path):
     resumed = again[-1]
     who = "North" if thumb.game.turn == "north" else "South"
     assert resumed.text[:2] == ["standard", who + " to move"]
-    assert "last " + history[-1] in resumed.text and "last " + history[-1] in before.text
+    # the last action was told before; after a power-up no event is told yet
+    assert told(before, history[-1]) and not EVENT.search(said(resumed))
     # the same position: only the trail of the last move (not kept) and the
     # cursor may differ
     trail = history[-1][:2]
@@ -246,60 +275,62 @@ def test_switch_off_and_resume(tmp_path):
     more = thumb.play(advance(thumb.game, thumb))
     third = ok(run_code(data, ["select"] + more + ["wait 1000"]))
     assert third[0].text[:2] == ["Saved game found", ">Resume"]
-    assert "last " + thumb.game.history()[-1] in third[-1].text
+    assert told(third[-1], thumb.game.history()[-1])
     assert thumb.game.history()[:len(history)] == history
     assert saved(data)[1].history() == thumb.game.history()
 
 
 # ----------------------------------------------------------------- damaged files
 
+def _body(raw):
+    return parse(raw)[1]
+
+
 def _other_version(raw):
-    d = json.loads(raw.decode().split("\n", 1)[1])
+    d = json.loads(_body(raw))
     d["v"] = 2
-    return wrap(json.dumps(d)).encode()
+    return bytes(record(parse(raw)[0], json.dumps(d)))
 
 
 def _bare_dump(raw):
-    return json.loads(raw.decode().split("\n", 1)[1])["game"].encode()
+    return json.loads(_body(raw))["game"].encode()
 
 
+# name, how the newest save's slot is spoilt, what the notice says, and
+# whether the save before it (in the other slot) is still there to resume
 DAMAGE = {
     "garbage": ("game", lambda raw: b"\x89PNG\r\n\x1a\n\x00\xff\xfe junk " * 8,
-                "game: not a Jarmo file"),
-    "cut in half": ("game", lambda raw: raw[:len(raw) // 2], "game: truncated"),
-    "empty": ("game", lambda raw: b"", "game: not a Jarmo file"),
-    "a byte changed": ("game", lambda raw: raw.replace(b"a1-c2", b"a1-b3"), "game: bad checksum"),
-    "another version": ("game", _other_version, "save: unknown version"),
-    "older format": ("game", _bare_dump, "game: not a Jarmo file"),
-    "statistics": ("stats", lambda raw: b"South 3 North 2\n", "stats: not a Jarmo file"),
+                "game: not a Jarmo file", True),
+    "a byte changed": ("game", lambda raw: raw.replace(b"a1-c2", b"a1-b3"), "game: bad checksum", True),
+    "older format": ("game", _bare_dump, "game: not a Jarmo file", True),
+    "another version": ("game", _other_version, "save: unknown version", False),
+    "statistics": ("stats", lambda raw: b"South 3 North 2\n", "stats: not a Jarmo file", True),
 }
+
+
+def newest_slot(data, name):
+    """Path of the slot with the newest save of name (slot 0 if there is none yet)."""
+    return Store(str(data)).slot_path(name) or str(data / (name + ".0"))
 
 
 @pytest.mark.parametrize("damage", list(DAMAGE))
 def test_a_damaged_file_is_reported_and_set_aside(tmp_path, damage):
-    name, spoil, reason = DAMAGE[damage]
+    name, spoil, reason, earlier_save = DAMAGE[damage]
     data = tmp_path / "device"
     thumb = Thumb("standard")
     lines = new_game_lines(tmp_path, "human")
     lines += thumb.play("a1-c2") + thumb.play("e5-d3") + ["wait 500"]
     ok(run_code(data, lines))
-    if name == "stats":
-        assert not os.path.exists(data / "stats")
-        raw = b""
-    else:
-        raw = (data / name).read_bytes()
+    path = newest_slot(data, name)
+    with open(path, "rb") as f:
+        raw = f.read()
     bad = spoil(raw)
     assert bad != raw
-    (data / name).write_bytes(bad)
+    with open(path, "wb") as f:
+        f.write(bad)
 
     # power-up: the notice, a red cross; any button: the menu
-    fresh = Thumb("standard")
-    presses = ["wait 100", "select", "wait 100"]
-    if name == "game":
-        presses += ["select"] + fresh.play(first_legal(fresh.game, fresh)) + ["wait 500"]
-    else:
-        presses += ["select", "wait 500"]           # Resume: the saved game is fine
-    shown = ok(run_code(data, presses))
+    shown = ok(run_code(data, ["wait 100", "select", "wait 100"]))
     notice = shown[0]
     assert notice.text[:2] == ["Damaged file set", "aside (.bad):"]
     assert notice.text[-1] == "Press any button"
@@ -310,25 +341,54 @@ def test_a_damaged_file_is_reported_and_set_aside(tmp_path, damage):
             assert c >> 16 and not c & 0xFFFF, (p, hex(c))      # red
         else:
             assert c == 0, p
-    assert (data / (name + ".bad")).read_bytes() == bad         # kept, for a bug report
+    with open(path + ".bad", "rb") as f:
+        assert f.read() == bad                                   # kept, for a bug report
 
     menu = [f for f in shown if f.text and f.text[0] in ("Jarmo", "Saved game found")][0]
-    if name == "game":
+    if name == "game" and not earlier_save:
         assert menu.text[:2] == ["Jarmo", ">New game"]              # nothing to resume
-        assert "last " + fresh.game.history()[-1] in shown[-1].text     # a new game is played
-        assert saved(data)[1].history() == fresh.game.history()
+        assert saved(data) == (None, None)
+    elif name == "game":
+        # the save before the damaged one (the other slot): one turn earlier
+        assert menu.text[:2] == ["Saved game found", ">Resume"]
+        assert saved(data)[1].history() == ["a1-c2"]
     else:
         assert menu.text[:2] == ["Saved game found", ">Resume"]
-        assert shown[-1].text[1] == "South to move"
-        assert "last e5-d3" in shown[-1].text
+        assert saved(data)[1].history() == ["a1-c2", "e5-d3"]
         assert stats_counts(data) == (0, 0, 0)
 
     # the next power-up is a normal one
     later = ok(run_code(data, ["wait 100"]))
-    assert later[0].text[:2] == ["Saved game found", ">Resume"]
+    assert later[0].text[0] in ("Jarmo", "Saved game found")
+
+
+@pytest.mark.parametrize("cut", ["cut in half", "emptied"])
+def test_a_save_cut_short_is_a_power_cut_not_damage(tmp_path, cut):
+    """A slot that lost its end looks like a save a power cut interrupted: the
+    save before it is resumed, with no notice."""
+    data = tmp_path / "device"
+    thumb = Thumb("standard")
+    lines = new_game_lines(tmp_path, "human")
+    lines += thumb.play("a1-c2") + thumb.play("e5-d3") + ["wait 500"]
+    ok(run_code(data, lines))
+    path = newest_slot(data, "game")
+    with open(path, "rb") as f:
+        raw = f.read()
+    with open(path, "wb") as f:
+        f.write(raw[:raw.index(b"\nEND") - 10] if cut == "cut in half" else b"")
+    shown = ok(run_code(data, ["wait 100"]))
+    assert shown[0].text[:2] == ["Saved game found", ">Resume"]
+    assert saved(data)[1].history() == ["a1-c2"]
 
 
 # ----------------------------------------------------------------- power cuts
+
+def prepared(data):
+    """A device folder after its first power-up: the save slots are made
+    (once, by code.py's Store.prepare), so the logged runs see only saves."""
+    ok(run_code(data, ["wait 100"], frames="none"))
+    return data
+
 
 def _game_with_an_end(tmp_path):
     """A two-player game to its end, then SELECT to leave the result (the save
@@ -344,17 +404,17 @@ def _writes(log):
     """Steps grouped by the operation they belong to: (file, steps, text written)."""
     groups = []
     for n, op, name, text in log:
-        if op == "open" or (op == "remove" and name.endswith(".new")):
-            groups.append([name.replace(".new", ""), [], None])
+        if op == "open":
+            groups.append([name.split(".")[0], [], None])
         groups[-1][1].append(n)
         if op == "write":
-            groups[-1][2] = text
+            groups[-1][2] = (groups[-1][2] or "") + text
     return groups
 
 
-def _history(stored):
-    body = stored.split("\n", 1)[1]
-    return Game.load(json.loads(body)["game"]).history()
+def _history(written):
+    body = parse(written.encode("latin-1"))[1]
+    return Game.load(json.loads(body)["game"]).history() if body else None
 
 
 def _restart_and_check(data):
@@ -390,7 +450,8 @@ def test_power_cut_at_every_step_of_a_save(tmp_path):
     lines, game = _game_with_an_end(tmp_path)
     ref = tmp_path / "reference"
     log_path = str(tmp_path / "reference.log")
-    ok(run_code(ref, lines, frames="none", prelude=CUT_PRELUDE, extra_env={"CUT_LOG": log_path}))
+    ok(run_code(prepared(ref), lines, frames="none", prelude=CUT_PRELUDE,
+                extra_env={"CUT_LOG": log_path}))
     groups = _writes(read_cut_log(log_path))
     files = [g[0] for g in groups]
     histories = [_history(text) if name == "game" and text else None
@@ -424,7 +485,7 @@ def test_power_cut_at_every_step_of_a_save(tmp_path):
 
     def one(job):
         n, allowed = job
-        data = tmp_path / ("cut%03d" % n)
+        data = prepared(tmp_path / ("cut%03d" % n))
         proc = run_code(data, lines, frames="none", prelude=CUT_PRELUDE,
                         extra_env={"CUT_AT": str(n)})
         assert proc.returncode == -signal.SIGKILL, (n, proc.returncode, proc.stderr[-2000:])
@@ -434,7 +495,7 @@ def test_power_cut_at_every_step_of_a_save(tmp_path):
 
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         outcomes = list(pool.map(one, jobs))
-    assert len(outcomes) >= 40
+    assert len(outcomes) >= 25
     # both the old and the new save survive somewhere among the cuts
     kept = {len(h) if h is not None else None for h, _ in outcomes}
     assert {None, 0, 1, len(final) - 1, len(final)} <= kept, kept
@@ -450,16 +511,16 @@ def test_power_cut_at_random_moments(tmp_path):
     allowed = saves + [None]
     ref = tmp_path / "reference"
     t0 = time.monotonic()
-    ok(run_code(ref, lines, frames="none", prelude=CUT_PRELUDE, extra_env={"CUT_SLOW": "0.002"}))
+    ok(run_code(prepared(ref), lines, frames="none", prelude=CUT_PRELUDE,
+                extra_env={"CUT_SLOW": "0.002"}))
     whole = time.monotonic() - t0
     assert stats_counts(ref) == (1, 0, 0)
 
     kills = 16
-    inside = 0
     found = []
     for i in range(kills):
         data = tmp_path / ("kill%02d" % i)
-        os.makedirs(data)
+        prepared(data)
         env = code_env(data, "none", {"CUT_SLOW": "0.002"})
         env["JARMO_EVENTS"] = write_events(data, lines)
         proc = subprocess.Popen(code_command(CUT_PRELUDE), cwd=ROOT, env=env,
@@ -473,10 +534,8 @@ def test_power_cut_at_random_moments(tmp_path):
                 proc.kill()
                 proc.wait(timeout=10)
         assert b"Traceback" not in err, err.decode()[-2000:]
-        inside += any(n.endswith(".new") for n in os.listdir(data))
         history, _ = _restart_and_check(data)
         assert history in allowed, (i, history)
         found.append(history)
-    print("%d of %d cuts left a .new file; saves found: %s"
-          % (inside, kills, [None if h is None else len(h) for h in found]))
+    print("saves found after %d cuts: %s" % (kills, [None if h is None else len(h) for h in found]))
     assert any(h for h in found), "no cut came after the first move"

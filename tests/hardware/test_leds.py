@@ -111,6 +111,16 @@ class TestLeds:
         assert leds.pixels.sent[0] == 200 * (scale_level(64, 32) + 1) >> 8
         leds.pixels.deinit()
 
+    def test_a_dim_piece_stays_lit_at_the_lowest_brightness(self):
+        leds = _leds(cap=48)                 # qtpy_bff's cap, menu brightness 1 of 8
+        app = FakeApp()
+        app.brightness = 8
+        app.frame[0:6] = b"\x40\x1c\x00\x10\x36\x50"     # dim South and North archers
+        leds.update(app)
+        south, north = list(host.sent_colours(leds.pixels, leds.map))[0:2]
+        assert south == 0x010000 and north == 0x000001    # red and blue, not off
+        leds.pixels.deinit()
+
     def test_full_brightness_is_exact(self):
         assert scale_level(255, 255) == 255
         leds = _leds()

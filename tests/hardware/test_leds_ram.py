@@ -1,11 +1,9 @@
-"""Leds under real MicroPython: no allocation per frame; the celebration's RAM cost."""
+"""Leds under real MicroPython: no allocation per frame, none for the end-of-game breathing."""
 
 import importlib.util
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-CELEBRATE_BUDGET = 16 * 1024   # measured about 10.5 KB from .py source
 
 
 def _tool():
@@ -20,4 +18,6 @@ def test_leds_ram(micropython):
     assert res["frame_alloc"] == 0, res
     assert res["idle_alloc"] == 0, res
     assert res["leds"] < 6 * 1024, res
-    assert 0 < res["celebrate"] < CELEBRATE_BUDGET, res
+    # a one-time few hundred bytes (the object's attributes growing), then nothing
+    assert res["celebrate"] < 512 and res["celebrate_alloc"] == 0, res
+    assert res["shows"] >= 3, res                   # it did breathe

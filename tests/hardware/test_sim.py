@@ -15,18 +15,29 @@ import time
 
 import pytest
 
-from tests.hardware.ptyrun import LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
+from jarmo.storage import Store
+
+from tests.hardware.ptyrun import (ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen,
+                                    strip_ansi)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 AI_TIMEOUT = 10          # seconds the greedy AI may take to answer on a busy machine
 RUN_TIMEOUT = 30         # a whole subprocess run (--script) of the simulator
 MOVE = r"[a-e][1-5][-x][a-e][1-5]\S*"
+# A South archer at the host profile's start-up brightness (128): the frame's
+# 0x401C00 is sent as 32;14;0 and drawn as the eye sees that LED, 137;60;0.
+SOUTH_ARCHER_CELL = b"\x1b[48;2;137;60;0m"
 
 
-def _env(tmp_path):
+def _env(tmp_path, **extra):
+    """A true-colour terminal; saves go to tmp_path (XDG_DATA_HOME), never to ~."""
     env = dict(os.environ)
-    env.update({"PYTHONPATH": ROOT, "TERM": "xterm-256color", "BLINKA_OS_AGNOSTIC": "1"})
+    env.pop("NO_COLOR", None)
+    env.update({"PYTHONPATH": ROOT, "TERM": "xterm-256color", "COLORTERM": "truecolor",
+                "BLINKA_OS_AGNOSTIC": "1",
+                "XDG_DATA_HOME": str(tmp_path)})
+    env.update(extra)
     return env
 
 
@@ -46,6 +57,36 @@ def sim(tmp_path):
         p.close()
 
 
+SELECTED_A1 = r"a1 (?:>|to) c2 b3"     # the display once the archer on a1 is selected
+# the screen once the AI answered: North's rank 5 is no longer full
+AI_ANSWERED = r"^5 (?!  a {9}a {9}a {9}a {9}a ).*South \(you\) to move"
+
+
+def board_of(screen):
+    """{point name: letters} of the pieces on the full board in a screen's text."""
+    from hardware import sim as S
+    from jarmo.board import NAMES
+    lines = screen.splitlines()
+    out = {}
+    for rank in range(1, 6):
+        row = next(line for line in lines if line.startswith("%d " % rank))
+        for f in range(5):
+            p = (rank - 1) * 5 + f
+            x = S._xy(p)[0] - 2
+            cell = row[x:x + S.CELL_W].strip(" []")
+            if cell and cell != NAMES[p]:
+                out[NAMES[p]] = cell
+    return out
+
+
+def north_move(before, after):
+    """The move North made between two boards, as "a5-b3"."""
+    gone = [q for q, v in before.items() if v.islower() and after.get(q) != v]
+    new = [q for q, v in after.items() if v.islower() and before.get(q) != v]
+    assert len(gone) == 1 and len(new) == 1, (before, after)
+    return "%s-%s" % (gone[0], new[0])
+
+
 def _quit(p):
     """q: the simulator ends with status 0 and leaves the terminal as it found it."""
     p.send(b"q")
@@ -58,14 +99,16 @@ def _quit(p):
 def _play_a1_c2_and_get_the_answer(p):
     """Select the archer on a1, move it to c2; the AI's answer, once South is to move again."""
     p.expect_screen(r"South \(you\) to move")   # keys typed before the sim is up are dropped
+    before = board_of(p.screen())
     mark = len(p.raw)
     p.send(b"\r")                                              # select the piece on a1
-    p.expect_screen(r"a1 > c2 b3", since=mark)
+    p.expect_screen(SELECTED_A1, since=mark)
     mark = len(p.raw)
     p.send(b"\r")                                              # move it to c2
-    m = p.expect_screen(r"South \(you\) to move.*last (%s)" % MOVE, timeout=AI_TIMEOUT,
-                        since=mark)
-    answer = m.group(1)
+    p.expect_screen(AI_ANSWERED, timeout=AI_TIMEOUT, since=mark)
+    after = board_of(p.screen())
+    assert after["c2"] == "A" and "a1" not in after, p.screen()   # our move, in letters
+    answer = north_move(before, after)
     from jarmo import Game
     g = Game("standard")
     g.play("a1-c2")
@@ -78,13 +121,22 @@ def test_play_command_opens_a_game_against_the_greedy_ai(sim):
     p = sim()
     p.expect_screen(r"to move")
     screen = first_screen(p.raw)
+    lines = screen.splitlines()
     assert "South (you) to move" in screen, screen             # a game against the computer
     assert "New game" not in screen and "Resume" not in screen  # not the menu
     assert "Keys:" in screen and "Enter select" in screen      # the legend
+    assert "Esc/S-Tab back" in screen and "? how to play" in screen  # keys say what they do
     assert "+-----------------------+" in screen                # the display
     assert "lines a1: c2 b3" in screen                          # the cursor point's lines
-    for name in ("a1", "e1", "a5", "e5", "c3"):                  # every point in the grid
-        assert name in screen
+    # the pieces by their letters: North's archers on rank 5, South's on rank 1
+    # (the cursor on a1 in brackets), the empty points by name
+    assert lines[0].split()[:6] == ["5", "a", "a", "a", "a", "a"], screen
+    rank1 = next(line for line in lines if line.startswith("1 "))
+    assert rank1.split()[:2] == ["1", "[A]"] and rank1.count(" A ") == 4, screen
+    for name in ("a2", "e2", "c3", "a4", "e4"):
+        assert name in screen, screen
+    assert "Letters: South A, North a" in screen and "A archer" in screen
+    assert "celebrating" not in screen
     assert p.modes() == (False, False, False)                    # raw keys while it runs
     _play_a1_c2_and_get_the_answer(p)                             # the AI answered
     mark = len(p.raw)
@@ -92,7 +144,7 @@ def test_play_command_opens_a_game_against_the_greedy_ai(sim):
     p.expect_screen(r">Resume.*New game.*Rules: standard", since=mark)
     mark = len(p.raw)
     p.send(b"\t" * 5)                                            # down to Opponent
-    p.expect_screen(r">Opponent: AI greedy", since=mark)         # the default opponent
+    p.expect_screen(r">(?:Opponent|Versus): AI.*greedy", since=mark)  # the default opponent
     mark = len(p.raw)
     p.send(b"m")                                                 # menu again: back to the game
     p.expect_screen(r"South \(you\) to move", since=mark)
@@ -103,23 +155,49 @@ def test_a_saved_game_opens_on_resume(sim, tmp_path):
     p = sim()
     answer = _play_a1_c2_and_get_the_answer(p)
     _quit(p)
-    assert (tmp_path / "game").exists()
+    assert Store(str(tmp_path)).read("game")                     # the game was saved
     p = sim()                                                   # the same --data
     p.expect_screen(r">Resume")
     screen = first_screen(p.raw)
     assert ">Resume" in screen and "to move" not in screen, screen
     mark = len(p.raw)
     p.send(b"\r")                                               # Resume
-    p.expect_screen(r"South \(you\) to move.*last %s" % re.escape(answer), since=mark)
+    p.expect_screen(r"South \(you\) to move", since=mark)
+    board = board_of(p.screen())                                 # the position as it was
+    frm, to = answer.split("-")
+    assert board["c2"] == "A" and board[to] == "a" and frm not in board, p.screen()
     _quit(p)
 
 
 def test_true_colour_cells_come_from_the_pixel_buffer(sim):
     p = sim()
     p.expect_screen(r"South.* to move")
-    # South archers at brightness 128: 0x401C00 scaled -> 32;14;0, a 24-bit background cell
-    p.expect_raw(b"\x1b[48;2;32;14;0m")
+    # a South archer on b1: bold, the LED as perceived behind, white ink, its letter
+    p.expect_raw(b"\x1b[1m" + SOUTH_ARCHER_CELL + b"\x1b[38;2;255;255;255m A  \x1b[0m")
     _quit(p)
+
+
+@pytest.mark.parametrize("env, expect, absent", [
+    ({"COLORTERM": "", "TERM": "xterm-256color"}, b"\x1b[48;5;", b"\x1b[48;2;"),
+    ({"COLORTERM": "", "TERM": "xterm"}, None, b"\x1b[48;"),
+    ({"NO_COLOR": "1"}, None, b"\x1b[48;"),
+])
+def test_colour_follows_the_terminal(tmp_path, env, expect, absent):
+    """256 colours on a 256color TERM without COLORTERM; letters only on a
+    plain TERM or with NO_COLOR set, and still every piece's letter."""
+    argv = [sys.executable, "-m", "hardware.sim", "--data", str(tmp_path)]
+    p = PtyProcess(argv, ROOT, _env(tmp_path, **env), 40, 120)
+    try:
+        p.expect_screen(r"South \(you\) to move")
+        screen = first_screen(p.raw)
+        assert screen.splitlines()[0].split()[:6] == ["5", "a", "a", "a", "a", "a"], screen
+        if expect:
+            p.expect_raw(expect)
+        start = p.raw.find(b"\x1b[H")
+        assert absent not in p.raw[start:p.raw.find(b"\x1b[J", start)]
+        _quit(p)
+    finally:
+        p.close()
 
 
 def test_resize_redraws(sim):
@@ -134,7 +212,7 @@ def test_resize_redraws(sim):
         assert "to move" in screen
         assert all(len(line) < cols for line in screen.splitlines()), screen
         lines = screen.splitlines()
-        beside = any("5   a5" in line and "+---" in line for line in lines)
+        beside = any(line.startswith("5   a ") and "+---" in line for line in lines)
         assert beside != narrow, screen
         assert len(lines) <= rows, screen        # no newline after the bottom row
     mark = len(p.raw)
@@ -163,14 +241,15 @@ def test_small_terminal_keeps_the_status_and_the_menus_visible(sim, rows, cols):
     lines = first_screen(p.raw).splitlines()
     _fits(lines, rows, cols)
     screen = "\n".join(lines)
-    for name in ("a1", "e1", "a5", "e5", "c3"):                  # every point in the grid
+    assert "[A]" in screen and " a " in screen, screen           # pieces by their letters
+    for name in ("a2", "e2", "c3", "a4", "e4"):                  # empty points by name
         assert name in screen, screen
     assert "lines a1: c2 b3" in screen, screen
     assert "q quit" in screen or rows < 15, screen               # a legend where it fits
-    p.expect_raw(b"\x1b[48;2;32;14;0m")                         # cells from the pixel buffer
+    p.expect_raw(SOUTH_ARCHER_CELL)                              # cells from the pixel buffer
     mark = len(p.raw)
     p.send(b"\r")                                                # select the archer on a1
-    p.expect_screen(r"a1 > c2 b3", since=mark)
+    p.expect_screen(SELECTED_A1, since=mark)
     mark = len(p.raw)
     p.send(b"m")                                                 # the menu
     p.expect_screen(r">Resume.*New game", since=mark)
@@ -199,7 +278,7 @@ def test_too_small_terminal_says_so_and_recovers(sim):
     screen = "\n".join(lines)
     assert "too small" not in screen, screen
     assert ">Resume" in screen and "New game" in screen, screen   # the menu opened above
-    assert any("5   a5" in line and "+---" in line for line in lines), screen
+    assert any(line.startswith("5   a ") and "+---" in line for line in lines), screen
     assert "Keys: arrows up/down/left/right" in screen, screen
     _fits(lines, 40, 100)
     _quit(p)
@@ -221,7 +300,7 @@ def _screen_in_process(tmp_path, profile_name, menu=False):
     leds.update(app)
     if text is not None:
         text.update(app)
-    return S.Screen(app, leds, text, profile, None, colour=True), leds
+    return S.Screen(app, leds, text, profile, None, mode="truecolor"), leds
 
 
 @pytest.mark.parametrize("profile, menu", [("host", False), ("host", True),
@@ -251,7 +330,9 @@ def test_every_terminal_size_gets_a_screen_that_fits(tmp_path, profile, menu):
                         assert "too small" in text and "30x12" in text, where
                     continue
                 assert "too small" not in text, where
-                assert all(n in text for n in ("a1", "c3", "e5")), where
+                assert all(n in text for n in ("a2", "c3", "e4")), where  # empty points
+                if not menu or screen.text_display is not None:          # the board shows
+                    assert " A " in text or "[A]" in text, where
                 assert "\x1b[48;2;" in raw, where                  # true-colour cells
                 status = ">Resume" if menu else "to move"
                 if screen.text_display is not None:                 # else "(no display)"
@@ -265,20 +346,20 @@ def test_profile_buttons_short_and_long(sim):
     p.expect_screen(r"b select \(B: menu\)")                   # the profile's legend
     mark = len(p.raw)
     p.send(b"b")                                               # B short: select a1
-    p.expect_screen(r"a1 > c2 b3", since=mark)
+    p.expect_screen(SELECTED_A1, since=mark)
     mark = len(p.raw)
     p.send(b"B")                                               # B held: menu
     p.expect_screen(r">Resume", since=mark)
     _quit(p)
 
 
-def test_sigterm_restores_the_terminal():
+def test_sigterm_restores_the_terminal(tmp_path):
     from tests.hardware.ptyrun import set_size
     master, slave = os.openpty()
     set_size(slave, 40, 120)
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen([sys.executable, "-m", "hardware.sim"], cwd=ROOT,
-                            env=_env(None), stdin=slave, stdout=slave, stderr=slave,
+                            env=_env(tmp_path), stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True)
     try:
         out = b""
@@ -334,10 +415,10 @@ def test_terminal_is_restored_after_an_error():
 
 
 @pytest.mark.parametrize("stdin", ["devnull", "closed"])
-def test_not_a_tty_says_so_and_fails(stdin):
+def test_not_a_tty_says_so_and_fails(stdin, tmp_path):
     # CI runs `python3 run.py play` with stdin at /dev/null, or with no stdin at all
     kw = {"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"preexec_fn": lambda: os.close(0)}
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim"], cwd=ROOT, env=_env(None),
+    proc = subprocess.run([sys.executable, "-m", "hardware.sim"], cwd=ROOT, env=_env(tmp_path),
                           capture_output=True, text=True, timeout=RUN_TIMEOUT, **kw)
     assert proc.returncode == 2, proc.stderr
     assert "needs a terminal" in proc.stderr and "--script" in proc.stderr
@@ -362,11 +443,13 @@ def test_script_mode_for_ci(tmp_path):
     screens = out.split("-- screen ")[1:]
     assert "South (you) to move" in screens[0] and "Resume" not in screens[0]  # in a game
     assert "lines a1: c2 b3" in screens[0]
-    assert any("last a1-c2" in s for s in screens)
     last = screens[-1]
     assert "South (you) to move" in last
-    assert re.search(r"last (?!a1-c2)%s" % MOVE, last), last    # the AI answered
-    assert "200e00" in last                                    # a South archer, in hex
+    board = board_of(last)
+    assert board["c2"] == "A" and "a1" not in board, last         # our move
+    north_move(board_of(screens[0]), board)                       # and the AI's answer
+    assert "200e00" in last                                    # a South archer's bytes, in hex
+    assert "  A  " in last and "Letters: South A, North a" in last
 
 
 def test_script_with_start_options(tmp_path):
@@ -427,11 +510,14 @@ def test_start_options_with_a_saved_game(tmp_path):
         cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
         timeout=RUN_TIMEOUT)
     first = run([], SCRIPT)
-    assert first.returncode == 0 and (tmp_path / "game").exists()
+    assert first.returncode == 0 and Store(str(tmp_path)).read("game")
     proc = run(["--rules", "jasyr"], "wait 100\nquit\n")
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.split("-- screen ")[-1]
-    assert "jasyr" in last and "last " not in last and re.search(r"South.* to move", last)
+    assert "jasyr" in last and re.search(r"South.* to move", last)
+    board = board_of(last)                                    # a new game: all at home
+    assert [board.get(n) for n in ("a1", "c1", "e1", "a5", "c5", "e5")] == list("AAAaaa"), last
+    assert "c2" not in board, last
 
 
 def test_script_with_a_saved_game_opens_on_resume(tmp_path):
@@ -444,4 +530,73 @@ def test_script_with_a_saved_game_opens_on_resume(tmp_path):
     assert proc.returncode == 0, proc.stderr
     screens = proc.stdout.split("-- screen ")[1:]
     assert ">Resume" in screens[0]
-    assert "South (you) to move" in screens[-1] and "last " in screens[-1]
+    assert "South (you) to move" in screens[-1]
+    assert board_of(screens[-1])["c2"] == "A", screens[-1]    # the saved position
+
+
+# ---------------------------------------------------------------- new screens (issue 10)
+
+
+def test_question_mark_opens_how_to_play_and_r_the_rules(sim):
+    """? opens the device's How to play (its pages turn with Tab; Enter
+    leaves it for the menu); r pages docs/RULES.md over the screen, Esc closes."""
+    p = sim()
+    p.expect_screen(r"South \(you\) to move")
+    mark = len(p.raw)
+    p.send(b"?")
+    p.expect_screen(r"How to play 1/\d", since=mark)
+    mark = len(p.raw)
+    p.send(b"\t")                                       # next page
+    p.expect_screen(r"How to play 2/\d", since=mark)
+    mark = len(p.raw)
+    p.send(b"\r")                                       # leaves it for the menu
+    p.expect_screen(r">How to play", since=mark)
+    mark = len(p.raw)
+    p.send(b"r")
+    m = p.expect_screen(r"Rules \(docs/RULES\.md\) - page 1/(\d+)", since=mark)
+    screen = p.screen()
+    assert "Esc or ? close" in screen and "+-----" not in screen, screen   # the pager, not the game
+    if int(m.group(1)) > 1:
+        mark = len(p.raw)
+        p.send(b" ")                                    # space: the next page
+        p.expect_screen(r"page 2/", since=mark)
+    mark = len(p.raw)
+    p.send(b"\x1b")                                     # Esc: back where we were
+    p.expect_screen(r">How to play", since=mark)
+    _quit(p)
+
+
+def test_x_exports_the_game_and_says_where(sim, tmp_path):
+    p = sim()
+    _play_a1_c2_and_get_the_answer(p)
+    mark = len(p.raw)
+    p.send(b"x")
+    p.expect_screen(r"game exported as", since=mark)
+    files = [f for f in os.listdir(tmp_path) if f.startswith("jarmo-game-")]
+    assert len(files) == 1 and re.fullmatch(r"jarmo-game-\d{8}-\d{6}\.txt", files[0]), files
+    assert files[0] in p.screen(), p.screen()
+    from hardware import host
+    game = host.load_game_text((tmp_path / files[0]).read_text())
+    assert game.history()[0] == "a1-c2" and len(game.history()) == 2
+    mark = len(p.raw)
+    p.send(b"m")                                        # the game goes on
+    p.expect_screen(r">Resume", since=mark)
+    _quit(p)
+    # and the export replays
+    p = sim("--replay", str(tmp_path / files[0]))
+    p.expect_screen(r"Replay 2/2")
+    _quit(p)
+
+
+def test_a_bad_replay_on_a_terminal_exits_2_with_one_line(tmp_path):
+    bad = tmp_path / "garbled.txt"
+    bad.write_bytes(b"\x00\x01 not a game")
+    argv = [sys.executable, "-m", "hardware.sim", "--replay", str(bad), "--data", str(tmp_path)]
+    p = PtyProcess(argv, ROOT, _env(tmp_path), 40, 120)
+    try:
+        assert p.wait() == 2
+        text = p.text.strip()
+        assert text.splitlines() == ["hardware.sim: --replay %s: not a text file" % bad], text
+        assert ENTER_ALT not in p.raw                     # the terminal was never taken over
+    finally:
+        p.close()

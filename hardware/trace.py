@@ -1,0 +1,126 @@
+"""Device traces for tests and benchmarks (JARMO_TRACE in settings.toml).
+
+Printed on the USB console, one line per event, each starting with "@@":
+
+    @@BOOT free=N                 heap free after gc.collect() at code.py start
+    @@STATE name free=N pass_us=M ms=T   the app entered state `name`: heap free
+                                  after gc.collect(), the longest pass of the
+                                  state before it, ms since code.py started
+    @@GAME a1-c2 a5-b3 ...        the game's actions so far, at every state
+                                  change while a game is on
+    @@AI ms=N free=N              one AI turn's thinking time, heap free after
+                                  gc.collect() with the AI's search still held
+    @@TEXT line|line|...          the app's text changed (shown on a display,
+                                  if there is one)
+    @@FRAME v level hex           (JARMO_TRACE = 2) app.frame version v drawn
+                                  at level 0..255: 75 bytes, RGB per point
+    @@MAXPASS us state            a new longest pass after the first frame
+    @@BALLAST free=N              (JARMO_TRACE_BALLAST = "ai") the heap is
+                                  filled when the AI begins to think, to show
+                                  that a MemoryError does not end the game
+
+A pass is timed without the printing and collecting done here, so the
+figures are those of the game alone.  Collecting garbage at every state
+change moves work, not adds it: the game would collect it later anyway.
+"""
+
+import gc
+import time
+
+
+def _ns():
+    return time.monotonic_ns()
+
+
+def _free():
+    """Free heap after a collection (CircuitPython's gc has mem_free)."""
+    gc.collect()
+    return gc.mem_free()  # type: ignore[attr-defined]
+
+
+class Probe:
+    """Called by hardware.mainloop.run at the start and end of every pass."""
+
+    def __init__(self, leds, frames=False, ballast=None):
+        self.leds = leds
+        self.frames = frames
+        self.ballast_state = ballast    # fill the heap when this state is entered
+        self.ballast = None
+        self.start = _ns()
+        self.t0 = 0
+        self.state = None
+        self.state_max = 0
+        self.max_pass = 0
+        self.first_frame = False
+        self.thinking_since = -1
+        self.text_version = -1
+
+    def begin(self):
+        self.t0 = _ns()
+
+    def end(self, app, drawn, texted):
+        us = (_ns() - self.t0) // 1000
+        if us > self.state_max:
+            self.state_max = us
+        if self.first_frame and us > self.max_pass:
+            self.max_pass = us
+            print("@@MAXPASS", us, app.state)
+        state = app.state
+        if state != self.state:
+            if state == "ai" and not app.thinking:
+                self._ai_line(us // 1000)     # answered in the pass that asked
+            self._state(state)
+            self._game(app)
+            if state == self.ballast_state and self.ballast is None:
+                self.ballast = fill_heap()
+        self._ai(app)
+        if app.text_version != self.text_version:   # also without a display
+            self.text_version = app.text_version
+            print("@@TEXT " + "|".join(app.text))
+        if drawn:
+            if not self.first_frame:
+                self.first_frame = True
+                print("@@FIRSTFRAME ms=%d" % ((_ns() - self.start) // 1000000))
+            if self.frames:
+                print("@@FRAME", app.frame_version, self.leds.level, bytes(app.frame).hex())
+
+    def _state(self, state):
+        gc.collect()
+        print("@@STATE %s free=%d pass_us=%d ms=%d" % (
+            state, _free(), self.state_max, (_ns() - self.start) // 1000000))
+        self.state = state
+        self.state_max = 0
+
+    def _game(self, app):
+        if app.game is not None:
+            print("@@GAME " + " ".join(app.game.history()))
+
+    def _ai(self, app):
+        thinking = app.thinking
+        if thinking and self.thinking_since < 0:
+            self.thinking_since = _ns()
+        elif not thinking and self.thinking_since >= 0:
+            self._ai_line((_ns() - self.thinking_since) // 1000000)
+            self.thinking_since = -1
+
+    def _ai_line(self, ms):
+        gc.collect()
+        print("@@AI ms=%d free=%d" % (ms, _free()))
+
+
+def fill_heap():
+    """Allocate blocks until the heap is full; the list of them (kept alive)."""
+    print("@@BALLAST free=%d" % _free())
+    blocks = []
+    size = 16384
+    while size >= 16:
+        try:
+            blocks.append(bytearray(size))
+        except MemoryError:
+            size //= 2
+    return blocks
+
+
+def boot_line():
+    gc.collect()
+    print("@@BOOT free=%d" % _free())

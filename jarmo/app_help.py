@@ -1,0 +1,196 @@
+# How to play: short pages of the rules on the display, lit examples on the
+# LEDs (docs/APP.md, How to play; the whole rules are docs/RULES.md).
+#
+# app_menu imports this module when How to play opens and it is unloaded
+# when it closes, so its pages take RAM only while someone reads them. The
+# state is S_HELP, run by the menu overlay, which hands press and draw over
+# to here.
+#
+# The pages come in sections; the reader starts with the first page, then
+# the board, then the rule set and expansions chosen in the menu, then the
+# others. Each page is wrapped to the display's width (at most 4 lines of 21
+# characters under a title line "Standard 2/5"). tests/app/test_help.py checks
+# that every page fits.
+#
+# Buttons: NEXT (and RIGHT, DOWN) the next page; PREV (and LEFT, UP) the
+# previous one, and from the first page back to the menu; SELECT, BACK and
+# MENU back to the menu.
+#
+# The LEDs play three examples over and over: a move, a capture and a camp
+# entry. Without a display they are the whole help: NEXT and PREV step
+# through the three examples.
+
+from jarmo.board import point
+from jarmo.buttons import NEXT, PREV, UP, DOWN, LEFT, RIGHT
+from jarmo import app as A
+from jarmo import app_view as V
+
+# (title, pages); the order is fixed: rule sets at 2..5 (settings[0] + 2),
+# expansions at 6, 7.
+SECTIONS = (
+    ("How to play", (
+        "NEXT, PREV: turn the pages. SELECT: back to the menu.",
+        "Race your pieces into the enemy camp, the far row, taking enemy "
+        "pieces on the way.",
+        "Your turn: NEXT finds a piece, SELECT picks it, then NEXT and SELECT "
+        "its target.",
+        "PREV drops a picked piece; with none picked it opens the menu.",
+    )),
+    ("Board", (
+        "South starts on rank 1 (a1 to e1), North on rank 5. A side's home "
+        "row is its camp.",
+        "A move takes a piece along one printed line to the point at its "
+        "other end.",
+        "The lines are lopsided: the two sides do not have the same paths.",
+        "Land on an enemy piece to take it. Taking is never forced.",
+        "A piece that reaches the enemy camp is frozen: it never moves again.",
+    )),
+    ("Classic", (
+        "Archers only. An archer that has taken a piece is marked (it "
+        "breathes).",
+        "Recall, a whole turn: a marked archer in the enemy camp brings a "
+        "taken archer home.",
+        "Select the marked archer, then a free point of your camp. It loses "
+        "its mark.",
+        "No piece may go back and forth along a line a third time in a row.",
+        "Ends when a side is all in the enemy camp, or when a side cannot "
+        "move.",
+        "Points: 2 for each piece in the enemy camp, 1 for each other.",
+    )),
+    ("Standard", (
+        "An archer that takes a piece outside that piece's camp becomes a "
+        "guard.",
+        "A guard entering the enemy camp turns archer and brings a taken piece "
+        "back.",
+        "Place held pieces on free points of your camp before or after the "
+        "move, then done.",
+        "Ends: a side all in the enemy camp or wiped out, back and forth, or "
+        "no move.",
+        "Points: 2 for each piece in the enemy camp, 1 for each other; wiped "
+        "out: 0.",
+        "A match is 2, 4 or 6 games, sides swapped each game, points added "
+        "up.",
+    )),
+    ("Legendary", (
+        "As standard, no points: win by moving your last piece into the enemy "
+        "camp.",
+        "Pieces in the enemy camp cannot be taken. A guard there stays a "
+        "guard.",
+        "Later, as a whole turn, flip it to an archer to get a taken piece "
+        "back.",
+        "Flip: select the guard twice, or select it and then a free camp "
+        "point.",
+        "No pieces left loses. Back and forth or no move: a draw.",
+    )),
+    ("Jasyr", (
+        "As legendary, but no move goes back: only forward or sideways.",
+        "The dotted line c3-b5 is a line too.",
+        "A taken archer is out for good. A taken guard goes back to its "
+        "owner: held.",
+        "Placing a held piece takes a whole turn.",
+    )),
+    ("Heroes", (
+        "The right corner piece (South e1, North a5) is a Golden Soldier, a "
+        "guard.",
+        "On the LEDs South's is tinted yellow, North's green.",
+        "Taken as a guard it stays as a hostage under the taker.",
+        "Take the piece on top of your hostage to free it.",
+        "Taken as an archer it is out for good. Once an archer, never a guard "
+        "again.",
+    )),
+    ("Challenges", (
+        "Remote camps on b3 and d3: have pieces on both after a move to earn a "
+        "redeploy.",
+        "Redeploy: a taken piece comes back to a free camp point; both "
+        "markers go.",
+        "Pick the camp point (or redeploy, then the point), or say done.",
+    )),
+)
+
+# LED examples: frames of "point+letter" items, 800 ms each. Letters:
+# a g South archer and guard, n h North archer and guard, s the selected
+# piece, t a target, w a capture's flash, r the point a move came from,
+# p a free camp point where a held piece can go.
+EXAMPLES = (
+    # a move: b1 along its line to d2
+    ("b1a e5n", "b1s e5n a3t d2t", "b1s e5n a3t d2t", "b1r d2a e5n", "d2a e5n"),
+    # a capture: d2 takes b3 and becomes a guard
+    ("d2a b3n", "d2s b3n b1t c2t d3t", "d2s b3t b1t c2t d3t", "d2r b3w", "d2r b3g", "b3g"),
+    # a camp entry: the guard on d3 enters e5, turns archer, a piece comes back
+    ("d3g c5n", "d3s c5n e5t", "d3r e5a c5n a1p b1p c1p d1p e1p", "e5a c5n a1p b1p c1p d1p e1p",
+     "e5a c5n c1a"),
+)
+_FRAME = 800
+_LETTERS = "agnhstwrp"
+_COLOURS = (V.PIECE[0], V.PIECE[2], V.PIECE[5], V.PIECE[7], V.SELECTED, V.TARGET * 2,
+            V.WHITE, V.TRAIL, V.PIECE[0])
+
+
+def _order(app):
+    """Section indices in reading order: the first page and the board, the
+    rule set and expansions in the settings, then the rest."""
+    s = app.settings
+    first = [0, 1, 2 + s[0]]
+    if s[0]:
+        for k in (1, 2):
+            if s[k]:
+                first.append(5 + k)
+    return first + [i for i in range(len(SECTIONS)) if i not in first]
+
+
+def pages(app):
+    """(title, text) of every page, in reading order."""
+    out = []
+    for i in _order(app):
+        title, texts = SECTIONS[i]
+        for k in range(len(texts)):
+            out.append(("%s %d/%d" % (title, k + 1, len(texts)), texts[k]))
+    return out
+
+
+def open_help(app):
+    app._state = A.S_HELP
+    app._page = 0
+    app._t0 = app._now
+    _text(app)
+
+
+def _close(app):
+    M = app._use(A.MENU)
+    M.open_menu(app, M.HELP)
+    A._unload("jarmo.app_help")     # this module: its pages leave RAM
+
+
+def _text(app):
+    if app.has_display:
+        title, text = pages(app)[app._page]
+        app._set_text((title,) + A.wrap(text, 21, 4))
+
+
+def press(app, b, player):
+    n = len(pages(app)) if app.has_display else len(EXAMPLES)
+    if b == NEXT or b == RIGHT or b == DOWN:
+        app._page = (app._page + 1) % n
+    elif b == PREV or b == LEFT or b == UP:
+        if not app._page:
+            _close(app)
+            return
+        app._page -= 1
+    else:                       # SELECT, BACK, MENU
+        _close(app)
+        return
+    app._t0 = app._now
+    _text(app)
+
+
+def draw(app, buf):
+    """One of the LED examples: without a display the page's, else each in
+    turn."""
+    t = V.ticks_diff(app._now, app._t0) // _FRAME
+    ex = EXAMPLES[(t // 7 if app.has_display else app._page) % len(EXAMPLES)]
+    t %= 7                      # up to 6 frames, then a dark one
+    V.clear(buf)
+    if t < len(ex):
+        for item in ex[t].split():
+            if item[2] != "p" or V.blink(app._now, 512):
+                V.put(buf, point(item[:2]), _COLOURS[_LETTERS.find(item[2])])

@@ -1,0 +1,127 @@
+"""How to play: the menu item, its pages on the display, the LED examples."""
+
+import sys
+
+from jarmo.app import App, wrap
+from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
+from tests.app.drive import Clock, menu_to, set_option
+
+
+def open_help(app, clock):
+    menu_to(clock, "How to play")
+    clock.press(SELECT)
+    assert app.state == "help"
+
+
+def pages_read(app, clock, n):
+    titles = []
+    for _ in range(n):
+        titles.append(app.text[0])
+        clock.press(NEXT)
+    return titles
+
+
+def test_every_page_fits_the_display_without_cutting_a_word():
+    from jarmo.app_help import SECTIONS
+    for title, texts in SECTIONS:
+        assert 3 <= len(texts) <= 6 or title == "How to play", title
+        for text in texts:
+            lines = wrap(text, 21, 99)
+            assert len(lines) <= 4, (title, lines)        # under the title line
+            assert " ".join(lines) == " ".join(text.split()), text
+    assert [t for t, _ in SECTIONS] == ["How to play", "Board", "Classic", "Standard",
+                                        "Legendary", "Jasyr", "Heroes", "Challenges"]
+
+
+def test_how_to_play_pages_forward_and_back_and_leaves_to_the_menu():
+    app = App()
+    clock = Clock(app)
+    open_help(app, clock)
+    assert app.text == ("How to play 1/4", "NEXT, PREV: turn the", "pages. SELECT: back",
+                        "to the menu.")
+    clock.press(NEXT)
+    assert app.text[0] == "How to play 2/4"
+    clock.press(PREV)
+    assert app.text[0] == "How to play 1/4"
+    clock.press(PREV)                       # PREV on the first page: back to the menu
+    assert app.state == "menu" and ">How to play" in app.text
+    assert "jarmo.app_help" not in sys.modules      # its pages left RAM
+    for leave in (SELECT, BACK, MENU):
+        clock.press(SELECT)
+        assert app.state == "help"
+        clock.press(NEXT)
+        clock.press(leave)
+        assert app.state == "menu" and "jarmo.app_help" not in sys.modules
+
+
+def test_the_rule_set_and_expansions_of_the_menu_come_first():
+    app = App()
+    clock = Clock(app)
+    set_option(clock, "Rules", "legendary")
+    set_option(clock, "Heroes", "on")
+    open_help(app, clock)
+    titles = pages_read(app, clock, 4 + 5 + 5 + 5)
+    assert titles[3:] == (["How to play 4/4"] + ["Board %d/5" % k for k in range(1, 6)]
+                          + ["Legendary %d/5" % k for k in range(1, 6)]
+                          + ["Heroes %d/5" % k for k in range(1, 6)])
+    # then the other rule sets; NEXT past the last page starts again
+    seen = pages_read(app, clock, 40)
+    assert "Classic 1/6" in seen and "Challenges 3/3" in seen and "How to play 1/4" in seen
+
+
+def test_every_rule_set_and_expansion_has_pages():
+    app = App()
+    clock = Clock(app)
+    open_help(app, clock)
+    titles = set(pages_read(app, clock, 60))
+    for section in ("Classic", "Standard", "Legendary", "Jasyr", "Heroes", "Challenges"):
+        assert section + " 1/" in " ".join(titles), section
+
+
+def test_open_from_a_game_and_back_to_resume():
+    app = App()
+    clock = Clock(app)
+    app.new_game(rules="standard", opponent="human")
+    app.how_to_play()                       # the simulator's ? key
+    assert app.state == "help" and app.text[0] == "How to play 1/4"
+    clock.press(SELECT)
+    assert app.state == "menu"
+    clock.press(MENU)                       # back to the game
+    assert app.state == "play"
+
+
+def lit(app):
+    return [i for i in range(25) if app.frame[3 * i:3 * i + 3] != b"\x00\x00\x00"]
+
+
+def test_led_only_boards_show_lit_examples():
+    app = App(has_display=False)
+    clock = Clock(app)
+    menu_to_led(app, clock)
+    clock.press(SELECT)
+    assert app.state == "help"
+    pictures = set()
+    for _ in range(7):                      # the move example, frame by frame
+        clock.run(800)
+        pictures.add(bytes(app.frame))
+    assert len(pictures) >= 4               # it moves
+    clock.run(800 * 7 - 16 * 7)
+    b1_before = bytes(app.frame)
+    clock.press(NEXT)                       # the capture example
+    clock.run(100)
+    assert bytes(app.frame) != b1_before and len(lit(app)) == 2     # d2 and b3
+    clock.press(NEXT)
+    clock.press(NEXT)                       # round to the move again
+    clock.press(PREV)
+    clock.press(PREV)
+    clock.press(PREV)                       # from the first example: out
+    assert app.state == "menu"
+
+
+def menu_to_led(app, clock):
+    """The LED-only menu: NEXT until the How to play LED (a3) blinks."""
+    for _ in range(12):
+        if app._item == 10:
+            return
+        clock.press(NEXT)
+    raise AssertionError("no How to play item")

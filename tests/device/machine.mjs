@@ -1,0 +1,128 @@
+// One emulated board from power-on: rp2040js's RP2040 plus the models that CircuitPython needs.
+//
+// A Machine is built from a flash image (firmware + CIRCUITPY + whatever the firmware wrote) and
+// lives until the next power cycle; Session (session.mjs) keeps the flash between Machines.
+
+import { performance } from 'perf_hooks';
+import { rp2040js } from './rp2040js.mjs';
+import { loadBootrom, BOARDS } from './firmware.mjs';
+import { installFlash, TYPICAL_TIMING } from './flash.mjs';
+import { Pads } from './pads.mjs';
+import { PioClock } from './pio.mjs';
+import { NeoPixelDecoder } from './neopixel.mjs';
+import { I2cTarget } from './i2c.mjs';
+import { UsbConsole } from './usb.mjs';
+
+const { Simulator, ConsoleLogger, LogLevel } = rp2040js;
+let bootrom = null;
+
+export class Machine {
+  /**
+   * @param {object} o
+   * @param {Uint8Array} o.flash flash contents to start from (copied in)
+   * @param {string|null} o.boardId
+   * @param {number} o.clockHz emulated clock (125 MHz, as CircuitPython sets it)
+   * @param {(number|null)[]} o.external external pin drives to start with (kept across power cycles)
+   * @param {number[]} o.neopixelPins GPIOs to decode WS2812 frames on
+   * @param {number[]} o.i2cAck I2C addresses to ACK ([] = no I2C target, no bus pull-ups)
+   * @param {number[][]} o.i2cPins [SDA, SCL] pairs (default: the board's I2C buses)
+   * @param {boolean} o.attach re-run code.py with the console attached (Ctrl-C, Ctrl-D)
+   * @param {boolean} o.flashTiming false: flash program/erase take no emulated time
+   * @param {object} o.hooks onReady(ns), onLine(text, ns), onEarly(text), onFrame(pin, ns, bytes, info),
+   *   onI2cBurst(burst), onI2cTransaction(tx)
+   */
+  constructor(o) {
+    const board = BOARDS[o.boardId] || null;
+    this.cycleNs = 1e9 / o.clockHz;
+    this.simulator = new Simulator();
+    const mcu = (this.mcu = this.simulator.rp2040);
+    const clock = (this.clock = this.simulator.clock);
+    this.core = mcu.core;
+    mcu.logger = new ConsoleLogger(LogLevel.Error);
+    bootrom = bootrom || loadBootrom();
+    mcu.loadBootrom(bootrom); // (also fills the flash with 0xff)
+    mcu.flash.set(o.flash);
+
+    // Flash chip behind the SSI: program/erase persist; RDID answers the board's chip so
+    // CircuitPython sizes CIRCUITPY as on the real board (unknown boards: 2 MiB Winbond).
+    const flashBytes = (board ? board.flashMiB : 2) * 1024 * 1024;
+    const timing = o.flashTiming === false ? null : { ...TYPICAL_TIMING, now: () => clock.nanos };
+    this.flashChip = installFlash(mcu, { sizeBytes: flashBytes, jedec: board ? board.jedec : [0xef, 0x40, 0x15], timing });
+    if (process.env.JARMO_FLASH_TRACE) {
+      // every flash command (after CS rises), for debugging the flash model
+      this.flashChip.trace = (text) => process.stderr.write(`[flash] ${(clock.nanos / 1e6).toFixed(3)} ms ${text}\n`);
+    }
+
+    // BOOTSEL: the button pulls QSPI_SS low when pressed; CircuitPython floats SS and reads it
+    // through SIO GPIO_HI_IN at start-up. rp2040js reads 0 there (pressed: CircuitPython waits for
+    // its release forever). The board's pull-up makes it read 1.
+    Object.defineProperty(mcu.qspi[1], 'inputValue', { get: () => true });
+
+    this.pads = new Pads(mcu, clock);
+    o.external.forEach((level, pin) => level !== null && this.pads.drive(pin, level));
+    this.pio = new PioClock(mcu, clock, this.pads, this.cycleNs);
+    this.neopixels = o.neopixelPins.map(
+      (pin) => new NeoPixelDecoder(this.pads, clock, pin, (ns, bytes, info) => o.hooks.onFrame(pin, ns, bytes, info)),
+    );
+    this.i2c = null;
+    if (o.i2cAck.length) {
+      this.i2c = new I2cTarget({
+        mcu,
+        clock,
+        pads: this.pads,
+        cycleNs: this.cycleNs,
+        addresses: o.i2cAck,
+        busPins: o.i2cPins || (board ? board.i2c : []),
+        onBurst: o.hooks.onI2cBurst,
+        onTransaction: o.hooks.onI2cTransaction,
+      });
+    }
+    this.console = new UsbConsole(mcu, clock, { attach: o.attach, hooks: o.hooks });
+    // UART0 too, in case a build puts its console there
+    mcu.uart[0].onByte = (b) => o.hooks.onEarly(String.fromCharCode(b));
+
+    // microcontroller.reset() and watchdog time-outs: the Session power-cycles the board.
+    this.rebootReason = null;
+    mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+      this.rebootReason = 'watchdog';
+      this.stopped = true;
+    };
+
+    // Start at boot2 (flash offset 0), as the bootrom does once it has checked BOOTSEL and
+    // loaded boot2 (the rp2040js demo does the same: rp2040js cannot run the bootrom's own
+    // start-up). The SSI starts as the bootrom leaves it (see Ssi).
+    this.core.PC = 0x10000000;
+    this.stopped = false;
+  }
+
+  /** Stops run() at the end of the current instruction (from an event hook). */
+  stop() {
+    this.stopped = true;
+  }
+
+  /**
+   * Executes until the emulated clock reaches `limitNs` or stop() is called (returns true), or
+   * until about `wallMs` of real time has passed (returns false: call again to continue).
+   * Idle time (WFI with no PIO running) is skipped to the next timer alarm.
+   */
+  run(limitNs, wallMs = 50) {
+    const { core, clock, pio, cycleNs } = this;
+    const wallEnd = performance.now() + wallMs;
+    this.stopped = false;
+    for (;;) {
+      for (let i = 0; i < 50000; i++) {
+        if (this.stopped || clock.nanos >= limitNs) return true;
+        if (core.waiting) {
+          let dt;
+          if (pio.running) dt = Math.min(clock.nextAlarm ? Math.max(clock.nanosToNextAlarm, 0) : 1000, 1000);
+          else dt = clock.nextAlarm ? Math.max(clock.nanosToNextAlarm, 0) : limitNs - clock.nanos;
+          clock.tick(Math.min(dt, limitNs - clock.nanos));
+        } else {
+          clock.tick(core.executeInstruction() * cycleNs);
+        }
+        if (pio.running) pio.advance(clock.nanos);
+      }
+      if (performance.now() >= wallEnd) return false;
+    }
+  }
+}

@@ -1,0 +1,291 @@
+// A Session is one emulated board over time: its flash (firmware, CIRCUITPY and everything the
+// firmware wrote) survives power cycles; each power-on builds a new Machine from it.
+//
+// Time: every event carries `t`, emulated milliseconds since the current console run of code.py
+// started (the "ready" moment of the latest boot). Session time (`now`) adds up all boots.
+
+import { performance } from 'perf_hooks';
+import {
+  BOARDS,
+  CIRCUITPY_IMAGE_SIZE,
+  CIRCUITPY_OFFSET,
+  detectBoard,
+  pinNumber,
+  predictBootOut,
+  writeFirmware,
+} from './firmware.mjs';
+import { FLASH_UNIQUE_ID } from './flash.mjs';
+import { buildFat12 } from './fat.mjs';
+import { Machine } from './machine.mjs';
+import fs from 'fs';
+import path from 'path';
+
+const MS = 1e6; // ns
+
+export class Session {
+  /**
+   * @param {object} opts firmware, drive, board, clockHz, fastBoot, attach, neopixelPins, i2cAck,
+   *   i2cPins, bootTimeoutMs
+   * @param {function(object)} emit receives every event object ({ev: ...})
+   */
+  constructor(opts, emit) {
+    this.opts = opts;
+    this.emit = emit;
+    this.wallStart = performance.now();
+    this.cpuStart = process.cpuUsage();
+    this.flash = new Uint8Array(16 * 1024 * 1024).fill(0xff);
+    this.firmware = writeFirmware(opts.firmware, this.flash);
+    this.boardId = opts.board || detectBoard(this.flash, this.firmware.end);
+    this.board = BOARDS[this.boardId] || null;
+    const extra = {};
+    if (opts.fastBoot !== false) {
+      // skip CircuitPython's 1 s safe-mode window at power-up (saves ~1 emulated s per boot)
+      const own = opts.drive && path.join(opts.drive, 'settings.toml');
+      let text = own && fs.existsSync(own) ? fs.readFileSync(own, 'utf8') : '';
+      if (!/^\s*CIRCUITPY_SAFE_MODE_DELAY\s*=/m.test(text)) {
+        if (text && !text.endsWith('\n')) text += '\n';
+        text += 'CIRCUITPY_SAFE_MODE_DELAY = 0.0\n';
+      }
+      extra['settings.toml'] = text;
+      // CircuitPython waits 1 s before it (re)writes boot_out.txt, so the first power-up of a
+      // fresh drive takes 1.2 emulated s instead of 0.2 s. Start from the file a board that has
+      // booted this firmware before would have (if boot.py prints something, it is rewritten).
+      const has = (name) => opts.drive && fs.existsSync(path.join(opts.drive, name));
+      if (!has('boot_out.txt')) {
+        const text = predictBootOut(this.flash, this.firmware.end, this.boardId, FLASH_UNIQUE_ID, has('boot.py'));
+        if (text) extra['boot_out.txt'] = text;
+      }
+    }
+    this.fat = buildFat12(opts.drive, { extra, size: CIRCUITPY_IMAGE_SIZE });
+    this.flash.set(this.fat.image, CIRCUITPY_OFFSET);
+    this.neopixelPins = (opts.neopixelPins || []).map((p) => this.pin(p));
+    this.i2cPins = opts.i2cPins ? opts.i2cPins.map((pair) => pair.map((p) => this.pin(p))) : null;
+    this.external = new Array(30).fill(null); // external pin drives, kept across power cycles
+    this.machine = null;
+    this.boots = 0;
+    this.pastNs = 0; // emulated ns of earlier power cycles
+    this.baseNs = 0; // session ns when the current console run started
+    this.ready = false;
+    this.pending = []; // events before "ready" of this boot (their t is known only then)
+    this.earlyText = '';
+    this.frames = 0;
+    this.lineHandler = null; // (text) => void, set while waiting for a console line
+  }
+
+  /** GPIO number of a pin name/number on this board. */
+  pin(name) {
+    return pinNumber(name, this.boardId);
+  }
+
+  get now() {
+    return this.pastNs + (this.machine ? this.machine.clock.nanos : 0);
+  }
+
+  t(sessionNs) {
+    return round3((sessionNs - this.baseNs) / MS);
+  }
+
+  /** Emits an event stamped at session time `ns` (queued until the boot's "ready"). */
+  stamped(ns, event) {
+    if (this.ready) this.emit(withT(event, this.t(ns)));
+    else this.pending.push([ns, event]);
+  }
+
+  /** Powers the board on (again) and runs until code.py runs with the console attached. */
+  async boot(reason = 'power-on') {
+    if (this.machine) {
+      this.pastNs += this.machine.clock.nanos;
+      this.flash = this.machine.mcu.flash; // keep what the firmware wrote
+      this.machine = null;
+    }
+    this.boots++;
+    this.ready = false;
+    this.pending = [];
+    this.earlyText = '';
+    this.earlyLine = '';
+    const wall0 = performance.now();
+    const start = this.now;
+    const past = this.pastNs;
+    const hooks = {
+      onReady: (ns) => {
+        this.baseNs = past + ns;
+        this.ready = true;
+        for (const [at, ev] of this.pending) this.emit(withT(ev, this.t(at)));
+        this.pending = [];
+        this.machine.stop();
+      },
+      onLine: (text, ns) => {
+        this.stamped(past + ns, { ev: 'console', line: text });
+        if (this.lineHandler) this.lineHandler(text);
+      },
+      onEarly: (text) => {
+        this.earlyText = (this.earlyText + text).slice(-4000);
+        if (!this.opts.verbose) return;
+        // --verbose: the console before the attach, a line at a time
+        this.earlyLine += text;
+        const lines = this.earlyLine.split('\n');
+        this.earlyLine = lines.pop();
+        for (const line of lines) this.emit({ ev: 'log', text: line + '\n' });
+      },
+      onFrame: (pin, ns, bytes) => {
+        this.frames++;
+        this.stamped(past + ns, { ev: 'frame', pin, grb: Buffer.from(bytes).toString('hex') });
+      },
+      onI2cBurst: (b) => {
+        const addresses = b.addresses.map((a) => '0x' + a.toString(16).padStart(2, '0'));
+        this.stamped(past + b.t, { ev: 'i2c', ms: round3(b.ms), transactions: b.transactions, bytes: b.bytes, addresses });
+      },
+      onI2cTransaction: this.opts.onI2cTransaction ? (tx) => this.opts.onI2cTransaction({ ...tx, t: this.t(past + tx.t) }) : null,
+    };
+    this.machine = new Machine({
+      flash: this.flash,
+      boardId: this.boardId,
+      clockHz: this.opts.clockHz || 125e6,
+      external: this.external,
+      neopixelPins: this.neopixelPins,
+      i2cAck: this.opts.i2cAck || [],
+      i2cPins: this.i2cPins,
+      attach: this.opts.attach !== false,
+      flashTiming: this.opts.flashTiming,
+      hooks,
+    });
+    const limit = start + (this.opts.bootTimeoutMs || 10000) * MS;
+    const stoppedFor = await this.execute(limit, () => this.ready);
+    if (!this.ready) {
+      const tail = this.earlyText.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').slice(-1500);
+      throw new EmulatorError(
+        `boot ${this.boots}: code.py did not start with the console attached within ` +
+          `${this.opts.bootTimeoutMs || 10000} emulated ms (${stoppedFor}). Console output so far:\n${tail}`,
+      );
+    }
+    return {
+      ev: 'ready',
+      t: 0,
+      boot: this.boots,
+      reason,
+      board: this.boardId,
+      boot_ms: round3((this.baseNs - start) / MS),
+      usb_ms: round3(this.machine.console.connectedAt / MS),
+      boot_wall_s: round3((performance.now() - wall0) / 1000),
+    };
+  }
+
+  /**
+   * Runs the machine until session time `limitNs` or until done() is true. Reboots the board if the
+   * firmware resets itself (watchdog, microcontroller.reset()). Returns 'limit' or 'done'.
+   */
+  async execute(limitNs, done) {
+    for (;;) {
+      const m = this.machine;
+      const finished = m.run(limitNs - this.pastNs);
+      if (m.rebootReason) {
+        this.emit({ ev: 'reboot', t: this.t(this.now), reason: m.rebootReason });
+        const ready = await this.boot(m.rebootReason);
+        this.emit(ready);
+        continue;
+      }
+      if (done()) return 'done';
+      if (finished && this.now >= limitNs) return 'limit';
+      if (this.opts.wallDeadline && performance.now() > this.opts.wallDeadline) throw new WallTimeout();
+      await new Promise((resolve) => setImmediate(resolve)); // let stdin/stdout/signals through
+    }
+  }
+
+  /** Advances `ms` emulated milliseconds. */
+  async runFor(ms) {
+    await this.execute(this.now + ms * MS, () => false);
+    return this.t(this.now);
+  }
+
+  /** Runs until a new console line matches `regex` (returns it) or `timeoutMs` pass (returns null). */
+  async runUntil(regex, timeoutMs) {
+    let matched = null;
+    this.lineHandler = (text) => {
+      if (matched === null && regex.test(text)) {
+        matched = text;
+        this.machine.stop();
+      }
+    };
+    try {
+      await this.execute(this.now + timeoutMs * MS, () => matched !== null);
+    } finally {
+      this.lineHandler = null;
+    }
+    return matched;
+  }
+
+  /** Reports what is still pending: an I2C burst not yet ended by bus silence, a NeoPixel frame
+   * not yet latched (used before exiting). */
+  flush() {
+    if (!this.machine) return;
+    if (this.machine.i2c) this.machine.i2c.endBurst();
+    for (const decoder of this.machine.neopixels) decoder.flush();
+  }
+
+  /** Drives a pin from outside now: 0, 1 or null (released). Kept across power cycles. */
+  setPin(name, level) {
+    const pin = this.pin(name);
+    this.external[pin] = level;
+    if (this.machine) this.machine.pads.drive(pin, level);
+    return pin;
+  }
+
+  /** Sends text to the console (like typing it). */
+  input(text) {
+    this.machine.console.send(Buffer.from(text, 'utf8'));
+  }
+
+  /** The CIRCUITPY FAT image as the firmware left it (1 MiB from flash offset 0x100000). */
+  fsImage() {
+    const flash = this.machine ? this.machine.mcu.flash : this.flash;
+    return Buffer.from(flash.subarray(CIRCUITPY_OFFSET, CIRCUITPY_OFFSET + CIRCUITPY_IMAGE_SIZE));
+  }
+
+  stats() {
+    const wallS = (performance.now() - this.wallStart) / 1000;
+    const emulatedS = this.now / 1e9;
+    const chip = this.machine ? { ...this.machine.flashChip.stats } : null;
+    if (chip) chip.busyMs = round3(chip.busyMs);
+    // I2C totals of this power cycle: per ACKed address, and all other addresses together
+    const i2c = {};
+    if (this.machine && this.machine.i2c) {
+      for (const [a, v] of this.machine.i2c.totals) {
+        const key = this.machine.i2c.acked.has(a) ? '0x' + a.toString(16).padStart(2, '0') : 'nacked';
+        const sum = i2c[key] || (i2c[key] = { transactions: 0, bytes: 0 });
+        sum.transactions += v.transactions;
+        sum.bytes += v.bytes;
+      }
+    }
+    const cpu = process.cpuUsage(this.cpuStart);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    return {
+      t: this.t(this.now),
+      boots: this.boots,
+      emulated_s: round3(emulatedS),
+      wall_s: round3(wallS),
+      cpu_s: round3(cpuS),
+      speed: round3(emulatedS / wallS), // emulated / wall seconds (lower when the machine is busy)
+      cpu_speed: round3(emulatedS / cpuS), // emulated / CPU seconds of this process
+      cycles: Math.round(this.now / (1e9 / (this.opts.clockHz || 125e6))),
+      frames: this.frames,
+      flash: chip, // of the current power cycle
+      i2c,
+    };
+  }
+}
+
+export class EmulatorError extends Error {}
+export class WallTimeout extends Error {
+  constructor() {
+    super('wall-clock timeout');
+  }
+}
+
+/** The event with its time right after "ev" (easier to read). */
+function withT({ ev, ...rest }, t) {
+  return { ev, t, ...rest };
+}
+
+function round3(x) {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,159 @@
+"""The device stage: a CIRCUITPY drive as `run.py deploy` writes it, and its trace.
+
+build_drive(folder, profile, **settings) deploys the project into folder
+(compiled with CircuitPython's mpy-cross when there is one, as a user's
+deploy would be) with JARMO_TRACE on; Trace parses hardware/trace.py's
+console lines; expected_grb() turns an app frame into the bytes the pixel
+pin must carry.
+"""
+
+import importlib.util
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
+
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+deploy = _load("jarmo_deploy_for_device", os.path.join(ROOT, "tools", "deploy.py"))
+
+
+def mpy_cross_path():
+    """CircuitPython's mpy-cross: JARMO_MPY_CROSS, else the shared folder's, else None."""
+    for path in (os.environ.get("JARMO_MPY_CROSS"), os.path.join(SHARED, "mpy-cross"),
+                 "/work/shared/rp2040/mpy-cross"):
+        if path and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def build_drive(folder, profile, mpy=True, trace=2, files=None, **settings):
+    """Deploy Jarmo into folder for `profile`; settings become settings.toml lines.
+
+    files: {name: bytes} written onto the drive afterwards (a damaged save...).
+    """
+    os.makedirs(folder, exist_ok=True)
+    compiler = deploy.find_mpy_cross(mpy_cross_path()) if mpy and mpy_cross_path() else None
+    pairs = [("JARMO_TRACE", str(trace))]
+    for key, value in settings.items():
+        pairs.append(deploy.parse_setting("%s=%s" % (key, value)))
+    deploy.deploy(folder, profile, mpy_cross=compiler, force=True, settings=pairs,
+                  log=lambda s: None)
+    for name, data in (files or {}).items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
+    return folder
+
+
+def profile(name):
+    from hardware import profiles
+    return profiles.get(name)
+
+
+def key_pin(prof, button):
+    """The board pin of the key whose short press is `button` ("select", "next"...)."""
+    for _label, pin, _seat, short, _long in prof["keys"]:
+        if short == button:
+            return pin
+    raise KeyError(button)
+
+
+def long_key_pin(prof, button):
+    """The board pin of the key whose long press is `button` ("menu", "prev")."""
+    for _label, pin, _seat, _short, long in prof["keys"]:
+        if long == button:
+            return pin
+    raise KeyError(button)
+
+
+def expected_grb(prof, frame_hex, level):
+    """The 75 bytes the pin carries for an app frame (hex, RGB per point) at level."""
+    from hardware.leds import pixel_map
+    frame = bytes.fromhex(frame_hex)
+    table = pixel_map(prof["rotation"], prof["serpentine"])
+    k = level + 1
+    out = bytearray(75)
+    order = prof["pixel_order"]
+    for p in range(25):
+        rgb = {c: (frame[3 * p + j] * k) >> 8 for j, c in enumerate("RGB")}
+        if not any(rgb.values()) and any(frame[3 * p:3 * p + 3]):
+            # hardware/leds.py keeps a too-dim piece lit: its strongest channel at 1
+            r, g, b = frame[3 * p:3 * p + 3]
+            rgb["R" if r >= g and r >= b else ("G" if g >= b else "B")] = 1
+        i = table[p] * 3
+        for j, channel in enumerate(order):
+            out[i + j] = rgb[channel]
+    return bytes(out)
+
+
+class Trace:
+    """hardware/trace.py's lines out of a list of console lines."""
+
+    def __init__(self, lines):
+        self.lines = [line for line in lines if line.startswith("@@")]
+
+    def _values(self, tag):
+        return [line[len(tag) + 1:] for line in self.lines if line.startswith(tag + " ")]
+
+    def states(self):
+        """[(state, free, longest pass us, ms since start)] in order."""
+        out = []
+        for v in self._values("@@STATE"):
+            m = re.match(r"(\S+) free=(\d+) pass_us=(\d+) ms=(\d+)", v)
+            out.append((m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))))
+        return out
+
+    def state_names(self):
+        return [s[0] for s in self.states()]
+
+    def texts(self):
+        return [tuple(v.split("|")) for v in self._values("@@TEXT")]
+
+    def games(self):
+        return [v.split() for v in self._values("@@GAME")] + \
+            [[] for line in self.lines if line == "@@GAME"]
+
+    def last_game(self):
+        moves = None
+        for line in self.lines:
+            if line == "@@GAME" or line.startswith("@@GAME "):
+                moves = line[7:].split()
+        return moves
+
+    def frames(self):
+        """[(version, level, frame hex)] drawn by the app."""
+        out = []
+        for v in self._values("@@FRAME"):
+            version, level, data = v.split()
+            out.append((int(version), int(level), data))
+        return out
+
+    def boots(self):
+        return [int(v.split("=")[1]) for v in self._values("@@BOOT")]
+
+    def ai_turns(self):
+        """[(ms, free)] per AI turn."""
+        out = []
+        for v in self._values("@@AI"):
+            m = re.match(r"ms=(\d+) free=(\d+)", v)
+            out.append((int(m.group(1)), int(m.group(2))))
+        return out
+
+    def max_passes(self):
+        """[(us, state)] each new longest pass after the first frame."""
+        out = []
+        for v in self._values("@@MAXPASS"):
+            us, state = v.split()
+            out.append((int(us), state))
+        return out
+
+    def first_frame_ms(self):
+        values = self._values("@@FIRSTFRAME")
+        return int(values[0].split("=")[1]) if values else None

@@ -1,0 +1,214 @@
+"""The game on real CircuitPython 10 firmware, on emulated RP2040 boards.
+
+Each test deploys the project exactly as `run.py deploy` does (compiled
+with CircuitPython's mpy-cross when there is one) for a profile, unmodified,
+boots the firmware of the board that profile names, and plays through the
+profile's buttons, reading the console trace (hardware/trace.py), the LEDs
+from the pixel pin and, on the OLED FeatherWing build, the I2C bus.
+"""
+
+import contextlib
+import json
+
+import pytest
+
+from jarmo.storage import parse
+from tests.device import stage
+from tests.device.device import Device, firmware_path, unavailable_reason
+
+PRESS_MS = 100       # a tap: shorter than the profiles' 600 ms long press
+GAP_MS = 300         # between taps
+
+
+@pytest.fixture
+def firmware_option(request):
+    return request.config.getoption("--firmware")
+
+
+@contextlib.contextmanager
+def booted(tmp_path, firmware_option, profile_name, files=None, **settings):
+    """The board of profile_name running Jarmo; skips when there is no firmware."""
+    prof = stage.profile(profile_name)
+    board = prof["board_id"]
+    why = unavailable_reason(board, firmware_option)
+    if why:
+        pytest.skip(why)
+    drive = stage.build_drive(str(tmp_path / "CIRCUITPY"), profile_name, files=files,
+                              JARMO_SEED=settings.pop("JARMO_SEED", 11), **settings)
+    i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
+    with Device(firmware_path(board, firmware_option), drive, neopixel_pin=prof["pixel_pin"],
+                i2c_ack=i2c, timeout_s=240) as dev:
+        dev.profile = prof
+        yield dev
+
+
+def tap(dev, button):
+    dev.press(stage.key_pin(dev.profile, button), PRESS_MS)
+    dev.run(GAP_MS)
+
+
+def hold(dev, button):
+    dev.press(stage.long_key_pin(dev.profile, button), dev.profile["long_ms"] + 200)
+    dev.run(GAP_MS)
+
+
+def wait_state(dev, pattern, timeout_ms):
+    """Wait for a state line; then a little longer, for the lines printed with it."""
+    line = dev.wait_for(r"^@@STATE " + pattern, timeout_ms)
+    dev.run(100)
+    return line
+
+
+def saved(dev, name):
+    """The newest valid record of a save on the board's flash (jarmo.storage slots)."""
+    best = (-1, None)
+    for k in (0, 1):
+        data = dev.read_file("%s.%d" % (name, k))
+        if data:
+            try:
+                best = max(best, parse(data), key=lambda r: r[0])
+            except ValueError:
+                pass
+    return best[1]
+
+
+def trace(dev):
+    return stage.Trace(dev.console)
+
+
+def play_until(dev, state, most_taps=200):
+    """Tap select (piece, then its first target; menu items) until the app is in `state`."""
+    for _ in range(most_taps):
+        if state in trace(dev).state_names():
+            return
+        tap(dev, "select")
+    raise AssertionError("no %r after %d taps of select: %s" % (state, most_taps, trace(dev).lines[-20:]))
+
+
+def assert_pin_shows_every_frame(dev):
+    """Every frame the app drew (@@FRAME) went out on the pixel pin, byte for byte."""
+    sent = {grb for _t, grb in dev.frames}
+    drawn = trace(dev).frames()
+    assert drawn, "the app drew no frame"
+    missing = [v for v, level, data in drawn
+               if stage.expected_grb(dev.profile, data, level) not in sent]
+    # the last frame may still be on its way out when the run stopped
+    assert missing in ([], [drawn[-1][0]]), "frames drawn but never sent: %s" % missing[:10]
+
+
+# ---------------------------------------------------------------- QT Py + 5x5 BFF (no display)
+
+def test_qtpy_boots_into_the_menu_and_lights_the_grid(tmp_path, firmware_option):
+    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+        wait_state(dev, "menu", 5000)
+        dev.run(500)
+        t = trace(dev)
+        assert t.boots() and t.first_frame_ms() is not None
+        assert t.texts()[-1][0] == "Jarmo"
+        assert any("New game" in line for line in t.texts()[-1])
+        assert len(dev.frames) >= 1 and dev.frames[-1][1] != bytes(75)     # something is lit
+        assert_pin_shows_every_frame(dev)
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_option):
+    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+        wait_state(dev, "menu", 5000)
+        play_until(dev, "end", most_taps=300)
+        wait_state(dev, "result", 10000)
+        t = trace(dev)
+        names = t.state_names()
+        assert names[:3] == ["menu", "play", "ai"]          # New game opens South's turn
+        assert names.count("ai") >= 5 and names.count("play") >= 5
+        ai_moves = t.ai_turns()
+        assert len(ai_moves) >= 5
+        final = t.last_game()
+        assert len(final) >= 10 and not [a for a in final if not a[0].isalnum() and a[0] != "@"]
+        assert_pin_shows_every_frame(dev)
+        # the finished game counts in the statistics on the flash
+        assert saved(dev, "stats") is not None
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option):
+    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+        wait_state(dev, "menu", 5000)
+        tap(dev, "select")                                   # New game
+        wait_state(dev, "play", 5000)
+        tap(dev, "select")                                   # a piece
+        tap(dev, "select")                                   # its first target
+        wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)                # the AI has answered
+        before = trace(dev).last_game()
+        assert len(before) == 2
+        dev.run(1000)                                        # a save takes a few passes
+        assert json.loads(saved(dev, "game"))["game"].count("\n") > 5   # saved after every turn
+        dev.reset()
+        wait_state(dev, "menu", 10000)
+        assert any("Resume" in line for line in trace(dev).texts()[-1])
+        tap(dev, "select")                                   # Resume
+        wait_state(dev, "play", 5000)
+        assert trace(dev).last_game() == before
+
+
+def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option):
+    damaged = {"game.0": b"JARMO1 40 0000\n{\"v\": 1, \"game\": \"garbled\xff" + bytes(4000)}
+    with booted(tmp_path, firmware_option, "qtpy_bff", files=damaged) as dev:
+        wait_state(dev, "notice", 5000)
+        text = " ".join(trace(dev).texts()[-1])
+        assert "Damaged file" in text
+        files = dev.listdir("/")
+        assert "game.0.bad" in files and "game.0" not in files
+        tap(dev, "select")                                   # any button
+        wait_state(dev, "menu", 5000)
+        dev.reset()                                          # and it stays aside
+        wait_state(dev, "menu", 10000)
+        assert "notice" not in trace(dev).state_names()[-2:]
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option):
+    # JARMO_TRACE_BALLAST fills the heap when the AI starts to think
+    with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai") as dev:
+        wait_state(dev, "menu", 5000)
+        tap(dev, "select")
+        wait_state(dev, "play", 5000)
+        tap(dev, "select")
+        tap(dev, "select")
+        dev.wait_for(r"^@@BALLAST", 5000)
+        moves = trace(dev).last_game()
+        dev.wait_for(r"out of memory", 10000)
+        # the game goes on from its save: after a restart, straight into the AI's turn
+        dev.wait_for(r"^@@BOOT", 10000)
+        wait_state(dev, "(ai|play)", 10000)
+        assert trace(dev).last_game()[:len(moves)] == moves
+        wait_state(dev, "play", 20000)                # and the AI answered
+        assert len(trace(dev).last_game()) == len(moves) + 1
+
+
+# ---------------------------------------------------------------- Feather + OLED FeatherWing
+
+def test_feather_oled_menu_on_the_display(tmp_path, firmware_option):
+    with booted(tmp_path, firmware_option, "feather_oled") as dev:
+        wait_state(dev, "menu", 8000)
+        dev.run(500)
+        first = trace(dev).texts()[-1]
+        assert ">New game" in first
+        tap(dev, "next")                                     # the next menu item
+        assert trace(dev).texts()[-1] != first
+        for _ in range(14):                                  # the items wrap around
+            if ">New game" in trace(dev).texts()[-1]:
+                break
+            tap(dev, "next")
+        assert ">New game" in trace(dev).texts()[-1]
+        tap(dev, "select")                                   # New game
+        wait_state(dev, "play", 5000)
+        tap(dev, "select")
+        tap(dev, "select")
+        wait_state(dev, "play", 20000)                # the AI answered
+        hold(dev, "menu")                                    # B held: the menu
+        wait_state(dev, "menu", 5000)
+        assert any("Resume" in line for line in trace(dev).texts()[-1])
+        assert dev.i2c, "nothing was sent to the OLED"
+        assert_pin_shows_every_frame(dev)
+        assert "Traceback" not in "\n".join(dev.console)

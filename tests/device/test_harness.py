@@ -1,0 +1,268 @@
+"""The device harness itself: real CircuitPython 10 firmware booted in rp2040js (tests/device/).
+
+Checks what the game's device tests rely on: boot to code.py with the console attached, the
+NeoPixel bytes a pin really sent, a button press through keypad, a file saved by code.py
+surviving a power cycle (flash writes persist), board pin names, the I2C target, batch mode.
+Skips with the reason when Node.js, the rp2040js package (npm ci) or a firmware UF2 is missing
+(see tests/device/README.md: JARMO_FIRMWARE, https://circuitpython.org/downloads).
+"""
+
+import os
+import re
+import subprocess
+import textwrap
+
+import pytest
+
+from tests.device import device as dv
+
+PIXELS = bytes([0x10, 0x20, 0x30, 0xFF, 0x00, 0x01, 0x00, 0x80, 0x00])  # G, R, B per pixel
+
+BOOT_PY = 'import storage\nstorage.remount("/", readonly=False)\n'
+
+# Pico: NeoPixels on GP16, buttons GP13 (just reported) and GP14 (saves a count to flash).
+PICO_CODE = textwrap.dedent(
+    """
+    import gc, os, time, board, digitalio, keypad, neopixel_write
+    gc.collect()
+    print("HELLO", gc.mem_free())
+    try:
+        with open("/saved.txt") as f:
+            print("SAVED", f.read())
+    except OSError:
+        print("SAVED none")
+    pin = digitalio.DigitalInOut(board.GP16)
+    pin.direction = digitalio.Direction.OUTPUT
+    neopixel_write.neopixel_write(pin, bytearray(%r))
+    print("SHOWN")
+    keys = keypad.Keys((board.GP13, board.GP14), value_when_pressed=False, pull=True)
+    count = 0
+    print("READY")
+    while True:
+        event = keys.events.get()
+        if event:
+            print("KEY", event.key_number, "pressed" if event.pressed else "released",
+                  time.monotonic_ns() // 1000000)
+            if event.released and event.key_number == 1:
+                count += 1
+                with open("/saved.new", "w") as f:
+                    f.write("presses=%%d" %% count)
+                try:
+                    os.remove("/saved.txt")
+                except OSError:
+                    pass
+                os.rename("/saved.new", "/saved.txt")
+                print("WROTE", count)
+        time.sleep(0.005)
+    """
+    % PIXELS
+)
+
+
+def _firmware(board):
+    reason = dv.unavailable_reason(board)
+    if reason:
+        pytest.skip(reason)
+    return dv.firmware_path(board)
+
+
+def _drive(path, files):
+    for name, text in files.items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return str(path)
+
+
+def _reach(dev, regex, timeout_ms=10000):
+    """A console line matching regex: one already printed, else the next one (order-independent tests)."""
+    for line in dev.console:
+        if re.search(regex, line):
+            return line
+    return dev.wait_for(regex, timeout_ms)
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory):
+    firmware = _firmware("raspberry_pi_pico")
+    drive = _drive(tmp_path_factory.mktemp("pico"), {"boot.py": BOOT_PY, "code.py": PICO_CODE})
+    with dv.Device(firmware, drive, neopixel_pin="GP16", timeout_s=120) as dev:
+        yield dev
+
+
+def test_pico_boots_to_code_py_with_the_console(pico):
+    assert pico.board == "raspberry_pi_pico"
+    # boot_out.txt is pre-seeded, so power-on to code.py is ~0.2 emulated s, not 1.2 s
+    assert pico.ready["boot_ms"] < 1000
+    line = _reach(pico, r"^HELLO \d+$")
+    free = int(line.split()[1])
+    assert 100_000 < free < 264 * 1024, line
+
+
+def test_neopixel_frame_is_what_code_py_sent(pico):
+    _reach(pico, r"^SHOWN$")
+    frames = [grb for _t, grb in pico.frames]
+    assert frames and frames[-1] == PIXELS
+
+
+def test_button_press_reaches_keypad(pico):
+    _reach(pico, r"^READY$")
+    pico.press("GP13", ms=120)
+    pressed = int(pico.wait_for(r"^KEY 0 pressed \d+").split()[-1])
+    released = int(pico.wait_for(r"^KEY 0 released \d+").split()[-1])
+    # keypad scans every 20 ms: the press lasts 120 ms of emulated time
+    assert 100 <= released - pressed <= 140
+
+
+def test_file_written_by_code_py_survives_a_power_cycle(pico):
+    _reach(pico, r"^READY$")
+    pico.press("GP14")
+    count = int(pico.wait_for(r"^WROTE \d+$").split()[1])
+    assert pico.read_file("saved.txt") == b"presses=%d" % count
+    ready = pico.reset()
+    assert ready["boot"] == 2
+    assert pico.wait_for(r"^SAVED ") == "SAVED presses=%d" % count
+    assert "saved.txt" in pico.listdir("/")
+
+
+# QT Py, batch mode (the CLI as a benchmark would use it): board pin names, a NeoPixel grid on A3,
+# a button on A1 from a --gpio-script, I2C scan with --i2c-ack, a long file name in a subfolder,
+# a file written to flash, read back from --fs-image.
+QTPY_CODE = textwrap.dedent(
+    """
+    import board, busio, digitalio, keypad, neopixel_write, time
+    print("BOARD", board.board_id)
+    with open("/lib/sub/A long file name.txt") as f:
+        print("LFN", f.read())
+    i2c = board.I2C()
+    i2c.try_lock()
+    print("SCAN", i2c.scan())
+    i2c.writeto(0x3C, bytes([0x00, 0xAE]))
+    i2c.unlock()
+    pin = digitalio.DigitalInOut(board.A3)
+    pin.direction = digitalio.Direction.OUTPUT
+    neopixel_write.neopixel_write(pin, bytearray(b"\\x01\\x02\\x03" * 25))
+    keys = keypad.Keys((board.A1,), value_when_pressed=False, pull=True)
+    start = time.monotonic()
+    while time.monotonic() - start < 1:
+        event = keys.events.get()
+        if event:
+            print("KEY", "pressed" if event.pressed else "released")
+            if event.released:
+                break
+    with open("/out.txt", "w") as f:
+        f.write("written by code.py")
+    print("@@END")
+    """
+)
+
+
+def test_qtpy_batch_mode(tmp_path):
+    firmware = _firmware("adafruit_qtpy_rp2040")
+    drive = _drive(tmp_path / "drive", {
+        "boot.py": BOOT_PY,
+        "code.py": QTPY_CODE,
+        "lib/sub/A long file name.txt": "long names work",
+    })
+    script = tmp_path / "buttons.gpio"
+    script.write_text("# TIME_MS PIN LEVEL\n100 A1 0\n200 A1 z\n")
+    frames = tmp_path / "frames.txt"
+    image = tmp_path / "circuitpy.img"
+    proc = subprocess.run(
+        [dv.node_path(), dv.EMULATOR, "--firmware", firmware, "--drive", drive,
+         "--end-marker", "@@END", "--timeout-s", "120", "--gpio-script", str(script),
+         "--neopixel-pin", "A3", "--neopixel-out", str(frames), "--i2c-ack", "0x3C",
+         "--fs-image", str(image)],
+        capture_output=True, text=True, timeout=180,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout.splitlines()
+    assert "BOARD adafruit_qtpy_rp2040" in out
+    assert "LFN long names work" in out
+    assert "SCAN [60]" in out
+    assert out.count("KEY pressed") == 1 and out.count("KEY released") == 1
+    assert "GPIO28 = 0" in proc.stderr  # A1 is GPIO28 on the QT Py
+    assert "I2C 0x3c: 2 transactions, 2 bytes" in proc.stderr  # scan's probe, then the write
+    frame = frames.read_text().splitlines()[-1]
+    assert "pin=GPIO26 pixels=25" in frame and "grb=" + ",".join(["010203"] * 25) in frame
+    assert dv.fat_read(image.read_bytes(), "out.txt") == b"written by code.py"
+
+
+# Feather RP2040 + OLED FeatherWing: the I2C target ACKs 0x3C and reports each burst of writes.
+FEATHER_CODE = textwrap.dedent(
+    """
+    import board
+    i2c = board.I2C()
+    while not i2c.try_lock():
+        pass
+    for page in range(3):
+        i2c.writeto(0x3C, bytes([0x00, 0xB0 | page]))
+        i2c.writeto(0x3C, bytes([0x40]) + bytes(16))
+    i2c.unlock()
+    print("DRAWN")
+    import digitalio
+    d5 = digitalio.DigitalInOut(board.D5)
+    d5.pull = digitalio.Pull.UP
+    print("D5", d5.value)
+    while d5.value:
+        pass
+    print("D5", d5.value)
+    """
+)
+
+
+def test_feather_oled_i2c_and_pin_names(tmp_path):
+    firmware = _firmware("adafruit_feather_rp2040")
+    drive = _drive(tmp_path, {"code.py": FEATHER_CODE})
+    with dv.Device(firmware, drive, i2c_ack=0x3C) as dev:
+        assert dev.board == "adafruit_feather_rp2040"
+        dev.wait_for(r"^DRAWN$")
+        assert dev.wait_for(r"^D5 ") == "D5 True"
+        dev.set_pin("D5", 0)  # GPIO7
+        assert dev.wait_for(r"^D5 ", timeout_ms=1000) == "D5 False"
+        dev.run(10)  # 5 ms of bus silence ends the burst
+        # (the first, interrupted run of code.py before the console attach drew too: t < 0)
+        bursts = [b for b in dev.i2c if b["t"] >= 0]
+        assert len(bursts) == 1 and bursts[0]["addresses"] == ["0x3c"]
+        assert bursts[0]["transactions"] == 6 and bursts[0]["bytes"] == 3 * 2 + 3 * 17
+        assert dev.stats()["i2c"]["0x3c"]["transactions"] >= 6
+
+
+def _need_node():
+    if not dv.rp2040js_available():
+        pytest.skip("Node.js or the rp2040js package (npm ci) is missing")
+
+
+def test_models_selftest():
+    """The flash chip, SSI/IO_QSPI and FAT builder on their own (no firmware needed)."""
+    _need_node()
+    proc = subprocess.run([dv.node_path(), os.path.join(dv.HERE, "selftest.mjs")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "selftest ok" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_fat_image_reads_back_in_python(tmp_path):
+    _need_node()
+    files = {"code.py": "print(1)\n", "lib/sub/Mixed Case Long Name.py": "x = 2\n" * 300, "DATA.TXT": ""}
+    drive = _drive(tmp_path / "d", files)
+    image = tmp_path / "img"
+    subprocess.run([dv.node_path(), os.path.join(dv.HERE, "selftest.mjs"), "--fat", drive, str(image)],
+                   check=True, timeout=60)
+    data = image.read_bytes()
+    assert sorted(dv.fat_listdir(data, "/")) == ["DATA.TXT", "code.py", "lib"]
+    assert dv.fat_listdir(data, "lib/sub") == ["Mixed Case Long Name.py"]
+    for name, text in files.items():
+        assert dv.fat_read(data, name) == text.encode()
+    assert dv.fat_read(data, "missing.txt") is None
+
+
+def test_firmware_lookup_names_circuitpython_downloads(monkeypatch, tmp_path):
+    monkeypatch.setenv("JARMO_FIRMWARE", str(tmp_path / "missing.uf2"))
+    message = dv.firmware_skip_message("adafruit_qtpy_rp2040")
+    assert "https://circuitpython.org/downloads" in message and "JARMO_FIRMWARE" in message
+    monkeypatch.setattr(dv, "_SHARED_DIRS", (str(tmp_path),))
+    assert dv.firmware_path("adafruit_qtpy_rp2040") is None
+    if dv.rp2040js_available():
+        assert dv.unavailable_reason("adafruit_qtpy_rp2040") == message
+    (tmp_path / "adafruit-circuitpython-adafruit_qtpy_rp2040-en_US-10.0.0.uf2").write_bytes(b"")
+    assert dv.firmware_path("adafruit_qtpy_rp2040", firmware=str(tmp_path)).endswith("-10.0.0.uf2")

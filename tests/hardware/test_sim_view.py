@@ -1,0 +1,363 @@
+"""The simulator's board as a person reads it: letters from the game, LED
+colours as the eye sees them, in true colour, 256 colours or plain text.
+
+These render the real app's screens in-process and check the drawn cells
+(their text and escape codes); tests/hardware/test_sim.py drives the whole
+program through a pseudo-terminal.
+"""
+
+import io
+import os
+import re
+
+import pytest
+
+from hardware import host
+from hardware import sim as S
+from hardware.leds import scale_level
+from jarmo import Game
+from jarmo.board import NAMES, point
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+# Two short games that show every kind of piece (checked in the tests below):
+# heroes: North's archer takes South's Golden Soldier on d3 (a stack, the
+# archer promoted to guard), then leaves it there, archer face up.
+HEROES_STACK = "e1-d3 e5-d3"
+HEROES_LEFT = "e1-d3 e5-d3 a1-c2 d3-d4"
+CLASSIC_MARKED = "c1-d3 e5-d3"      # classic: the capturer on d3 is marked
+
+
+def _game(rules, actions, expansions=()):
+    g = Game(rules, expansions=expansions)
+    for a in actions.split():
+        g.play(a)
+    return g
+
+
+def _sent(colour, cap, brightness):
+    """The bytes hardware/leds.py sends for a frame colour."""
+    from hardware.leds import Leds
+
+    class Pixels(list):
+        def show(self):
+            pass
+    px = Pixels([0] * 25)
+    frame = bytearray(75)
+    frame[0:3] = bytes(((colour >> 16) & 255, (colour >> 8) & 255, colour & 255))
+    Leds(px, bytes(range(25)), cap).show(frame, scale_level(cap, brightness))
+    return px[0]
+
+
+def _rgb(c):
+    return (c >> 16) & 255, (c >> 8) & 255, c & 255
+
+
+# ---------------------------------------------------------------- letters
+
+
+def test_piece_letters_follow_the_game_strings():
+    assert S.piece_label(None) == "" and S.piece_label("") == ""
+    assert [S.piece_label(p) for p in ("Sa", "Sg", "Sm", "SG", "SA")] == list("AGMST")
+    assert [S.piece_label(p) for p in ("Na", "Ng", "Nm", "NG", "NA")] == list("agmst")
+    assert S.piece_label("Ng/SA") == "gT" and S.piece_label("SA/NA") == "Tt"
+
+
+def test_every_kind_of_piece_from_real_games():
+    g = _game("standard", HEROES_STACK, ("heroes",))
+    labels = {n: S.piece_label(g.piece(n)) for n in NAMES if g.piece(n)}
+    assert labels["d3"] == "gT"            # North's guard holds South's Golden Soldier
+    assert labels["a5"] == "s"             # North's Golden Soldier, guard face up
+    assert labels["a1"] == "A" and labels["b5"] == "a"
+    g = _game("standard", HEROES_LEFT, ("heroes",))
+    assert S.piece_label(g.piece("d3")) == "T" and S.piece_label(g.piece("d4")) == "g"
+    g = _game("classic", CLASSIC_MARKED)
+    assert S.piece_label(g.piece("d3")) == "m"
+
+
+def test_cells_show_names_letters_and_the_cursor():
+    assert S.cell_text(point("c3")) == " c3 "
+    assert S.cell_text(point("c3"), highlighted=True) == "[c3]"
+    assert S.cell_text(point("a1"), "A") == " A  "
+    assert S.cell_text(point("a1"), "A", True) == "[A] "
+    assert S.cell_text(point("d3"), "gT") == " gT "
+    assert all(len(S.cell_text(0, lab, hl)) == S.CELL_W
+               for lab in ("", "A", "gT") for hl in (False, True))
+
+
+def test_legend_names_the_letters_the_rules_can_show():
+    standard = "\n".join(S.piece_legend(Game("standard")))
+    assert "South A, North a" in standard and "A archer" in standard and "G guard" in standard
+    assert "Golden" not in standard and "marked" not in standard
+    assert "M marked archer" in S.piece_legend(Game("classic"))
+    heroes = "\n".join(S.piece_legend(Game("standard", expansions=("heroes",))))
+    assert "S Golden Soldier" in heroes and "T Golden" in heroes and "hostage" in heroes
+    assert all(len(line) <= 25 for g in (Game("classic"), Game("jasyr", expansions=("heroes",)))
+               for line in S.piece_legend(g))
+
+
+# ---------------------------------------------------------------- colours
+
+
+def test_perceived_colour_undoes_the_dimming_and_lifts_dim_leds():
+    # brightness 255 on the host profile: nothing is dimmed, a guard stays itself
+    assert host.perceived(0xFF6400, 255) == 0xFF6400
+    # an archer (0x401C00) is lifted to a clear vermillion-brown, same hue
+    r, g, b = _rgb(host.perceived(0x401C00, 255))
+    assert (r, b) == (136, 0) and abs(g / r - 0x1C / 0x40) < 0.01
+    assert host.perceived(0, 128) == 0                     # an LED that is off stays off
+
+
+PROFILES_AND_CAPS = [("host", 255), ("feather_oled", 64), ("qtpy_bff", 48)]
+BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)     # the menu's eight levels (app_menu)
+
+
+def _hue_survives(cap, brightness):
+    """True when the LED bytes still hold the archer's green part: the menu
+    levels where a real LED shows vermillion rather than plain red."""
+    return (0x1C * (scale_level(cap, brightness) + 1)) >> 8 > 0
+
+
+@pytest.mark.parametrize("profile, cap", PROFILES_AND_CAPS)
+@pytest.mark.parametrize("brightness", BRIGHTNESS)
+def test_a_dim_archer_reads_as_its_side_colour_in_every_profile(profile, cap, brightness):
+    """From the bytes actually sent: South's archer vermillion (red over green,
+    no blue, bright enough to see), North's sky blue (blue over green over red).
+
+    At the lowest levels of the capped profiles the LED itself rounds the
+    archer's green to 0 (hardware/leds.py keeps the strongest channel lit):
+    the screen then shows what the LED shows, pure red or blue, never a
+    made-up colour and never nothing."""
+    level = scale_level(cap, brightness)
+    if not _hue_survives(cap, brightness):
+        r, g, b = _rgb(host.perceived(_sent(0x401C00, cap, brightness), level))
+        assert g == b == 0 and r >= 0x70, (r, g, b)        # red, never off
+        r, g, b = _rgb(host.perceived(_sent(0x103650, cap, brightness), level))
+        assert r == 0 and b >= 0x70, (r, g, b)                 # blue, never off
+        return
+    r, g, b = _rgb(host.perceived(_sent(0x401C00, cap, brightness), level))
+    assert r >= 0x80 and r > g > b == 0 and 0.25 < g / r < 0.7, (r, g, b)
+    r, g, b = _rgb(host.perceived(_sent(0x103650, cap, brightness), level))
+    assert b >= 0x80 and b > g > r and 0.4 < g / b < 0.9, (r, g, b)
+    # a guard stays brighter than an archer of its side
+    guard = host.perceived(_sent(0xFF6400, cap, brightness), level)
+    assert _rgb(guard)[0] > 0xE0
+
+
+def test_the_same_piece_looks_the_same_at_every_brightness():
+    """The eye adapts: the menu brightness and the profile's cap do not change
+    the drawn colour (beyond the LED's own rounding)."""
+    for colour in (0x401C00, 0x103650, 0xFF6400, 0x40A8FF, 0xFFC020):
+        ref = _rgb(host.perceived(colour, 255))
+        for cap in (255, 64):
+            for brightness in (64, 128, 255):
+                level = scale_level(cap, brightness)
+                got = _rgb(host.perceived(_sent(colour, cap, brightness), level))
+                assert max(abs(a - b) for a, b in zip(got, ref)) <= 24, (hex(colour), cap, got, ref)
+
+
+def test_colour_mode_detection():
+    assert host.colour_mode("auto", {"COLORTERM": "truecolor", "TERM": "xterm"}) == "truecolor"
+    assert host.colour_mode("auto", {"COLORTERM": "24bit"}) == "truecolor"
+    assert host.colour_mode("auto", {"TERM": "xterm-256color"}) == "256"
+    assert host.colour_mode("auto", {"TERM": "xterm"}) == "none"
+    assert host.colour_mode("auto", {"TERM": "dumb"}) == "none"
+    assert host.colour_mode("auto", {}) == "none"
+    # NO_COLOR: any non-empty value, whatever the terminal says
+    env = {"COLORTERM": "truecolor", "TERM": "xterm-256color"}
+    assert host.colour_mode("auto", dict(env, NO_COLOR="1")) == "none"
+    assert host.colour_mode("auto", dict(env, NO_COLOR="")) == "truecolor"
+    # the command line wins over the environment
+    assert host.colour_mode("truecolor", {"NO_COLOR": "1"}) == "truecolor"
+    assert host.colour_mode("256", {}) == "256"
+    with pytest.raises(ValueError):
+        host.colour_mode("16", {})
+
+
+def test_xterm_256_palette():
+    assert host.xterm256(0x000000) == 16
+    assert host.xterm256(0xFFFFFF) == 231
+    assert host.xterm256(0xFF0000) == 196
+    assert host.xterm256(0x808080) == 244           # the grey ramp is nearer than the cube
+    assert host.xterm256(0x893C00) == 94            # a South archer as drawn
+    assert host.sgr_colour(0xFF0000, "256", background=True) == "\x1b[48;5;196m"
+    assert host.sgr_colour(0x102030, "truecolor") == "\x1b[38;2;16;32;48m"
+    assert host.sgr_colour(0x102030, "none") == ""
+
+
+def test_ink_reads_on_the_led_colour():
+    assert S.ink_for(0xFFC020) == 0x000000          # a bright Golden Soldier: black letters
+    assert S.ink_for(0x893C00) == 0xFFFFFF          # a dim archer: white letters
+    assert S.ink_for(0) not in (0, 0xFFFFFF)         # an LED that is off: grey
+
+
+# ---------------------------------------------------------------- the drawn board
+
+
+def _screen(tmp_path, profile_name="host", mode="truecolor", args=()):
+    """A Screen on the real app and LEDs; the drawn rows and the app."""
+    from hardware import profiles
+    from hardware.display import TextDisplay
+    from hardware.leds import make_leds
+    profile = profiles.get(profile_name)
+    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, host.capturing_neopixel())
+    has_display = profile["display"] is not None or profile is profiles.HOST
+    text = TextDisplay() if has_display else None
+    app = S.make_app(profile, S.parse_args(["--data", str(tmp_path), "--seed", "1"] + list(args)),
+                     str(tmp_path))
+    app.tick(0)
+    leds.update(app)
+    if text is not None:
+        text.update(app)
+    screen = S.Screen(app, leds, text, profile, io.StringIO(), mode=mode)
+    return screen, leds, app
+
+
+def _rows(screen, cols=120, rows=40):
+    return screen.lines(os.terminal_size((cols, rows)))
+
+
+def _cell_at(rows, p):
+    """The drawn cell (with its escape codes) of point p on the full board."""
+    rank = p // 5 + 1
+    row = next(r for r in rows if ANSI.sub("", r).startswith("%d " % rank))
+    col = S._xy(p)[0] - 2
+    # walk the row counting visible characters to the cell's column
+    i = n = 0
+    while n < col:
+        m = ANSI.match(row, i)
+        if m:
+            i = m.end()
+            continue
+        i += 1
+        n += 1
+    j = i
+    seen = 0
+    while seen < S.CELL_W:
+        m = ANSI.match(row, j)
+        if m:
+            j = m.end()
+            continue
+        j += 1
+        seen += 1
+    m = ANSI.match(row, j)
+    while m:
+        j = m.end()
+        m = ANSI.match(row, j)
+    start = i
+    while start > 0:                      # the codes just before the cell belong to it
+        m = re.search(r"(\x1b\[[0-9;]*m)+$", row[:start])
+        if not m:
+            break
+        start = m.start()
+    return row[start:j]
+
+
+@pytest.mark.parametrize("profile", ["host", "qtpy_bff", "feather_oled"])
+def test_true_colour_cells_carry_the_letter_and_the_perceived_led(tmp_path, profile):
+    screen, leds, app = _screen(tmp_path, profile)
+    try:
+        rows = _rows(screen)
+        sent = host.sent_colours(leds.pixels, leds.map, screen.profile["pixel_order"])
+        for name, letter in (("b1", "A"), ("c5", "a")):
+            p = point(name)
+            colour = host.perceived(sent[p], leds.level)
+            cell = _cell_at(rows, p)
+            assert ANSI.sub("", cell) == " %s  " % letter, cell
+            assert cell.startswith("\x1b[1m" + host.sgr_colour(colour, "truecolor", True)), cell
+            assert host.sgr_colour(S.ink_for(colour), "truecolor") in cell
+            r, g, b = _rgb(colour)
+            assert (r > g > b) if letter == "A" else (b > g > r), (name, hex(colour))
+        cursor = _cell_at(rows, point("a1"))
+        assert ANSI.sub("", cursor) == "[A] "                    # the cursor on a1
+        assert ANSI.sub("", _cell_at(rows, point("c3"))) == " c3 "   # an empty point
+    finally:
+        leds.pixels.deinit()
+
+
+def test_256_colour_cells(tmp_path):
+    screen, leds, app = _screen(tmp_path, mode="256")
+    try:
+        rows = _rows(screen)
+        sent = host.sent_colours(leds.pixels, leds.map, "GRB")
+        cell = _cell_at(rows, point("b1"))
+        index = host.xterm256(host.perceived(sent[point("b1")], leds.level))
+        assert cell.startswith("\x1b[1m\x1b[48;5;%dm" % index) and " A  " in cell, cell
+        assert "\x1b[48;2;" not in "".join(rows)
+    finally:
+        leds.pixels.deinit()
+
+
+@pytest.mark.parametrize("cols, rows", [(120, 40), (60, 20), (30, 12)])
+def test_plain_text_has_every_letter_and_no_escape_codes(tmp_path, cols, rows):
+    screen, leds, app = _screen(tmp_path, mode="none")
+    try:
+        drawn = _rows(screen, cols, rows)
+        text = "\n".join(drawn)
+        assert "\x1b" not in text
+        board = [[w for w in line.split()[1:] if re.match(r"^\[?[A-Za-z][A-Za-z1-5]?\]?$", w)]
+                 for line in drawn if re.match(r"[1-5] ", line)]
+        assert board[0] == ["a"] * 5, text                       # rank 5: North's archers
+        assert board[-1] == ["[A]", "A", "A", "A", "A"], text     # rank 1, the cursor on a1
+        assert "c3" in text
+    finally:
+        leds.pixels.deinit()
+
+
+def test_stack_golden_soldier_and_marked_letters_on_the_drawn_board(tmp_path):
+    """The letters come from app.game: a heroes game with a hostage and a
+    classic game with a marked archer, drawn in the real screen."""
+    screen, leds, app = _screen(tmp_path, args=["--rules", "standard", "--expansions", "heroes",
+                                                "--opponent", "human"])
+    try:
+        for a in HEROES_STACK.split():
+            app.game.play(a)                    # the position the next frame shows
+        app.tick(100)
+        leds.update(app)
+        rows = _rows(screen)
+        assert ANSI.sub("", _cell_at(rows, point("d3"))) == " gT "
+        assert ANSI.sub("", _cell_at(rows, point("a5"))) == " s  "
+        text = ANSI.sub("", "\n".join(rows))
+        assert "S Golden Soldier" in text and "hostage" in text
+    finally:
+        leds.pixels.deinit()
+    screen, leds, app = _screen(tmp_path / "c", args=["--rules", "classic", "--opponent", "human"])
+    try:
+        for a in CLASSIC_MARKED.split():
+            app.game.play(a)
+        rows = _rows(screen)
+        assert ANSI.sub("", _cell_at(rows, point("d3"))) == " m  "
+        assert "M marked archer" in ANSI.sub("", "\n".join(rows))
+    finally:
+        leds.pixels.deinit()
+
+
+def test_no_letters_where_the_leds_show_no_board(tmp_path):
+    """On an LED-only board the menu lights item and value LEDs: no piece
+    letters over them; beside a display the menu shows the board behind it."""
+    from jarmo import buttons as B
+    screen, leds, app = _screen(tmp_path, "qtpy_bff")
+    try:
+        app.press(B.MENU, 0)
+        assert app.state == "menu" and S.board_labels(app) is None
+    finally:
+        leds.pixels.deinit()
+    screen, leds, app = _screen(tmp_path / "d", "host")
+    try:
+        app.press(B.MENU, 0)
+        labels = S.board_labels(app)
+        assert labels[point("a1")] == "A" and labels[point("a5")] == "a"
+    finally:
+        leds.pixels.deinit()
+
+
+def test_lines_of_the_cursor_point_are_drawn_whole():
+    """The lines of the highlighted point run unbroken from point to point;
+    the others are drawn sparse so that their crossings stay readable."""
+    canvas, weights = S.board_canvas(point("a1"))
+    heavy = sum(row.count(3) for row in weights)
+    canvas0, weights0 = S.board_canvas(-1)
+    assert heavy > 20 and sum(row.count(3) for row in weights0) == 0
+    rows = ["".join(r) for r in canvas]
+    # a1-b3 is a steep line: drawn with / from a1 up to b3
+    assert any("/" in r[:12] for r in rows[9:16])

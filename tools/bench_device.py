@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""The game on the emulated boards: what a player meets, measured on real firmware.
+
+    python3 run.py bench --device                  # every figure below (about 15-25 min)
+    python3 run.py bench --device --quick          # the budgets only: Pico, greedy, 2 rule sets
+    python3 tools/bench_device.py --profiles pico --rules standard --levels greedy,3
+
+Deploys the project as `run.py deploy` does (compiled with CircuitPython's
+mpy-cross when there is one; tests/device/stage.py), boots CircuitPython 10.3
+on the emulated board of each profile (tests/device/device.py: rp2040js, 125
+MHz) and plays whole games through the profile's buttons, always taking
+the first piece and its first target, against the AI at each level and in
+each rule set.  The console trace (hardware/trace.py) gives:
+
+  - free heap (gc.collect(), gc.mem_free()) at code.py start, in the menu,
+    in a game against the AI (the least seen), at the end of a game;
+  - boot: power-on to code.py (emulated; a real board adds its safe-mode
+    wait, about 1 s), and code.py start to the first LED frame;
+  - the longest main-loop pass after the first frame, and in which state;
+  - the AI's thinking time per turn, as the player waits for it (median, max).
+
+Budgets (issue 8, on the emulated Pico): no pass after boot over 100 ms; at
+least 50 KB free at the worst moment of a game against the AI; boot to the
+first frame within 3 s.  The AI's own limits per level are in docs/AI.md
+(tools/bench_ai_device.py measures them on set positions).  Exits 1 if a
+budget is missed.  Times are emulated: rp2040js counts Cortex-M0+ cycles,
+but runs code from flash as fast as from RAM (README of ../shared/rp2040).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from tests.device import stage  # noqa: E402
+from tests.device.device import Device, firmware_path, unavailable_reason  # noqa: E402
+
+PASS_BUDGET_MS = 100
+FREE_BUDGET = 50 * 1024
+FIRST_FRAME_BUDGET_MS = 3000
+TAP_MS = 100
+GAP_MS = 300
+
+
+def settings_file(rules, opponent, heroes=0, challenges=0):
+    """The app's settings (jarmo/app_menu.py) as the first record of its save slot."""
+    from jarmo.storage import SIZES, record
+    data = record(0, json.dumps({"rules": rules, "heroes": heroes, "challenges": challenges,
+                                 "opp": opponent, "side": 0, "games": 0, "bright": 5}))
+    return bytes(data) + bytes(SIZES["settings"] - len(data))
+
+
+class Run:
+    """One board booted with Jarmo, played by taps: next 0-2 times (seeded),
+    then select, so that the player's moves vary and games come to an end."""
+
+    def __init__(self, dev, prof, seed=1):
+        self.dev = dev
+        self.prof = prof
+        self.select = stage.key_pin(prof, "select")
+        self.next = stage.key_pin(prof, "next")
+        self.seed = seed
+
+    def trace(self):
+        return stage.Trace(self.dev.console)
+
+    def tap(self, pin=None):
+        self.dev.press(pin or self.select, TAP_MS)
+        self.dev.run(GAP_MS)
+
+    def _dice(self):
+        self.seed = (self.seed * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.seed >> 16) % 3
+
+    def play_game(self, most_taps=400):
+        """New game from the menu, then taps until the result shows; False if it never ends."""
+        start = len(self.dev.console)
+        for _ in range(most_taps):
+            names = [s[0] for s in stage.Trace(self.dev.console[start:]).states()]
+            if "result" in names:
+                return True
+            if names and names[-1] == "play":
+                for _ in range(self._dice()):
+                    self.tap(self.next)
+            self.tap()
+        return False
+
+
+def game_figures(lines):
+    """Figures of one game's console lines (after the menu's New game)."""
+    t = stage.Trace(lines)
+    states = t.states()
+    in_game = [free for name, free, _p, _ms in states if name in ("play", "ai")]
+    in_game += [free for _ms, free in t.ai_turns()]
+    end = [free for name, free, _p, _ms in states if name == "end"]
+    return {
+        "min_free_in_game": min(in_game) if in_game else None,
+        "free_at_end": end[0] if end else None,
+        "ai_ms": [ms for ms, _free in t.ai_turns()],
+        "max_pass": max(t.max_passes(), default=(0, "-")),
+        "moves": max((len(g) for g in t.games()), default=0),
+    }
+
+
+def measure_profile(name, rules_list, levels, firmware_option, log):
+    """Boot figures and one game per (rules, level) on the board of profile `name`."""
+    prof = stage.profile(name)
+    board = prof["board_id"]
+    why = unavailable_reason(board, firmware_option)
+    if why:
+        log("%s: skipped: %s" % (name, why))
+        return None
+    from jarmo import app_menu
+    out = {"profile": name, "board": board, "games": []}
+    i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
+    first = True
+    for rules in rules_list:
+        for level in levels:
+            opponent = app_menu.OPPONENTS.index(level_name(level))
+            with tempfile.TemporaryDirectory() as tmp:
+                drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
+                                          files={"settings.0": settings_file(
+                                              app_menu.RULES.index(rules), opponent)})
+                wall = time.time()
+                with Device(firmware_path(board, firmware_option), drive, neopixel_pin=prof["pixel_pin"],
+                            i2c_ack=i2c, timeout_s=600) as dev:
+                    run = Run(dev, prof)
+                    dev.wait_for(r"^@@STATE menu", 10000)
+                    dev.run(1000)          # the screens' code loads after start-up
+                    if first:
+                        t = run.trace()
+                        menu_free = [f for n, f, _p, _ms in t.states() if n == "menu"]
+                        out["boot_free"] = t.boots()[0]
+                        out["menu_free"] = menu_free[0]
+                        out["boot_ms"] = dev.ready["boot_ms"]
+                        out["first_frame_ms"] = t.first_frame_ms()
+                        out["boot_max_pass"] = max(t.max_passes(), default=(0, "-"))
+                        first = False
+                    mark = len(dev.console)
+                    ended = run.play_game()
+                    dev.run(500)
+                    lines = dev.console[mark:]
+                    figures = game_figures(lines)
+                    menu_after = [f for n, f, _p, _ms in stage.Trace(lines).states() if n == "menu"]
+                    figures.update(rules=rules, level=level, ended=ended,
+                                   menu_free_after=menu_after[-1] if menu_after else None,
+                                   emulated_s=dev.t / 1000.0, wall_s=time.time() - wall)
+                    out["games"].append(figures)
+                    log("  %s %-9s v %-6s %3d moves, AI median %s ms max %s ms, least free %s, "
+                        "longest pass %.1f ms (%s)%s" % (
+                            name, rules, level, figures["moves"], _median(figures["ai_ms"]),
+                            max(figures["ai_ms"], default="-"), figures["min_free_in_game"],
+                            figures["max_pass"][0] / 1000.0, figures["max_pass"][1],
+                            "" if ended else "  (game did not end)"))
+    return out
+
+
+def level_name(level):
+    """The menu's opponent name for an AI level ("greedy", "2", "3" ...)."""
+    from jarmo import app_menu
+    for name in app_menu.OPPONENTS:
+        if name.split()[-1] == level or name.endswith(" " + level):
+            return name
+    raise SystemExit("no opponent %r in the menu: %s" % (level, ", ".join(app_menu.OPPONENTS)))
+
+
+def _median(values):
+    return "%d" % statistics.median(values) if values else "-"
+
+
+def report(results):
+    print("\nDevice figures (emulated RP2040 at 125 MHz, CircuitPython 10.3, .mpy deploy)")
+    print("| profile (board) | free at boot | menu | least in a game v AI | at the end | "
+          "power-on to code.py | code.py to first frame | longest pass |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        games = r["games"]
+        least = min(g["min_free_in_game"] for g in games if g["min_free_in_game"] is not None)
+        end = min(g["free_at_end"] for g in games if g["free_at_end"] is not None)
+        worst = max([g["max_pass"] for g in games] + [r["boot_max_pass"]])
+        print("| %s (%s) | %s | %s | %s | %s | %d ms | %d ms | %.1f ms (%s) |" % (
+            r["profile"], r["board"], r["boot_free"], r["menu_free"], least, end,
+            r["boot_ms"], r["first_frame_ms"], worst[0] / 1000.0, worst[1]))
+    print("\nAI thinking per turn in the app, as the player waits (ms: median / max; turns)")
+    for r in results:
+        levels = []
+        for g in r["games"]:
+            if g["level"] not in levels:
+                levels.append(g["level"])
+        print("| %s: rules | %s |" % (r["profile"], " | ".join(levels)))
+        print("|---|" + "---|" * len(levels))
+        rules_seen = []
+        for g in r["games"]:
+            if g["rules"] not in rules_seen:
+                rules_seen.append(g["rules"])
+        for rules in rules_seen:
+            cells = []
+            for level in levels:
+                ms = [m for g in r["games"] if g["rules"] == rules and g["level"] == level for m in g["ai_ms"]]
+                cells.append("%s / %s (%d)" % (_median(ms), max(ms, default="-"), len(ms)))
+            print("| %s | %s |" % (rules, " | ".join(cells)))
+
+
+def check_budgets(results):
+    """Budget lines for the Pico profile; the number missed."""
+    missed = 0
+    for r in results:
+        if r["profile"] != "pico":
+            continue
+        worst = max([g["max_pass"] for g in r["games"]] + [r["boot_max_pass"]])
+        least = min(g["min_free_in_game"] for g in r["games"] if g["min_free_in_game"] is not None)
+        boot = r["boot_ms"] + r["first_frame_ms"]
+        for ok, text in (
+                (worst[0] <= PASS_BUDGET_MS * 1000,
+                 "longest main-loop pass %.1f ms (%s), budget %d ms" % (worst[0] / 1000.0, worst[1], PASS_BUDGET_MS)),
+                (least >= FREE_BUDGET,
+                 "least free heap in a game against the AI %d bytes, budget %d" % (least, FREE_BUDGET)),
+                (boot <= FIRST_FRAME_BUDGET_MS,
+                 "power-on to first LED frame %d ms, budget %d ms" % (boot, FIRST_FRAME_BUDGET_MS)),
+                (all(g["ended"] for g in r["games"]), "every game played to its end")):
+            print("%s  %s" % ("ok    " if ok else "MISSED", text))
+            missed += not ok
+    return missed
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 run.py bench --device", description=__doc__.split("\n")[0])
+    ap.add_argument("--profiles", default="pico,qtpy_bff,feather_oled")
+    ap.add_argument("--rules", default="classic,standard,legendary,jasyr")
+    ap.add_argument("--levels", default=None, help="AI levels played in the app (default: every menu level)")
+    ap.add_argument("--quick", action="store_true", help="Pico only, greedy, classic and standard")
+    ap.add_argument("--firmware", default=None, help="a CircuitPython UF2 or a folder of them")
+    ap.add_argument("--json", default=None, help="also write the raw figures to this file")
+    args = ap.parse_args(argv)
+    from jarmo import app_menu
+    levels = args.levels.split(",") if args.levels else [n.split()[-1] for n in app_menu.OPPONENTS[1:]]
+    profiles = args.profiles.split(",")
+    rules = args.rules.split(",")
+    if args.quick:
+        profiles, rules, levels = ["pico"], ["classic", "standard"], ["greedy"]
+    results = []
+    for name in profiles:
+        # the other boards: boot and heap figures from games against the greedy AI
+        these = levels if name == "pico" else ["greedy"]
+        these_rules = rules if name == "pico" else rules[:1]
+        r = measure_profile(name, these_rules, these, args.firmware, lambda s: print(s, flush=True))
+        if r is not None:
+            results.append(r)
+    if not results:
+        print("no device figures: no firmware (see tests/device/README.md)")
+        return 0
+    report(results)
+    print()
+    missed = check_budgets(results)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
