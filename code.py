@@ -101,7 +101,17 @@ try:
 except OSError:
     pass        # the drive is read-only (USB editing): the game runs unsaved
 from jarmo.app import PRELOAD  # noqa: E402
-PRELOAD_ALL = () if ON_HOST else PRELOAD
+
+
+def _tables_of(rules):
+    def build():
+        from jarmo.game import prepare_tables
+        prepare_tables(rules)
+    return build
+
+
+# the board's tables too: a first Game() of a kind would build them (45 ms)
+PRELOAD_ALL = () if ON_HOST else PRELOAD + (_tables_of("standard"), _tables_of("jasyr"))
 
 if ON_HOST:
     if not EVENTS:

@@ -54,7 +54,12 @@ def make_sh1107_128x64():
     import adafruit_displayio_sh1107
     from i2cdisplaybus import I2CDisplayBus   # CircuitPython 9+, as the driver needs
     displayio.release_displays()
-    bus = I2CDisplayBus(board.I2C(), device_address=0x3C)
+    import busio
+    # 400 kHz (the SH1107's fast mode), not board.I2C()'s 100 kHz: a text
+    # refresh then holds the main loop a quarter as long (emulated Feather:
+    # a pass with a refresh took up to 410 ms at 100 kHz)
+    i2c = busio.I2C(board.SCL, board.SDA, frequency=400_000)
+    bus = I2CDisplayBus(i2c, device_address=0x3C)
     # the driver's defaults (rotation 90, offset 0x60) are the ones for this wing
     return adafruit_displayio_sh1107.SH1107(bus, width=128, height=64)
 

@@ -17,8 +17,9 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
     the LEDs (a frame or an animation step) or the text.
     probe, if given (device traces, hardware/trace.py), has begin() called
     at the start of every pass and end(app, drawn, texted) at its end.
-    preload: module names imported one per pass after the first, so that
-    later state changes find their code loaded (an import stalls a pass).
+    preload: module names imported (or functions called) one per pass
+    after the first, so that later state changes find their code loaded
+    and their tables built (an import stalls a pass).
     """
     pending = list(preload)
     pending.reverse()                   # pop() from the end takes them in order
@@ -37,7 +38,11 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
         if on_show is not None and (drawn or texted or leds.animated):
             on_show(now, drawn, texted)
         if pending:
-            __import__(pending.pop())
+            item = pending.pop()
+            if isinstance(item, str):
+                __import__(item)
+            else:
+                item()
         if probe is not None:
             probe.end(app, drawn, texted)
 
