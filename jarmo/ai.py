@@ -53,6 +53,13 @@ _EXACT = const(1)           # transposition table bounds (low 2 bits of _ttdf)
 _LOWER = const(2)
 _UPPER = const(3)
 _HIST = const(625)          # history table entries per side: from * 25 + to
+# Late-move reductions (levels 3, 4; standard and legendary): from the node's
+# 4th action, when 2+ turns would be left.  No 3-turn iteration (levels 3, 4;
+# legendary and jasyr): deepen 1, 2, 4, 5, ...  (Plain globals: the tests
+# switch them off.)
+_LMR_I = 3
+_LMR_MIN = const(2)
+_SKIP3 = 1
 
 # Action kinds (jarmo.game): move, recall, place, done, flip, flip+place, redeploy.
 _MOVE = const(0)
@@ -537,6 +544,8 @@ class Player:
         self._nw = bytearray(size)     # 1: the action in progress got a null window
         self._redo = bytearray(size)   # 1: search the next action again, full window
         self._ttmove = -1              # for _order: the table's best action here
+        self._lmr = 99                 # late-move reduction from this action index
+        self._skip3 = False            # deepen 1, 2, 4: no 3-turn iteration
         self._d = -1
         self._tables = None
 
@@ -588,6 +597,11 @@ class Player:
             self._answer = self._random_turn()
             return
         self._prevlen = 0
+        # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
+        # only where enabled.
+        tt = self._ttmask >= 0
+        self._skip3 = _SKIP3 and tt and not g._scored
+        self._lmr = _LMR_I if tt and not g._classic and not g._jasyr else 99
         self._tables = _TABLES.get(g._jasyr)
         self._zob = _ZOBRIST
         if self._tables is None or (self._ttmask >= 0 and self._zob is None):
@@ -627,6 +641,8 @@ class Player:
             self.completed_depth = self._iter
             if self._iter < self.depth and self.nodes < self.budget:
                 self._iter += 1
+                if self._iter == 3 and self._skip3 and self.depth > 3:
+                    self._iter += 1
                 self._begin_iteration()
                 return None
         else:             # out of budget: the partial iteration's line if it has one
@@ -863,6 +879,8 @@ class Player:
         budget = self.budget
         nodes = self.nodes
         stop = nodes + limit
+        top = g._top
+        lmr = self._lmr
         d = self._d
         while True:
             i = ii[d]
@@ -905,6 +923,12 @@ class Player:
                     null = 0
                 redo[d] = 0
                 nw[d] = 0         # (a leaf's value is exact, whatever the window)
+                # Late-move reduction (levels 3, 4): a late quiet action under a
+                # null window looks one turn less deep; if it then beats alpha,
+                # the redo searches it again at full depth and window.
+                red = 0
+                if null and i >= lmr and not (a & 7 == _MOVE and top[a >> 8]):
+                    red = 1
                 do(a)
                 nodes += 1
                 res = g._result
@@ -925,6 +949,8 @@ class Player:
                     v = -evaluate(g, tables)
                 else:
                     td = tdep[d] - 1
+                    if red and td >= _LMR_MIN:
+                        td -= 1
                     t = -1
                     if ttmask >= 0:
                         h = _hash(g, zob)

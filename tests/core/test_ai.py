@@ -279,6 +279,18 @@ def test_the_transposition_table_and_null_windows_keep_the_value():
     # Levels 3 and 4 prune with a transposition table and null-window
     # searches; the value of a look-ahead of fixed depth must be the plain
     # alpha-beta value (switching both off).
+    # (Late-move reductions and the skipped 3-turn iteration are switched
+    # off too: they change the value on purpose.)
+    import jarmo.ai as ai
+    saved = ai._LMR_I, ai._SKIP3
+    ai._LMR_I, ai._SKIP3 = 99, 0
+    try:
+        _check_table_value()
+    finally:
+        ai._LMR_I, ai._SKIP3 = saved
+
+
+def _check_table_value():
     for rules in ("classic", "legendary"):
         g = midgame(rules, plies=6)
         values = []
@@ -292,3 +304,18 @@ def test_the_transposition_table_and_null_windows_keep_the_value():
             assert p.completed_depth == 3
             values.append(p._best[0])
         assert values[0] == values[1], (rules, values)
+
+
+def test_race_rules_skip_the_three_turn_iteration_but_not_the_depth_limit():
+    # Levels 3 and 4 in legendary and jasyr deepen 1, 2, 4 turns (docs/AI.md),
+    # yet never beyond the level's depth, and the turn stays legal.
+    g = midgame("legendary", plies=6)
+    for depth in (3, 4):
+        p = Player(3, 2)
+        p.depth = depth
+        p.node_budget = 100000
+        turn = p.choose(g)
+        assert p.completed_depth == depth
+        h = g.copy()
+        for a in turn:
+            h.play(a)
