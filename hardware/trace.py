@@ -85,7 +85,6 @@ class Probe:
                 print("@@FRAME", app.frame_version, self.leds.level, bytes(app.frame).hex())
 
     def _state(self, state):
-        gc.collect()
         print("@@STATE %s free=%d pass_us=%d ms=%d" % (
             state, _free(), self.state_max, (_ns() - self.start) // 1000000))
         self.state = state
@@ -104,7 +103,6 @@ class Probe:
             self.thinking_since = -1
 
     def _ai_line(self, ms):
-        gc.collect()
         print("@@AI ms=%d free=%d" % (ms, _free()))
 
 
@@ -122,5 +120,4 @@ def fill_heap():
 
 
 def boot_line():
-    gc.collect()
     print("@@BOOT free=%d" % _free())

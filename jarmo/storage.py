@@ -148,7 +148,7 @@ class _Job:
         self.path = path
         self.create = create    # the slot must be made (missing or too small)
         self.file = None
-        self.next = 0           # next block to write; -1 once synced
+        self.next = 0           # next block to write; -1: sync next; -2: close next
 
 
 class Store:
@@ -282,8 +282,8 @@ class Store:
 
     def delete(self, name):
         """Forget ``name``: a deleted-record in its next slot."""
-        if self._slots(name) is None:
-            path = self._path(name)
+        path = self._path(name)
+        if self._size(path + ".0") < 0 and self._size(path + ".1") < 0:
             self._remove(path + ".new")
             self._remove(path)
             self._sync()
@@ -421,7 +421,7 @@ class Store:
             if not bad:
                 bad = [path + ".0", path + ".1"]
         for src in bad:
-            if self._load(src) is None:
+            if self._size(src) < 0:
                 continue
             self._remove(src + ".bad")
             try:

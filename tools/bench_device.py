@@ -165,7 +165,7 @@ def level_name(level):
     """The menu's opponent name for an AI level ("greedy", "2", "3" ...)."""
     from jarmo import app_menu
     for name in app_menu.OPPONENTS:
-        if name.split()[-1] == level or name.endswith(" " + level):
+        if name.split()[-1] == level:
             return name
     raise SystemExit("no opponent %r in the menu: %s" % (level, ", ".join(app_menu.OPPONENTS)))
 

@@ -267,6 +267,12 @@ def check_drive(drive, force):
                           "Copy it somewhere safe first, then deploy with --force." % code)
 
 
+def _import_root(root):
+    """Let jarmo/ and hardware/ of the repository at root be imported."""
+    if root not in sys.path:
+        sys.path.insert(0, root)
+
+
 def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
            mpy_cross=None, force=False, settings=()):
     """Copy everything onto drive; the number of files written to the drive.
@@ -275,7 +281,7 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     .py; settings: (key, toml value) pairs to set in settings.toml.
     """
     if profile is not None:
-        sys.path.insert(0, root)
+        _import_root(root)
         from hardware import profiles
         profiles.get(profile)   # ValueError for an unknown name
     check_drive(drive, force)
@@ -303,7 +309,7 @@ def make_save_slots(drive, root=ROOT, log=print):
     """Blank save slots (jarmo/storage.py) on the drive, so that the board's
     first start need not make them (about 0.3 s a file on an RP2040).  Names
     with a save of any kind on the drive are left to the board."""
-    sys.path.insert(0, root)
+    _import_root(root)
     from jarmo.storage import SIZES
     n = 0
     for name, size in sorted(SIZES.items()):

@@ -117,15 +117,14 @@ class Trace:
         return [tuple(v.split("|")) for v in self._values("@@TEXT")]
 
     def games(self):
-        return [v.split() for v in self._values("@@GAME")] + \
-            [[] for line in self.lines if line == "@@GAME"]
+        """The game's actions at each @@GAME line (the console drops the space
+        after a bare "@@GAME" when nothing has been played)."""
+        return [line[7:].split() for line in self.lines
+                if line == "@@GAME" or line.startswith("@@GAME ")]
 
     def last_game(self):
-        moves = None
-        for line in self.lines:
-            if line == "@@GAME" or line.startswith("@@GAME "):
-                moves = line[7:].split()
-        return moves
+        games = self.games()
+        return games[-1] if games else None
 
     def frames(self):
         """[(version, level, frame hex)] drawn by the app."""
