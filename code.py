@@ -70,7 +70,7 @@ from hardware import profiles  # noqa: E402
 profile = profiles.get(PROFILE_NAME)
 ON_HOST = PROFILE_NAME == "host"
 if ON_HOST:
-    from hardware import host  # noqa: E402  (before board: Blinka's simulated board)
+    from host import blinka as host  # noqa: E402  (before board: Blinka's simulated board)
 else:
     import supervisor  # noqa: E402  (imported now: restart() runs when RAM is short)
 
@@ -88,16 +88,15 @@ if profile["display"] is not None or ON_HOST:
     # for boards that have a display; the host keeps the text off-screen
     from hardware.display import TextDisplay, make_display  # noqa: E402
     screen = TextDisplay(make_display(profile["display"]))
-# On the board every screen's code stays loaded (resident): it is imported
-# during the first passes after start-up (PRELOAD), never at a state change.
-# Saves are written a block a pass there (sliced: jarmo/storage.py).
+# Every screen's code is loaded with jarmo.app and stays (resident); the AI
+# is imported during the first passes after start-up (PRELOAD), never at a
+# state change. Saves are written a block a pass there (sliced: jarmo/storage.py).
 store = Store(DATA_ROOT, sliced=not ON_HOST)
 app = App(store=store, has_display=screen is not None,
-          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-          resident=not ON_HOST)
+          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed())
 try:
     # the save slots are made once, on the first start (slow, but only then)
-    store.prepare(("game", "settings", "stats"))
+    store.prepare(("game", "settings", "stats", "campaign"))
 except OSError:
     pass        # the drive is read-only (USB editing): the game runs unsaved
 from jarmo.app import PRELOAD  # noqa: E402
@@ -110,13 +109,21 @@ def _tables_of(rules):
     return build
 
 
+def _ai_tables_of(rules):
+    def build():
+        from jarmo.ai import prepare_tables   # else 46 ms in the first greedy turn
+        prepare_tables(rules)
+    return build
+
+
 # the board's tables too: a first Game() of a kind would build them (45 ms)
-PRELOAD_ALL = () if ON_HOST else PRELOAD + (_tables_of("standard"), _tables_of("jasyr"))
+PRELOAD_ALL = () if ON_HOST else PRELOAD + (_tables_of("standard"), _tables_of("jasyr"),
+                                              _ai_tables_of("standard"), _ai_tables_of("jasyr"))
 
 if ON_HOST:
     if not EVENTS:
         raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
-                         "file (or -), or run the simulator: python -m hardware.sim")
+                         "file (or -), or run the simulator: python3 run.py play")
     if EVENTS == "-":
         import sys  # noqa: E402
         inputs = host.EventSource(host.parse_events(sys.stdin.read()))

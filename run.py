@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Bootstrap and task runner for Jarmo. Standard library only.
 
-    python3 run.py test [pytest args]   tests on CPython and on MicroPython 1.27
-    python3 run.py play [args]          the terminal simulator (hardware.sim)
-    python3 run.py bench [args]         tools/bench.py
-    python3 run.py selfplay [args]      python -m jarmo selfplay ...
-    python3 run.py deploy DRIVE [args]  tools/deploy.py: the game onto a CIRCUITPY drive
+    python3 run.py test [--full] [args]  tests on CPython, MicroPython 1.27 and the emulated board
+    python3 run.py lint [args]           ruff check . (configuration in pyproject.toml)
+    python3 run.py play [args]           the terminal simulator (python -m host.sim)
+    python3 run.py bench [args]          tools/bench.py
+    python3 run.py selfplay [args]       AI self-play statistics (python -m host.selfplay)
+    python3 run.py deploy DRIVE [args]   tools/deploy.py: the game onto a CIRCUITPY drive
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -36,10 +37,13 @@ NODE_STAMP = os.path.join(NODE_MODULES, ".jarmo-lock.sha256")
 USAGE = """usage: python3 run.py COMMAND [args]   (python3 run.py COMMAND --help: its usage)
 
 commands:
-  test [pytest args]   run the test suite (CPython and MicroPython)
-  play [args]          run the terminal simulator (python -m hardware.sim)
+  test [--full] [pytest args]
+                       run the tests (CPython, MicroPython, the emulated board);
+                       --full adds the volume runs (what CI runs)
+  lint                 ruff check . (rules in pyproject.toml)
+  play [args]          run the terminal simulator (python -m host.sim)
   bench [args]         run tools/bench.py
-  selfplay [args]      AI self-play statistics (python -m jarmo selfplay)
+  selfplay [args]      AI self-play statistics (python -m host.selfplay)
   deploy DRIVE [args]  copy the game and its libraries to a CIRCUITPY drive
 """
 
@@ -181,15 +185,18 @@ def execute(cmd, env=None):
 
 
 COMMAND_USAGE = {
-    "test": """usage: python3 run.py test [--firmware PATH] [pytest args]
+    "test": """usage: python3 run.py test [--full] [--firmware PATH] [pytest args]
 
-Runs the whole test suite with pytest: on CPython, the core tests on
-MicroPython 1.27 (WebAssembly, under Node.js), and the game on real
-CircuitPython 10.3 firmware on emulated RP2040 boards (tests/device/, with
-rp2040js). Arguments go to pytest, e.g. `python3 run.py test -k legendary
--x`. The firmware comes from --firmware PATH or JARMO_FIRMWARE (a UF2, or a
-folder of them), else from ../shared/rp2040/; without one the device tests
-skip and say where to get it. On first use it creates .venv and installs
+Runs the test suite with pytest: on CPython, the core tests on MicroPython
+1.27 (WebAssembly, under Node.js), and the game on real CircuitPython 10.3
+firmware on emulated RP2040 boards (tests/device/, with rp2040js). By
+default every rule, every app path and one game on the emulated board, in
+about 3 minutes; --full adds the volume runs (thousands of seeded games,
+the long runs against tests/reference/, every device test), as CI does.
+Arguments go to pytest, e.g. `python3 run.py test -k legendary -x`. The
+firmware comes from --firmware PATH or JARMO_FIRMWARE (a UF2, or a folder
+of them), else from ../shared/rp2040/; without one the device tests skip
+and say where to get it. On first use it creates .venv and installs
 the pinned packages and the npm packages.
 """,
     "bench": """usage: python3 run.py bench [--quick] [--device] [--firmware PATH]
@@ -203,14 +210,19 @@ longest main-loop pass, the AI's thinking time per level and rule set;
 tools/bench_device.py and tools/bench_ai_device.py); --quick: the budgets
 only.
 """,
+    "lint": """usage: python3 run.py lint [ruff check args]
+
+Runs `ruff check .` with the rules in pyproject.toml (ruff is pinned in
+requirements.txt).
+""",
     "play": """usage: python3 run.py play [options]
 
-The handheld simulator in the terminal (python -m hardware.sim --help for
+The handheld simulator in the terminal (python -m host.sim --help for
 every option).
 """,
     "selfplay": """usage: python3 run.py selfplay [options]
 
-AI self-play statistics (python -m jarmo selfplay --help for every option).
+AI self-play statistics (python -m host.selfplay --help for every option).
 """,
     "deploy": """usage: python3 run.py deploy DRIVE [options]
 
@@ -219,11 +231,11 @@ Copies the game and its libraries to a CIRCUITPY drive (tools/deploy.py
 """,
 }
 
-# Commands whose own --help needs nothing but the standard library: it is
-# asked for directly, so that --help never creates .venv or starts work.
+# Commands that answer --help themselves: asked directly (with the venv's
+# Python if there is one), so that --help never creates .venv or starts work.
 HELP_COMMANDS = {
-    "play": ["-P", "-m", "hardware.sim", "--help"],
-    "selfplay": ["-P", "-m", "jarmo", "selfplay", "--help"],
+    "play": ["-P", "-m", "host.sim", "--help"],
+    "selfplay": ["-P", "-m", "host.selfplay", "--help"],
     "deploy": [os.path.join("tools", "deploy.py"), "--help"],
 }
 
@@ -245,8 +257,11 @@ def command_help(command):
         env = dict(os.environ)
         env["PYTHONPATH"] = ROOT
         env["BLINKA_OS_AGNOSTIC"] = "1"
+        # the venv's Python when there is one (the simulator imports
+        # adafruit_ticks); never made here, just for a --help
+        py = venv_python() if os.path.exists(venv_python()) else sys.executable
         try:
-            done = subprocess.run([sys.executable] + HELP_COMMANDS[command], cwd=ROOT, env=env,
+            done = subprocess.run([py] + HELP_COMMANDS[command], cwd=ROOT, env=env,
                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   timeout=60)
         except (OSError, subprocess.SubprocessError):
@@ -263,7 +278,7 @@ def main(argv):
         print(USAGE, end="")
         return 0 if argv else 2
     command, args = argv[0], argv[1:]
-    if command not in ("test", "play", "bench", "selfplay", "deploy"):
+    if command not in COMMAND_USAGE:
         print(USAGE, end="", file=sys.stderr)
         fail("unknown command %r" % command, 2)
     if wants_help(args):
@@ -277,12 +292,14 @@ def main(argv):
     elif command == "play":
         env = dict(os.environ)
         env["BLINKA_OS_AGNOSTIC"] = "1"
-        execute([py, "-P", "-m", "hardware.sim"] + args, env)
+        execute([py, "-P", "-m", "host.sim"] + args, env)
     elif command == "bench":
         ensure_node(required=False)
         execute([py, os.path.join("tools", "bench.py")] + args)  # not -P: tools/ may import its siblings
     elif command == "selfplay":
-        execute([py, "-P", "-m", "jarmo", "selfplay"] + args)
+        execute([py, "-P", "-m", "host.selfplay"] + args)
+    elif command == "lint":
+        execute([py, "-P", "-m", "ruff", "check", "."] + args)
     elif command == "deploy":
         execute([py, os.path.join("tools", "deploy.py")] + args)
     return 0

@@ -1,5 +1,6 @@
 """Hardware layer: CircuitPython APIs (neopixel, keypad, displayio) around jarmo.App.
 
-Device modules: profiles, pixelmap, leds, buttons, display, mainloop.
-Host-only modules (never copied to the board): host, sim.
+Modules: profiles, leds (with the pixel map), buttons, display, mainloop,
+trace.  Everything here goes on the board; the host side (terminal
+simulator, Blinka helpers) lives in host/.
 """

@@ -50,9 +50,9 @@ class TextDisplay:
 
 def make_sh1107_128x64():
     """The OLED FeatherWing 128x64 (product 4650) on the board's I2C pins."""
-    import board
     import adafruit_displayio_sh1107
-    from i2cdisplaybus import I2CDisplayBus   # CircuitPython 9+, as the driver needs
+    import board
+    from i2cdisplaybus import I2CDisplayBus  # CircuitPython 9+, as the driver needs
     displayio.release_displays()
     import busio
     # 400 kHz (the SH1107's fast mode), not board.I2C()'s 100 kHz: a text

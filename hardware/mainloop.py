@@ -6,6 +6,8 @@ The loop never sleeps: on the device keypad scans in the background and
 ticks_ms is the clock; on the host the clock and the input decide the pace.
 """
 
+from adafruit_ticks import ticks_diff
+
 
 def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
     """Run until inputs.poll() returns False (never, on the device).
@@ -65,7 +67,7 @@ def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, rest
         except MemoryError:
             gc.collect()
             now = clock()
-            again = last is not None and ((now - last) & 0x1FFFFFFF) < 5000
+            again = last is not None and ticks_diff(now, last) < 5000
             last = now
             try:
                 print("jarmo: out of memory; resuming the saved game")

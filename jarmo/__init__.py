@@ -1,7 +1,6 @@
-"""Jarmo: the rules of the old Tatar race-and-capture game, for a handheld.
-
-    from jarmo import Game, Match, IllegalMove
-"""
+# Jarmo: the rules of the old Tatar race-and-capture game, for a handheld.
+#
+#     from jarmo import Game, Match, IllegalMove
 
 from jarmo.game import Game, IllegalMove, Result
 from jarmo.match import Match

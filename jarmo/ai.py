@@ -1,29 +1,29 @@
-"""AI opponents: random, greedy and alpha-beta lookahead, thinking in slices.
-
-    from jarmo.ai import Player
-    p = Player("greedy", seed=1)         # "random" (0), "greedy" (1), 2, 3, 4
-    turn = p.choose(game)                # e.g. ["b4-c5", "@a1"]; game unchanged
-    p.start(game)                        # or think in bounded slices:
-    while (turn := p.step()) is None:    #   each step() applies at most SLICE
-        ...                              #   actions in the search
-    p.start(game, now_ms)                # to a time budget: the caller's clock
-    turn = p.step(now_ms)                #   in ms, at start() and every step()
-
-The search runs on a private copy of the game (synchronised field by field
-in start(), not replayed), so the caller's game is never touched and can be
-drawn between slices.  It walks the tree action by action with an explicit
-stack: one preallocated action buffer per depth, no per-node objects, so it
-can stop after any action and go on in the next step().  A value is always
-from the point of view of the side that acts at that node; it changes sign
-only where the turn passes to the other side (negamax over actions).
-
-docs/AI.md describes the evaluation, the levels and the measured costs.
-"""
+# AI: the opponents - random, greedy and alpha-beta lookahead, thinking in slices.
+#
+#     from jarmo.ai import Player
+#     p = Player("greedy", seed=1)         # "random" (0), "greedy" (1), 2, 3, 4
+#     turn = p.choose(game)                # action codes (ints, jarmo/codes.py), e.g. the
+#                                          # codes of ["b4-c5", "@a1"]; game unchanged
+#     p.start(game)                        # or think in bounded slices:
+#     while (turn := p.step()) is None:    #   each step() applies at most SLICE
+#         ...                              #   actions in the search
+#     p.start(game, now_ms)                # to a time budget: the caller's clock
+#     turn = p.step(now_ms)                #   in ms, at start() and every step()
+#
+# The search runs on a private copy of the game (synchronised field by field
+# in start(), not replayed), so the caller's game is never touched and can be
+# drawn between slices.  It walks the tree action by action with an explicit
+# stack: one preallocated action buffer per depth, no per-node objects, so it
+# can stop after any action and go on in the next step().  A value is always
+# from the point of view of the side that acts at that node; it changes sign
+# only where the turn passes to the other side (negamax over actions).
+#
+# docs/AI.md describes the evaluation, the levels and the measured costs.
 
 from array import array
 
 from jarmo.board import HOME_ROW, ROW
-from jarmo.game import Game, action_text
+from jarmo.game import Game
 from jarmo.rng import Rng
 
 try:
@@ -43,12 +43,21 @@ _MAXACT = const(9)         # most actions one turn can take (place, move, redepl
 # measurements (issue 9), kept as a benchmark opponent: not in the app's menu.
 LEVELS = ("random", "greedy", "2", "3", "4", "3-legacy")
 _DEPTH = (0, 1, 2, 8, 8, 4)
-_BUDGET = (0, 1000000, 1500, 470, 1400, 3000)        # classic, standard
-_RACE_BUDGET = (0, 1000000, 1500, 380, 1150, 3000)   # legendary, jasyr
+_BUDGET = (0, 1000000, 1500, 510, 1950, 3000)   # per level (3 and 4: per rule set below)
+# Levels 3 and 4 per rule set (classic, standard, legendary, jasyr): the nodes
+# the emulated Pico applies in their time budgets (docs/AI.md, "Measured").
+_BUDGET3 = (510, 660, 570, 520)
+_BUDGET4 = (1950, 2000, 1710, 1560)
 TIME_MS = (0, 0, 130, 900, 2800, 0)
+# Level 3 in classic thinks less: 650 nodes (its 900 ms) won 27.9 % of the
+# decided games against "3-legacy", 510 nodes 56.2 % (docs/AI.md, Strength).
+_CLASSIC_TIME3 = const(650)
 _CAP = (0, 1000000, 1500, 12000, 40000, 3000)
 _TT = (0, 0, 0, 512, 512, 0)   # transposition table entries (a power of 2; 0: none)
-_MASK = const(0x1FFFFFFF)   # the caller's ms clock wraps here (supervisor.ticks_ms)
+# The caller's ms clock wraps here (supervisor.ticks_ms): a private mirror of
+# jarmo.app_base.TICKS_MASK (the core imports nothing of the app;
+# tests/app/test_app_ai.py checks that the two agree).
+_TICKS_MASK = const(0x1FFFFFFF)
 _EXACT = const(1)           # transposition table bounds (low 2 bits of _ttdf)
 _LOWER = const(2)
 _UPPER = const(3)
@@ -104,13 +113,20 @@ def _hash(g, z):
     top = g._top
     under = g._under
     h = 0
-    for p in range(25):
-        q = top[p]
-        if q:
-            h ^= z[p * 32 + q]
-            q = under[p]
+    p = -32
+    if g._heroes:             # (only the Golden Soldier is ever a hostage)
+        for q in top:         # (iterating over the bytes is cheaper than indexing)
+            p += 32
             if q:
-                h ^= z[p * 32 + (q ^ 1)]    # (no piece byte lacks bit 1: a free slot)
+                h ^= z[p + q]
+                q = under[p >> 5]
+                if q:
+                    h ^= z[p + (q ^ 1)]    # (no piece byte lacks bit 1: a free slot)
+    else:
+        for q in top:
+            p += 32
+            if q:
+                h ^= z[p + q]
     held = g._held
     pool = g._pool
     out = g._out
@@ -148,6 +164,13 @@ def _tables(game, part=False):
 
 
 _HALVES = {}
+
+
+def prepare_tables(rules):
+    """Build the distance tables of a rule set's kind now rather than in the
+    first AI turn of that kind (about 46 ms on an RP2040, more than a greedy
+    turn may take): the device does it after start-up, with game.prepare_tables."""
+    _tables(Game(rules))
 
 
 def _side_tables(game, side):
@@ -224,91 +247,102 @@ def _eval_scored(g, tables):
     masks0, masks1, dist0, dist1, single0, single1 = tables
     top = g._top
     under = g._under
-    pts = _POINTS
-    np = 0
-    att0 = att1 = 0
-    for f in range(25):
-        q = top[f]
-        if q:
-            pts[np] = f
-            np += 1
-            if q & 2:
-                if ROW[f]:
-                    att1 |= masks1[f]
-            elif ROW[f] != 4:
-                att0 |= masks0[f]
     pool = g._pool
     classic = g._classic
     # Free points of each side's enemy camp (not taken by its own pieces), and
     # whether each side's own camp has an empty point.
-    off0 = off1 = 0
-    camp_free0 = camp_free1 = False
-    for k in range(5):
-        q = top[20 + k]
-        if not q:
-            off0 |= 1 << k
-            camp_free1 = True
-        elif q & 2:
-            off0 |= 1 << k
-        q = top[k]
-        if not q:
-            off1 |= 1 << k
-            camp_free0 = True
-        elif not q & 2:
-            off1 |= 1 << k
-    off0 *= 25
-    off1 *= 25
+    # (Written out: a loop costs more than the work.  A point is free for a
+    # side unless one of its own pieces stands on it: q & 3 is 1 for South's,
+    # 3 for North's.)
+    a = top[20]
+    b = top[21]
+    c = top[22]
+    e = top[23]
+    f = top[24]
+    off0 = (((a & 3) != 1) | ((b & 3) != 1) << 1 | ((c & 3) != 1) << 2
+            | ((e & 3) != 1) << 3 | ((f & 3) != 1) << 4) * 25
+    camp_free1 = not (a and b and c and e and f)
+    a = top[0]
+    b = top[1]
+    c = top[2]
+    e = top[3]
+    f = top[4]
+    off1 = (((a & 3) != 3) | ((b & 3) != 3) << 1 | ((c & 3) != 3) << 2
+            | ((e & 3) != 3) << 3 | ((f & 3) != 3) << 4) * 25
+    camp_free0 = not (a and b and c and e and f)
+    guard0 = pool[0] and not classic
+    guard1 = pool[1] and not classic
+    recall0 = classic and pool[0] and camp_free0
+    recall1 = classic and pool[1] and camp_free1
+    vals = _VALUES
+    prog = _PROG
+    heroes = g._heroes
     score0 = score1 = 0
+    att0 = att1 = 0
+    own0 = own1 = 0
+    # One pass: each piece's value (kept for the captures below), the points
+    # each side attacks and where each side's pieces stand.  The two sides'
+    # branches mirror each other on purpose: this runs at every leaf of the
+    # search, and plain locals per side are much cheaper on MicroPython than
+    # indexing per-side tuples.
+    p = -1
+    for q in top:             # (iterating over the bytes is cheaper than indexing)
+        p += 1
+        if q:
+            if q & 2:
+                if p >= 5:            # (not on its enemy camp, row 0)
+                    att1 |= masks1[p]
+                    v = _PIECE + prog[dist1[off1 + p]]
+                    if q & 4 and guard1:
+                        v += _GUARD_RECOVERS
+                else:
+                    v = _CAMP
+                    if recall1 and q & 8:
+                        v += _RECALL_READY
+                score1 += v
+                own1 |= 1 << p
+            else:
+                if p < 20:            # (not on its enemy camp, row 4)
+                    att0 |= masks0[p]
+                    v = _PIECE + prog[dist0[off0 + p]]
+                    if q & 4 and guard0:
+                        v += _GUARD_RECOVERS
+                else:
+                    v = _CAMP
+                    if recall0 and q & 8:
+                        v += _RECALL_READY
+                score0 += v
+                own0 |= 1 << p
+            vals[p] = v
+            if heroes:                # (only the Golden Soldier is ever a hostage)
+                u = under[p]
+                if u:
+                    if u & 2:
+                        score1 += _PIECE     # own Golden Soldier under it: counts
+                    else:
+                        score0 += _PIECE     # an enemy hostage: counts for its owner
+    # The best capture of each side: the value of the piece taken, less a
+    # piece if the victim is defended (the taker can be taken back).
     gain0 = gain1 = 0
-    # The two sides' branches below mirror each other on purpose: this runs at
-    # every leaf of the search, and plain locals per side are much cheaper on
-    # MicroPython than indexing per-side tuples.
-    for j in range(np):
-        p = pts[j]
-        q = top[p]
-        r = ROW[p]
-        if q & 2:
-            if r == 0:
-                v = _CAMP
-                if classic and q & 8 and pool[1] and camp_free1:
-                    v += _RECALL_READY
-            else:
-                v = _PIECE + _PROG[dist1[off1 + p]]
-                if q & 4 and pool[1] and not classic:
-                    v += _GUARD_RECOVERS
-            u = under[p]
-            if u:
-                if u & 2:
-                    score1 += _PIECE     # own Golden Soldier under it: counts
-                else:
-                    score0 += _PIECE     # an enemy hostage: counts for its owner
-            score1 += v
-            if (att0 >> p) & 1:
-                if (att1 >> p) & 1:
-                    v -= _PIECE
-                if v > gain0:
-                    gain0 = v
-        else:
-            if r == 4:
-                v = _CAMP
-                if classic and q & 8 and pool[0] and camp_free0:
-                    v += _RECALL_READY
-            else:
-                v = _PIECE + _PROG[dist0[off0 + p]]
-                if q & 4 and pool[0] and not classic:
-                    v += _GUARD_RECOVERS
-            u = under[p]
-            if u:
-                if u & 2:
-                    score1 += _PIECE
-                else:
-                    score0 += _PIECE
-            score0 += v
-            if (att1 >> p) & 1:
-                if (att0 >> p) & 1:
-                    v -= _PIECE
-                if v > gain1:
-                    gain1 = v
+    bit = _BIT
+    m = att0 & own1
+    while m:
+        b = m & -m
+        m ^= b
+        v = vals[bit[b]]
+        if att1 & b:
+            v -= _PIECE
+        if v > gain0:
+            gain0 = v
+    m = att1 & own0
+    while m:
+        b = m & -m
+        m ^= b
+        v = vals[bit[b]]
+        if att0 & b:
+            v -= _PIECE
+        if v > gain1:
+            gain1 = v
     held = g._held
     if held[0]:
         score0 += held[0] * (_HELD if camp_free0 else _HELD - 20)
@@ -326,12 +360,20 @@ def _eval_scored(g, tables):
                         score1 += _MARKER
                 elif pool[0]:
                     score0 += _MARKER
+    # For the search's stuck test: the points the side to act can move to
+    # (any piece off its enemy camp to a point without its own piece).
     if g._turn:
+        _TARGETS[0] = att1 & ~own1
         return score1 - score0 + (gain1 * 7 >> 3) - (gain0 >> 2)
+    _TARGETS[0] = att0 & ~own0
     return score0 - score1 + (gain0 * 7 >> 3) - (gain1 >> 2)
 
 
-_POINTS = bytearray(25)     # occupied points, for _eval_scored (not re-entrant)
+_VALUES = array("h", [0] * 25)   # each piece's value, for _eval_scored (not re-entrant)
+_TARGETS = [0]                   # set by _eval_scored (not re-entrant)
+_BIT = {}                        # 1 << p: p
+for _p in range(25):
+    _BIT[1 << _p] = _p
 
 
 _SCRATCH = bytearray(10)    # outside pieces of each side, for _match (not re-entrant)
@@ -346,30 +388,32 @@ def _eval_race(g, tables):
     top = g._top
     under = g._under
     scratch = _SCRATCH
+    heroes = g._heroes
     n0 = n1 = 0
     need0 = need1 = 0
     att0 = att1 = 0
-    for f in range(25):
-        q = top[f]
+    f = -1
+    for q in top:             # (iterating over the bytes is cheaper than indexing)
+        f += 1
         if q:
-            r = ROW[f]
             if q & 2:
-                if r:
+                if f >= 5:            # (not on its enemy camp, row 0)
                     att1 |= masks1[f]
                     if n1 < 5:
                         scratch[5 + n1] = f
                         n1 += 1
-            elif r != 4:
+            elif f < 20:              # (not on its enemy camp, row 4)
                 att0 |= masks0[f]
                 if n0 < 5:
                     scratch[n0] = f
                     n0 += 1
-            u = under[f]
-            if u:       # a hostage: it moves only once rescued
-                if u & 2:
-                    need1 += dist1[775 + f] + _HOSTAGE_STEPS
-                else:
-                    need0 += dist0[775 + f] + _HOSTAGE_STEPS
+            if heroes:  # (only the Golden Soldier is ever a hostage)
+                u = under[f]
+                if u:       # a hostage: it moves only once rescued
+                    if u & 2:
+                        need1 += dist1[775 + f] + _HOSTAGE_STEPS
+                    else:
+                        need0 += dist0[775 + f] + _HOSTAGE_STEPS
     need0 += _match(top, single0, dist1, 0, n0, _free(top, 0) // 25)
     need1 += _match(top, single1, dist0, 1, n1, _free(top, 1) // 25)
     side = g._turn
@@ -490,8 +534,8 @@ def level_number(level):
     raise ValueError("unknown AI level %r: expected random, greedy, 2, 3 or 4" % (level,))
 
 
+# An AI player of one level; seed fixes its tie-breaks (same seed, same game).
 class Player:
-    """An AI player of one level; seed fixes its tie-breaks (same seed, same game)."""
 
     def __init__(self, level="greedy", seed=0, slice_nodes=SLICE):
         self.level = level_number(level)
@@ -552,7 +596,8 @@ class Player:
     # ---------------------------------------------------------- public API
 
     def choose(self, game):
-        """The whole turn to play now, as a list of action strings; game unchanged."""
+        """The whole turn to play now, as a list of action codes (ints: play them
+        with Game.play_code, show them with notation.action_text); game unchanged."""
         self.start(game)
         answer = self.step()
         while answer is None:
@@ -573,14 +618,18 @@ class Player:
         self.nodes = 0
         self.completed_depth = 0
         g = self._g
+        self.time_ms = _CLASSIC_TIME3 if self.level == 3 and g._classic else TIME_MS[self.level]
         if now_ms is None or not self.time_ms:
             self._t0 = -1
             b = self.node_budget
             if b is None:
-                b = (_BUDGET if g._scored else _RACE_BUDGET)[self.level]
+                b = _BUDGET[self.level]
+                if self.level == 3 or self.level == 4:
+                    k = 0 if g._classic else 1 if g._scored else 2 if g._legendary else 3
+                    b = (_BUDGET3 if self.level == 3 else _BUDGET4)[k]
             self.budget = b
         else:
-            self._t0 = now_ms & _MASK
+            self._t0 = now_ms & _TICKS_MASK
             self.budget = _CAP[self.level]
         hist = self._hist
         if hist is not None:
@@ -613,7 +662,7 @@ class Player:
 
     def step(self, now_ms=None):
         """One bounded slice of thinking (at most slice_nodes actions applied):
-        None while still thinking, then the turn as a list of action strings.
+        None while still thinking, then the turn as a list of action codes.
         After start(game, now_ms), pass the clock: once time_ms have passed
         since start() it answers at once."""
         if self._answer is not None:
@@ -630,7 +679,7 @@ class Player:
                 self._begin_iteration()
             return None
         if (self._t0 >= 0 and now_ms is not None and self._iter > 1
-                and ((now_ms - self._t0) & _MASK) >= self.time_ms):
+                and ((now_ms - self._t0) & _TICKS_MASK) >= self.time_ms):
             status = 2        # time is up: as if out of budget
         else:
             status = self._search(self.slice_nodes)
@@ -649,7 +698,7 @@ class Player:
             if self._pvlen[0]:
                 self._keep_line()
         self._d = -1
-        self._answer = [action_text(self._prev[k]) for k in range(self._prevlen)]
+        self._answer = [self._prev[k] for k in range(self._prevlen)]
         return self._answer
 
     # ----------------------------------------------------------- internals
@@ -671,7 +720,7 @@ class Player:
         while g._result is None and g._turn == mover:
             n = g._gen(buf)
             code = buf[rng.below(n)]
-            line.append(action_text(code))
+            line.append(code)
             g._do(code)
             self.nodes += 1
         return line
@@ -804,6 +853,15 @@ class Player:
                 if self._pvpath(k) != prev[k]:
                     pv = -1
                     break
+        # (Everything the loop needs in locals: globals and attributes cost a
+        # look-up each time on MicroPython.)
+        camp = 0 if mover else 20          # the mover's enemy camp: camp..camp + 4
+        take = 200 if scored else -50      # a capture (scored: +100 on the enemy camp)
+        usehist = hist is not None
+        if scored:
+            kdone, kplace, kother = 0, 50, 60
+        else:
+            kdone, kplace, kother = 5, -100, -100
         for j in range(n):
             c = buf[j]
             kind = c & 7
@@ -811,21 +869,19 @@ class Player:
                 f = (c >> 3) & 31
                 t = c >> 8
                 key = (dist[775 + f] - dist[775 + t]) * 10
-                q = top[t]
-                if q:
-                    if scored:
-                        key += 300 if ROW[t] == HOME_ROW[1 - mover] else 200
-                    else:
-                        key -= 50
-                if hist is not None:
+                if top[t]:
+                    key += take
+                    if scored and 0 <= t - camp < 5:
+                        key += 100
+                if usehist:
                     h = hist[hbase + f * 25 + t]
                     key += h if h < 400 else 400
             elif kind == _DONE:
-                key = 0 if scored else 5
+                key = kdone
             elif kind == _PLACE or kind == _RECALL:
-                key = 50 if scored else -100
+                key = kplace
             else:
-                key = 60 if scored else -100
+                key = kother
             if c == k1:
                 key += 1000
             elif c == k2:
@@ -862,6 +918,7 @@ class Player:
         pvcode = self._pvcode
         pvlen = self._pvlen
         tables = self._tables
+        evalf = _eval_scored if g._scored else _eval_race   # evaluate(), one call less
         ordered = self.level >= 2
         ttmask = self._ttmask
         if ttmask >= 0:
@@ -881,6 +938,17 @@ class Player:
         stop = nodes + limit
         top = g._top
         lmr = self._lmr
+        under = g._under
+        held = g._held
+        log = g._log
+        canmove = g._can_move
+        scored = g._scored
+        targets = _TARGETS
+        pool = g._pool
+        out = g._out
+        classic = g._classic
+        jasyr = g._jasyr
+        plim = g.ply_limit - 1 if g.ply_limit else 1 << 29
         d = self._d
         while True:
             i = ii[d]
@@ -929,51 +997,136 @@ class Player:
                 red = 0
                 if null and i >= lmr and not (a & 7 == _MOVE and top[a >> 8]):
                     red = 1
-                do(a)
-                nodes += 1
-                res = g._result
-                if res is not None:
-                    w = res.winner
-                    if w is None:
-                        v = 0
-                    elif (w == "north") == (m == 1):
-                        v = _WIN - d
-                    else:
-                        v = d - _WIN
-                elif g._turn == m:
-                    nw[d] = null
-                    d += 1
-                    self._enter(d, m, lo, hi, tdep[d - 1], 0, ft[d - 1])
-                    continue
-                elif tdep[d] <= 1:
-                    v = -evaluate(g, tables)
-                else:
-                    td = tdep[d] - 1
-                    if red and td >= _LMR_MIN:
-                        td -= 1
-                    t = -1
-                    if ttmask >= 0:
-                        h = _hash(g, zob)
-                        t = (h ^ (h >> 12)) & ttmask
-                        x = ttdf[t]
-                        if x and ttkey[t] == h:
-                            val = ttval[t]
-                            x2 = x & 3
-                            if x >> 2 >= td and (x2 == _EXACT
-                                                 or (x2 == _LOWER and val >= -lo)
-                                                 or (x2 == _UPPER and val <= -hi)):
-                                t = -2          # known well enough: no need to look again
-                            else:
-                                self._ttmove = ttmv[t]
-                        hashes[d + 1] = h
-                    nw[d] = null
-                    if t == -2:
-                        v = -val
-                    else:
+                # The quiet-move fast path: a move that takes nothing, does
+                # not enter the enemy camp and leaves nothing to do after it
+                # ends the turn with no result (the repetition, ply limit and
+                # stuck tests are checked here as Game._end_check does them;
+                # where one might find something, Game._do runs).  At the
+                # last turn searched such a move is a leaf, played on the
+                # board only for the evaluation (fast = 1); deeper, it is
+                # played as Game._do would, log entry included, and taken
+                # back by Game._undo (fast = 2).
+                fast = 0
+                t = a >> 8
+                quiet = (not a & 7 and not top[t] and (t < 20 if m == 0 else t > 4)
+                         and not under[(a >> 3) & 31])
+                if ((quiet or (scored and not a & 7 and tdep[d] <= 1))
+                        and (jasyr or not held[m]) and not g._markers_on and g._plies < plim):
+                    if not classic and len(log) >= 7:
+                        e2 = log[-1]
+                        e3 = log[-2]
+                        if ((e2 | e3) & 7 or not (m ^ (e2 >> 13)) & 1 or (m ^ (e3 >> 13)) & 1
+                                or e3 & 0x1FFF == ((a >> 3) & 31) << 8 | t << 3):
+                            # Maybe a repetition: _end_check's full test.
+                            log.append(a | m << 13)
+                            if g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
+                                t = -1       # a repetition: the full path
+                            log.pop()
+                    if t >= 0 and not quiet:
+                        # Any other move that ends the last turn (classic and
+                        # standard): Game._move and _unmove, with the tests of
+                        # Game._end_check that a capture or a move into the
+                        # enemy camp calls for; where one finds a result or
+                        # the turn goes on (a piece recovered), Game._do.
+                        f = (a >> 3) & 31
+                        e = a | m << 13 | g._stage << 14 | g._move(m, f, t)
+                        o = 1 - m
+                        if not ((held[m] and not jasyr)
+                                or (not classic and (pool[o] + out[o] == 5 or pool[m] + out[m] == 5))
+                                or ((t < 5 if m else t >= 20) and g._all_in_camp(m))
+                                or (e >> 16 & 31 and g._all_in_camp(o))):
+                            g._turn = o
+                            v = -evalf(g, tables)
+                            x = targets[0]
+                            if (x & (x - 1) if classic else x) or canmove(o):
+                                nodes += 1
+                                fast = 1
+                            g._turn = m
+                        g._unmove(m, f, t, e)
+                    elif t >= 0:
+                        f = (a >> 3) & 31
+                        p = top[f]
+                        top[f] = 0
+                        top[t] = p
+                        if tdep[d] <= 1:
+                            g._turn = 1 - m
+                            v = -evalf(g, tables)
+                            # Stuck?  With a point to move to (two in classic,
+                            # where one move may be banned) the other side is
+                            # not; else Game._can_move tells (if not: Game._do).
+                            x = targets[0] if scored else 0
+                            if (x & (x - 1) if classic else x) or canmove(1 - m):
+                                nodes += 1
+                                fast = 1
+                            top[t] = 0
+                            top[f] = p
+                            g._turn = m
+                        elif canmove(1 - m):
+                            log.append(a | m << 13 | g._stage << 14 | ((p >> 2) & 7) << 21)
+                            g._plies += 1
+                            g._stage = 0
+                            g._turn = 1 - m
+                            fast = 2
+                        else:
+                            top[t] = 0
+                            top[f] = p
+                if fast != 1:
+                    if not fast:
+                        do(a)
+                    nodes += 1
+                    res = g._result
+                    if res is not None:
+                        w = res.winner
+                        if w is None:
+                            v = 0
+                        elif (w == "north") == (m == 1):
+                            v = _WIN - d
+                        else:
+                            v = d - _WIN
+                    elif g._turn == m:
+                        nw[d] = null
                         d += 1
-                        self._enter(d, 1 - m, -hi, -lo, td, 1, 0)
+                        self._enter(d, m, lo, hi, tdep[d - 1], 0, ft[d - 1])
                         continue
-                undo()
+                    elif tdep[d] <= 1:
+                        v = -evalf(g, tables)
+                    else:
+                        td = tdep[d] - 1
+                        if red and td >= _LMR_MIN:
+                            td -= 1
+                        t = -1
+                        if ttmask >= 0:
+                            e = log[-1]
+                            if neg[d] and not e & 0x1F0007 and not e >> 24 and not top[e >> 3 & 31]:
+                                    # A turn of one quiet move from where the last
+                                # began: update that key (the piece leaves its
+                                # point, lands on another, the turn passes).
+                                f = (e >> 3) & 31
+                                t = e >> 8 & 31
+                                h = (hashes[d] ^ zob[f * 32 + (1 | m << 1 | (e >> 21 & 7) << 2)]
+                                     ^ zob[t * 32 + top[t]] ^ 0x400000)
+                            else:
+                                h = _hash(g, zob)
+                            t = (h ^ (h >> 12)) & ttmask
+                            x = ttdf[t]
+                            if x and ttkey[t] == h:
+                                val = ttval[t]
+                                x2 = x & 3
+                                if x >> 2 >= td and (x2 == _EXACT
+                                                     or (x2 == _LOWER and val >= -lo)
+                                                     or (x2 == _UPPER and val <= -hi)):
+                                    t = -2          # known well enough: no need to look again
+                                else:
+                                    self._ttmove = ttmv[t]
+                            hashes[d + 1] = h
+                        nw[d] = null
+                        if t == -2:
+                            v = -val
+                        else:
+                            d += 1
+                            self._enter(d, 1 - m, -hi, -lo, td, 1, 0)
+                            continue
+                    undo()
                 child_ft = 0
             else:
                 v = best[d]

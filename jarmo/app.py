@@ -1,31 +1,26 @@
-# The handheld's app: a hardware-free state machine (docs/APP.md).
+# App: the handheld's state machine, without hardware (docs/APP.md).
 #
-#     app = App(store=None, has_display=True, tabletop=False, seed=0, resident=False)
+#     app = App(store=None, has_display=True, tabletop=False, seed=0)
 #     app.press(button, player=0)    # one debounced button (jarmo.buttons)
 #     app.tick(now_ms)               # wrapping int ms; bounded work
 #     app.frame, app.frame_version   # 25 RGB points, a1 = bytes 0..2
 #     app.text, app.text_version     # up to 5 lines of up to 21 characters
 #     app.brightness, app.celebrate
 #
-# App holds the state (a small int), the picture and the text. The code that
-# runs a state lives in an *overlay* module, imported when the state is
-# entered and unloaded when another overlay takes over, because on the device
-# imported code stays on the heap:
-#
-#     app_play     play, ai: a human's turn and the AI's (with app_turn)
-#     app_menu     menu: the menu and its settings
-#     app_screens  notice, stats, end, result, and start-up (with app_menu, stats)
-#
-# Each overlay has press(app, button, player), tick(app) and draw(app, buf).
-# The LED picture primitives are in app_view, which stays loaded.
-#
-# RAM (docs/APP.md, Memory): the app modules describe themselves in comments,
-# not docstrings, because MicroPython keeps module and class docstrings on
-# the heap; function docstrings cost nothing there.
+# Each screen is a state object (app_base.State: enter, exit, press, tick,
+# draw) that keeps its own fields: Menu (app_menu), Play and Ai (app_play),
+# End, Result and Notice (app_screens); Help (app_help), Stats (app_stats),
+# Campaign (app_campaign) and Lesson (app_lesson) are imported when they
+# open and forgotten when they close. App.goto makes
+# every transition. App holds what the states share: the running game and
+# its players (the session), the board as shown, the settings, the store,
+# the clock, the frame and the text; and the game's flow between turns
+# (start_game, next_turn, turn_over), which menu, result and play all use.
 #
 # Saving: after every completed turn the game (or match) goes to the store as
 # ``game``; settings go to ``settings`` when a value changes; statistics to
-# ``stats`` when a game ends. A damaged file is reported and set aside.
+# ``stats`` when a game ends; a battle's win to ``campaign``. A damaged file
+# is reported and set aside.
 
 import json
 import sys
@@ -36,60 +31,40 @@ except ImportError:
     def const(value):
         return value
 
-from jarmo.board import point
 from jarmo import app_view as V
-
-# States (the overlays use these names).
-S_MENU = const(0)
-S_STATS = const(1)
-S_PLAY = const(2)
-S_AI = const(3)
-S_END = const(4)
-S_RESULT = const(5)
-S_NOTICE = const(6)
-S_HELP = const(7)       # How to play: run by app_menu with jarmo.app_help
-STATE_NAMES = ("menu", "stats", "play", "ai", "end", "result", "notice", "help")
-
-# The overlay modules. An overlay is named by its module's index here and
-# keeps the modules of its _KEEP bit mask loaded; all others are unloaded.
-_MODULES = ("jarmo.app_play", "jarmo.app_turn", "jarmo.app_menu", "jarmo.app_screens",
-            "jarmo.stats")
-PLAY = const(0)         # app_play + app_turn
-MENU = const(2)         # app_menu
-SCREENS = const(3)      # app_screens + app_menu + stats
-_KEEP = (0b00011, 0, 0b00100, 0b11100)     # by overlay (1 is none)
-_UI = (MENU, SCREENS, PLAY, PLAY, SCREENS, SCREENS, SCREENS, MENU)    # the overlay of each state
+from jarmo.app_base import (
+    DEFAULT_SETTINGS,
+    RULE,
+    S_AI,
+    S_END,
+    S_HELP,
+    S_MENU,
+    S_PLAY,
+    SAVE,
+    STATE_NAMES,
+    TICKS_MASK,
+    TIMER,
+)
+from jarmo.app_menu import Menu, new_game, resume
+from jarmo.app_play import Ai, Play
+from jarmo.app_screens import End, Notice, Result
+from jarmo.board import point
 
 # What the device imports after start-up, one module per main-loop pass, so
-# that no state change waits for an import (docs/ARCHITECTURE.md).
-# (jarmo.explain, only for a refused pick, and the How to play pages load
-# when first needed: each import alone stays well under the pass budget.)
-PRELOAD = _MODULES + ("jarmo.ai", "jarmo.match")
+# that no state change waits for an import (docs/ARCHITECTURE.md). Every
+# state's module is imported with this one; jarmo.explain (only for a
+# refused pick) and the How to play pages load when first needed.
+PRELOAD = ("jarmo.ai",)
 
-SAVE = "game"
-# Settings a new device starts with (app_menu names them): standard rules,
-# no expansions, against the greedy AI, South, one game, brightness 5 of 7.
-DEFAULT_SETTINGS = b"\x01\x00\x00\x02\x00\x00\x05"
 _AI_STEPS = const(2)        # player.step() calls per tick; each applies up to 8
                             # actions (ai.SLICE), so at most 16 a tick
 _REDRAW = const(32)         # ms between redraws when nothing happened
+# The states made when they open and forgotten when they close, from S_HELP
+# on: each module's state class is also called Screen.
+_ON_DEMAND = ("jarmo.app_help", "jarmo.app_stats", "jarmo.app_campaign", "jarmo.app_lesson")
 
 
-def wrap(text, width=21, lines=2):
-    """Up to `lines` lines of at most `width` characters, cut at spaces."""
-    out = []
-    line = ""
-    for w in text.split():
-        if line and len(line) + 1 + len(w) > width:
-            out.append(line)
-            line = ""
-        line = (line + " " + w if line else w)[:width]
-    if line:
-        out.append(line)
-    return tuple(out[:lines])
-
-
-def _unload(name):
+def _forget(name):
     """Forget a module so its code can be collected (MicroPython RAM)."""
     mod = sys.modules.pop(name, None)
     pkg = sys.modules.get("jarmo")
@@ -98,90 +73,68 @@ def _unload(name):
         delattr(pkg, short)
 
 
+def _start():
+    """The start-up module (loading, App.new_game's options), used once."""
+    from jarmo import app_start
+    _forget("jarmo.app_start")
+    return app_start
+
+
 class App:
-    def __init__(self, store=None, has_display=True, tabletop=False, seed=0, resident=False):
+    def __init__(self, store=None, has_display=True, tabletop=False, seed=0):
         self.frame = bytearray(75)
-        self.resident = resident    # keep every overlay once loaded (the device: see _use)
         self._work = bytearray(75)
         self.frame_version = 0
         self.text = ()
         self.text_version = 0
         self.celebrate = None
+        self.brightness = 128
         self.store = store
         self.has_display = has_display
         self.tabletop = tabletop
         self.seed = seed
         self.ai_steps = _AI_STEPS
         self.settings = bytearray(DEFAULT_SETTINGS)
-        self.brightness = 128
-        self.match = None
-        self.game = None
-        self._opp = 0           # opponent index of the running game (0 human)
-        self._human0 = 0        # side the human plays in game 1 against the AI
-        self._counted = False   # the running game's result is in the statistics
-        self._player = None     # the AI, created when first needed
-        self._queue = None      # the AI's turn being shown, or None while it thinks
-        self._qi = 0
-        self._due = 0
-        self._cells = bytearray(25)
-        self._under = bytearray(25)
-        self._markers = 0
-        self._choices = None    # app_turn.Choices while a human's turn is played
-        self._sel = -1
-        self._tmask = 0         # targets of the selection / one-pick points
-        self._cursor = 0
-        self._cur_t = 0
-        self._trail = -1
-        self._arrive = -1
-        self._arrive_t = 0
-        self._flash = -2        # point, -1 whole board, -2 none
-        self._flash_c = 0
-        self._flash_t = 0
-        self._msg = ()
-        self._ev = []           # the latest turn's events in words (app_play)
-        self._ev_side = -1      # the side whose turn they tell
-        self._item = 1
-        self._stats_rules = 1
-        self._stats_opp = "p2"  # the statistics page's opponent (jarmo.stats keys)
-        self._page = 0          # How to play: the page shown (app_help)
-        self._title = "Jarmo"
-        self._settings_dirty = False
-        self._now = 0
-        self._t0 = 0
+        self.board = V.Board()
+        self.msg = ()           # a note for the display (a refusal, a failed save)
+        self.now = 0
+        self.dirty = True
         self._drawn = 0
-        self._dirty = True
-        self._dots = -1
-        self._state = S_MENU
-        self._ui = -1           # the overlay loaded, and its module
-        self._mod = None
-        self._stats = None      # jarmo.stats.Stats while loaded
-        self._use(SCREENS).boot(self)
+        self._stats = None      # jarmo.stats.Stats once loaded
+        self._make_states()
+        self.set_game(None, None, 0, 0, False)
+        _start().boot(self)
+
+    def _make_states(self):
+        # by state id (app_base); from S_HELP on they are made when they open
+        self.states = [Menu(), Play(), Ai(), End(), Result(), Notice(), None, None, None, None]
+        self.sid = S_MENU
 
     # ------------------------------------------------------------ public
 
     @property
     def state(self):
         """The current state's name (for tests and the simulator)."""
-        return STATE_NAMES[self._state]
+        return STATE_NAMES[self.sid]
 
     @property
     def cursor(self):
         """The point 0..24 under the cursor in a human's turn, else -1."""
-        c = self._cursor
-        return c if self._state == S_PLAY and c < 25 else -1
+        c = self.board.cursor
+        return c if self.sid == S_PLAY and c < 25 else -1
 
     @property
     def thinking(self):
         """True while the AI searches for its turn (traces and tests)."""
-        return self._state == S_AI and self._queue is None
+        return self.sid == S_AI and self.states[S_AI].queue is None
 
     def press(self, button, player=0):
         if 0 <= button <= 8:
-            self._dirty = True
-            self._use(_UI[self._state]).press(self, button, player)
+            self.dirty = True
+            self.states[self.sid].press(self, button, player)
 
     def tick(self, now_ms):
-        self._now = now = now_ms & 0x1FFFFFFF
+        self.now = now = now_ms & TICKS_MASK
         store = self.store
         if store is not None and store.busy:
             # one unit of a queued save a pass, and nothing else this pass:
@@ -189,10 +142,10 @@ class App:
             store.step()
             if store.problem is not None:
                 store.problem = None
-                self._msg = ("Cannot save: the", "drive is read-only")
+                self.msg = ("Cannot save: the", "drive is read-only")
         else:
-            self._use(_UI[self._state]).tick(self)
-        if self._dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
+            self.states[self.sid].tick(self)
+        if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
 
     def pixel(self, where):
@@ -214,81 +167,75 @@ class App:
         "heroes"/"challenges"; opponent: "human" "random" "greedy" "2" "3";
         side: "south"/"north" (the human's, against the AI); games: 1 2 4 6.
         Unset options keep the current settings. ValueError for bad values."""
-        self._use(SCREENS).start(self, rules, expansions, opponent, side, games)
+        _start().set_options(self, rules, expansions, opponent, side, games)
+        new_game(self)
 
     def recover(self):
         """After a MemoryError in a pass: drop all that can be rebuilt and resume.
 
-        The AI's search, the turn being picked, the statistics and every
-        overlay module go; the game comes back from its last save (made
-        after every turn, so at most the turn in progress is lost) and is
-        resumed, or the menu opens when there is none."""
-        self._player = None
-        self._choices = None
+        The AI's search, the turn being picked, the statistics and How to
+        play go; the game comes back from its last save (made after every
+        turn, so at most the turn in progress is lost) and is resumed, or
+        the menu opens when there is none."""
+        self.set_game(None, None, 0, 0, False)
         self._stats = None
-        self._queue = None
-        self.game = None
-        self.match = None
-        self._mod = None
-        self._ui = -1
-        for name in _MODULES:
-            _unload(name)
+        self.celebrate = None
+        self._make_states()         # new states hold nothing of the old ones
+        for name in _ON_DEMAND:
+            _forget(name)
         import gc
         gc.collect()
-        self._use(SCREENS).boot(self)
+        _start().boot(self)
         self.resume_saved()
 
     def resume_saved(self):
         """Resume the saved game, if start-up found one, as the menu's Resume would."""
-        if self.game is not None and self._state == S_MENU:
-            self._use(MENU).resume(self)
-        self._dirty = True
+        if self.game is not None and self.sid == S_MENU:
+            resume(self)
+        self.dirty = True
 
     def how_to_play(self):
         """Open How to play, as the menu's item does (the simulator's ? key);
         leaving it opens the menu."""
-        self._dirty = True
-        self._use(MENU)._help().open_help(self)
+        self.dirty = True
+        self.goto(S_HELP)
 
     @property
     def stats(self):
-        """The statistics (jarmo.stats.Stats), loaded on demand."""
+        """The statistics (jarmo.stats.Stats), loaded on demand; with a store
+        they leave RAM at the next state change (App.goto)."""
         if self._stats is None:
             from jarmo.stats import Stats
             self._stats = Stats(self.store)
         return self._stats
 
-    # ------------------------------------------------------------ for the overlays
+    # ------------------------------------------------------------ for the states
 
-    def _use(self, ui):
-        """The overlay module `ui` (PLAY, MENU, SCREENS), loaded if need be."""
-        if ui != self._ui:
-            self._mod = None
-            # On the device (resident) nothing is unloaded: an RP2040 has the
-            # RAM for all of it, and an import there stalls a pass for 10-60
-            # ms, so code.py imports every overlay after start-up (PRELOAD).
-            keep = 0b11111 if self.resident else _KEEP[ui]
-            for i in range(len(_MODULES)):
-                if not keep >> i & 1:
-                    _unload(_MODULES[i])
-            if not keep & 1:
-                self._choices = None    # an app_turn object would keep its code
-            if self.store is not None and not keep & 16:
-                self._stats = None      # read again from the store when needed
-            name = _MODULES[ui]
-            __import__(name)
-            self._mod = sys.modules[name]
-            self._ui = ui
-        return self._mod
+    def goto(self, sid, arg=None):
+        """Leave the current state (its exit) and enter state `sid` with `arg`."""
+        old = self.sid
+        self.states[old].exit(self)
+        if old >= S_HELP:
+            self.states[old] = None         # its code leaves RAM
+            _forget(_ON_DEMAND[old - S_HELP])
+        _forget("jarmo.campaign")           # the ladder's data, or a battle's record
+        if self.store is not None:
+            self._stats = None              # read again from the store when needed
+            _forget("jarmo.stats")
+        if sid >= S_HELP:
+            self.states[sid] = __import__(_ON_DEMAND[sid - S_HELP], None, None, ("x",)).Screen()
+        self.sid = sid
+        self.dirty = True
+        self.states[sid].enter(self, arg)
 
-    def _set_text(self, lines):
+    def set_text(self, lines):
         if lines != self.text:
             self.text = lines
             self.text_version += 1
 
     def _render(self):
         work = self._work
-        self._use(_UI[self._state]).draw(self, work)
+        self.states[self.sid].draw(self, work)
         frame = self.frame
         changed = False
         for j in range(75):
@@ -298,20 +245,93 @@ class App:
                 changed = True
         if changed:
             self.frame_version += 1
-        self._drawn = self._now
-        self._dirty = False
+        self._drawn = self.now
+        self.dirty = False
 
-    def _turn_side(self):
+    # ------------------------------------------------------------ the running game
+
+    def set_game(self, game, match, opp, human0, counted):
+        """The game (or match) that runs now, or None: its players (opp: the
+        menu's opponent, 0 human; human0: the human's side in game 1) and
+        whether its result is already in the statistics."""
+        self.game = game
+        self.match = match
+        self.opp = opp
+        self.human0 = human0
+        self.counted = counted
+        self.player = None      # the AI, made at its first turn
+        self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
+        self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
+        _forget("jarmo.app_assist")
+        self.board.read(game)
+
+    def turn_side(self):
         return 0 if self.game.turn == "south" else 1
 
-    def _refresh_cells(self):
-        self._markers = V.read_board(self.game, self._cells, self._under)
+    def ai_side(self):
+        """The side the AI plays in the running game, or -1."""
+        if not self.opp:
+            return -1
+        m = self.match
+        swapped = m is not None and m.number % 2 == 0
+        return 1 - self.human0 if not swapped else self.human0
 
-    def _save(self):
+    def start_game(self):
+        """A game (or the next of a match) begins: save it, then its first turn."""
+        self.counted = False
+        self.board.reset()
+        self.msg = ()
+        self.save()
+        self.next_turn()
+
+    def next_turn(self):
+        """The turn of the side to move: the AI's, a human's, or the game is over."""
+        g = self.game
+        self.board.read(g)
+        if g.result() is not None:
+            self.goto(S_END, False)
+        elif self.turn_side() == self.ai_side() and self.make_player():
+            self.goto(S_AI)
+        else:
+            if self.settings[TIMER - RULE] or type(self.states[S_PLAY]) is not Play:
+                from jarmo.app_assist import install  # the move timer (a hint)
+                install(self)
+            self.goto(S_PLAY)
+
+    def turn_over(self):
+        """A turn is complete: save, then the next turn or the end."""
+        over = self.game.result() is not None
+        # saved as counted first: a power cut loses a count, never doubles it
+        record = over and not self.counted
+        self.counted = self.counted or over
+        self.save()
+        if over:
+            self.goto(S_END, record)
+        else:
+            self.next_turn()
+
+    def make_player(self):
+        """The AI of the running game; False (play on as humans) if there is none."""
+        if self.player is None:
+            m = self.match
+            try:
+                from jarmo.ai import Player
+                # opponents 1..5 (random, greedy, 2, 3, 4) are the AI's levels 0..4
+                self.player = Player(self.opp - 1,
+                                     seed=self.seed + (m.number if m is not None else 1))
+            except (ImportError, ValueError):
+                self.opp = 0
+                self.msg = ("No AI: playing", "two-player")
+                return False
+        return True
+
+    def save(self):
         """Save the running game or match (after every completed turn)."""
         if self.store is None or self.game is None:
             return
-        d = {"v": 1, "opp": self._opp, "human": self._human0, "counted": self._counted}
+        d = {"v": 1, "opp": self.opp, "human": self.human0, "counted": self.counted}
+        if self.battle >= 0:
+            d["battle"] = self.battle
         if self.match is not None:
             d["match"] = self.match.dump()
         else:
@@ -319,4 +339,4 @@ class App:
         try:
             self.store.write(SAVE, json.dumps(d))
         except OSError:
-            self._msg = ("Cannot save: the", "drive is read-only")
+            self.msg = ("Cannot save: the", "drive is read-only")

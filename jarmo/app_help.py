@@ -1,10 +1,8 @@
-# How to play: short pages of the rules on the display, lit examples on the
-# LEDs (docs/APP.md, How to play; the whole rules are docs/RULES.md).
+# How to play: short pages of the rules on the display, lit examples on the LEDs.
 #
-# app_menu imports this module when How to play opens and it is unloaded
-# when it closes, so its pages take RAM only while someone reads them. The
-# state is S_HELP, run by the menu overlay, which hands press and draw over
-# to here.
+# The state Help (docs/APP.md, How to play; the whole rules are
+# docs/RULES.md). App imports this module when How to play opens and forgets
+# it when it closes, so its pages take RAM only while someone reads them.
 #
 # The pages come in sections; the reader starts with the first page, then
 # the board, then the rule set and expansions chosen in the menu, then the
@@ -20,10 +18,10 @@
 # entry. Without a display they are the whole help: NEXT and PREV step
 # through the three examples.
 
-from jarmo.board import point
-from jarmo.buttons import NEXT, PREV, UP, DOWN, LEFT, RIGHT
-from jarmo import app as A
 from jarmo import app_view as V
+from jarmo.app_base import HELP, S_MENU, State, wrap
+from jarmo.board import point
+from jarmo.buttons import DOWN, LEFT, NEXT, PREV, RIGHT, UP
 
 # (title, pages); the order is fixed: rule sets at 2..5 (settings[0] + 2),
 # expansions at 6, 7.
@@ -148,49 +146,49 @@ def pages(app):
     return out
 
 
-def open_help(app):
-    app._state = A.S_HELP
-    app._page = 0
-    app._t0 = app._now
-    _text(app)
+# The state: the page read (or, LED-only, the example shown) and when it
+# was turned to (the examples' frames count from there).
+class Help(State):
+    def __init__(self):
+        self.page = 0
+        self.t0 = 0
 
+    def enter(self, app, arg):
+        self.page = 0
+        self.t0 = app.now
+        self._text(app)
 
-def _close(app):
-    M = app._use(A.MENU)
-    M.open_menu(app, M.HELP)
-    A._unload("jarmo.app_help")     # this module: its pages leave RAM
+    def _text(self, app):
+        if app.has_display:
+            title, text = pages(app)[self.page]
+            app.set_text((title,) + wrap(text, 21, 4))
 
-
-def _text(app):
-    if app.has_display:
-        title, text = pages(app)[app._page]
-        app._set_text((title,) + A.wrap(text, 21, 4))
-
-
-def press(app, b, player):
-    n = len(pages(app)) if app.has_display else len(EXAMPLES)
-    if b == NEXT or b == RIGHT or b == DOWN:
-        app._page = (app._page + 1) % n
-    elif b == PREV or b == LEFT or b == UP:
-        if not app._page:
-            _close(app)
+    def press(self, app, b, player):
+        n = len(pages(app)) if app.has_display else len(EXAMPLES)
+        if b == NEXT or b == RIGHT or b == DOWN:
+            self.page = (self.page + 1) % n
+        elif b == PREV or b == LEFT or b == UP:
+            if not self.page:
+                app.goto(S_MENU, HELP)
+                return
+            self.page -= 1
+        else:                       # SELECT, BACK, MENU
+            app.goto(S_MENU, HELP)
             return
-        app._page -= 1
-    else:                       # SELECT, BACK, MENU
-        _close(app)
-        return
-    app._t0 = app._now
-    _text(app)
+        self.t0 = app.now
+        self._text(app)
+
+    def draw(self, app, buf):
+        """One of the LED examples: without a display the page's, else each in
+        turn."""
+        t = V.ticks_diff(app.now, self.t0) // _FRAME
+        ex = EXAMPLES[(t // 7 if app.has_display else self.page) % len(EXAMPLES)]
+        t %= 7                      # up to 6 frames, then a dark one
+        V.clear(buf)
+        if t < len(ex):
+            for item in ex[t].split():
+                if item[2] != "p" or V.blink(app.now, 512):
+                    V.put(buf, point(item[:2]), _COLOURS[_LETTERS.find(item[2])])
 
 
-def draw(app, buf):
-    """One of the LED examples: without a display the page's, else each in
-    turn."""
-    t = V.ticks_diff(app._now, app._t0) // _FRAME
-    ex = EXAMPLES[(t // 7 if app.has_display else app._page) % len(EXAMPLES)]
-    t %= 7                      # up to 6 frames, then a dark one
-    V.clear(buf)
-    if t < len(ex):
-        for item in ex[t].split():
-            if item[2] != "p" or V.blink(app._now, 512):
-                V.put(buf, point(item[:2]), _COLOURS[_LETTERS.find(item[2])])
+Screen = Help     # the name App.goto makes on-demand states by

@@ -1,65 +1,65 @@
-# Overlay of the menu state: the menu, its items and the settings they change.
+# Menu: the menu state, its items and the settings they change.
 #
-# App imports this module when the menu opens and unloads it when a game goes
-# on (jarmo/app.py); app_screens uses its settings too. Every function with an
-# ``app`` argument takes the App.
-#
-# Settings are small ints (indices into the tuples below) in one bytearray,
-# ``settings[item - RULE]``, saved as JSON under the store name ``settings``
-# at every change of a value (a small file; a change must survive a power-off
-# in the menu), and once more when a game starts. The menu is a
-# fixed list of items; some are hidden when they do not apply (expansions with
-# classic, the side without an AI, resume without a game). An item's index is
-# fixed so the LED-only menu can show it as one lit LED at a fixed place (see
-# docs/APP.md).
+# Settings are small ints (indices into RULES, the core's rule sets, and
+# the tuples of app_base) in one
+# bytearray, ``settings[item - RULE]``, saved as JSON under the store name
+# ``settings`` at every change of a value (a small file; a change must
+# survive a power-off in the menu). The menu is a fixed list of items (in
+# ORDER); some are hidden when they do not apply (expansions with classic,
+# the side without an AI, resume and hint without a game). An item's id is
+# fixed so the LED-only menu can show it as one lit LED at a fixed place
+# (SPOTS, docs/APP.md).
 
 import json
 
-try:
-    from micropython import const
-except ImportError:
-    def const(value):
-        return value
-
-from jarmo.buttons import NEXT, PREV, UP, DOWN, LEFT, SELECT, BACK, MENU
-from jarmo.game import Game
-from jarmo.match import Match
-from jarmo import app as A
 from jarmo import app_view as V
+from jarmo.app_base import (
+    BRIGHT,
+    BRIGHTNESS,
+    CAMPAIGN,
+    CHALLENGES,
+    COUNTS,
+    DEFAULT_SETTINGS,
+    GAMES,
+    HELP,
+    HEROES,
+    HINT,
+    HINTS,
+    LESSON,
+    MATCH,
+    NEW,
+    OPPONENT,
+    OPPONENTS,
+    RESUME,
+    RULE,
+    S_CAMPAIGN,
+    S_HELP,
+    S_LESSON,
+    S_RESULT,
+    S_STATS,
+    SETTING_KEYS,
+    SETTINGS,
+    SIDE,
+    SIDE_WORDS,
+    STATS,
+    TIMEOUT,
+    TIMER,
+    TIMER_S,
+    TITLES,
+    State,
+)
+from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
+from jarmo.game import EXPANSIONS, Game
+from jarmo.game import RULE_SETS as RULES
+from jarmo.match import Match
 
-RULES = ("classic", "standard", "legendary", "jasyr")
-# The opponents as a ladder, weakest first: "AI n" is the n-th rung, then the
-# jarmo.ai level it plays (random, greedy, 2, 3, ...: --opponent's names).
-# Shown as "Versus: AI 2 greedy" (<= 20 characters).
-OPPONENTS = ("human", "AI 1 random", "AI 2 greedy", "AI 3 level 2", "AI 4 level 3",
-             "AI 5 level 4")
-SIDES = ("South", "North")
-GAMES = (1, 2, 4, 6)
-BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)
-
-RESUME = const(0)
-NEW = const(1)
-RULE = const(2)
-HEROES = const(3)
-CHALLENGES = const(4)
-OPPONENT = const(5)
-SIDE = const(6)
-MATCH = const(7)
-BRIGHT = const(8)
-STATS = const(9)
-HELP = const(10)
-ITEMS = const(11)
-
-TITLES = ("Resume", "New game", "Rules", "Heroes", "Challenges", "Versus",
-          "Side", "Match", "Brightness", "Statistics", "How to play")
-# values per item (0: an action)
-_COUNTS = bytes((0, 0, 4, 2, 2, len(OPPONENTS), 2, 4, 8, 0, 0))
-
-# The settings file's keys, in settings order, and the defaults of a missing
-# or odd value: standard rules against the greedy AI.
-_NAMES = ("rules", "heroes", "challenges", "opp", "side", "games", "bright")
-_DEFAULTS = A.DEFAULT_SETTINGS
-SETTINGS = "settings"
+# The items as the menu lists them, and each item's LED (point) in the
+# LED-only menu, by item id: a5..e5, a4..d4 as before issue 12, Timer d3,
+# Time out e3, Hints d2, Statistics e4, How to play a3, Campaign b3, First
+# game c3, Hint e2 (values light at most a1..c2).
+ORDER = bytes((RESUME, HINT, NEW, CAMPAIGN, LESSON, RULE, HEROES, CHALLENGES, OPPONENT, SIDE,
+               MATCH, TIMER, TIMEOUT, HINTS, BRIGHT, STATS, HELP))
+SPOTS = b"\x14\x15\x16\x17\x18\x0f\x10\x11\x12\x0d\x0e\x08\x13\x0a\x0b\x0c\x09"
 
 
 # ---------------------------------------------------------------- settings
@@ -68,17 +68,17 @@ def expansions(s):
     """The expansions the settings give (none with classic)."""
     out = ()
     if s[0]:
-        if s[HEROES - RULE]:
-            out += ("heroes",)
-        if s[CHALLENGES - RULE]:
-            out += ("challenges",)
+        for k in (0, 1):
+            if s[HEROES - RULE + k]:
+                out += (EXPANSIONS[k],)
     return out
 
 
 def dump(s):
+    """The settings as the file's dict."""
     d = {}
-    for k in range(len(_NAMES)):
-        d[_NAMES[k]] = s[k]
+    for k in range(len(SETTING_KEYS)):
+        d[SETTING_KEYS[k]] = s[k]
     return d
 
 
@@ -86,21 +86,25 @@ def load(s, data):
     """Take valid values from a dict; anything odd keeps the default."""
     if not isinstance(data, dict):
         data = {}
-    for k in range(len(_NAMES)):
-        v = data.get(_NAMES[k])
-        s[k] = v if type(v) is int and 0 <= v < _COUNTS[k + RULE] else _DEFAULTS[k]
-    _fix(s)
+    for k in range(len(SETTING_KEYS)):
+        v = data.get(SETTING_KEYS[k])
+        s[k] = v if type(v) is int and 0 <= v < COUNTS[k + RULE] else DEFAULT_SETTINGS[k]
+    fix(s)
 
 
-def _fix(s):
-    if s[0] == 0:       # the classic rule set takes no expansions
+def fix(s):
+    """The classic rule set takes no expansions."""
+    if s[0] == 0:
         s[HEROES - RULE] = s[CHALLENGES - RULE] = 0
 
 
 def visible(settings, item, resumable):
-    """Whether a menu item is offered now."""
+    """Whether a menu item is offered now (resumable: 0 no game, 1 a game,
+    2 a game whose next human turn may have a hint)."""
     if item == RESUME:
         return resumable
+    if item == HINT:
+        return resumable > 1
     if item == HEROES or item == CHALLENGES:
         return settings[0] != 0
     if item == SIDE:
@@ -110,15 +114,15 @@ def visible(settings, item, resumable):
 
 def value(settings, item):
     """The index of an item's current value, or -1 for action items."""
-    return settings[item - RULE] if _COUNTS[item] else -1
+    return settings[item - RULE] if COUNTS[item] else -1
 
 
 def change(settings, item, delta):
     """Step an item's value by delta (wrapping); False for action items."""
-    n = _COUNTS[item]
+    n = COUNTS[item]
     if n:
         settings[item - RULE] = (settings[item - RULE] + delta) % n
-        _fix(settings)
+        fix(settings)
     return n > 0
 
 
@@ -129,155 +133,152 @@ def label(settings, item):
         return "New match"
     if item == RULE:
         v = RULES[v]
-    elif item == HEROES or item == CHALLENGES:
+    elif item == HEROES or item == CHALLENGES or item == HINTS:
         v = ("off", "on")[v]
     elif item == OPPONENT:
         v = OPPONENTS[v]
     elif item == SIDE:
-        v = SIDES[v]
+        v = SIDE_WORDS[v]
     elif item == MATCH:
         v = "1 game" if v == 0 else "%d games" % GAMES[v]
     elif item == BRIGHT:
         v = "%d/8" % (v + 1)
+    elif item == TIMER:
+        v = "%d s" % TIMER_S[v] if v else "off"
+    elif item == TIMEOUT:
+        v = ("greedy AI", "random AI")[v]
     else:
         return TITLES[item]
     return TITLES[item] + ": " + v
 
 
 def save_settings(app):
-    if app.store is not None and app._settings_dirty:
-        app._settings_dirty = False
+    if app.store is not None:
         try:
             app.store.write(SETTINGS, json.dumps(dump(app.settings)))
         except OSError:
             pass
 
 
-# ---------------------------------------------------------------- the menu
-
-def open_menu(app, item=None):
-    app._state = A.S_MENU
-    app._sel = -1
-    if item is None or not visible(app.settings, item, app.game is not None):
-        item = RESUME if app.game is not None else NEW
-    app._item = item
-    _text(app)
+def apply_brightness(app):
+    app.brightness = BRIGHTNESS[app.settings[BRIGHT - RULE]]
 
 
-def _items(app):
-    s = app.settings
-    resumable = app.game is not None
-    return [i for i in range(ITEMS) if visible(s, i, resumable)]
-
-
-def _text(app):
-    items = _items(app)
-    k = items.index(app._item) if app._item in items else 0
-    first = max(0, min(k - 1, len(items) - 4))
-    # while a game can be resumed, the game's settings are for the next one
-    lines = ["For the next game:" if app.game is not None and RULE <= app._item <= MATCH
-             else app._title]
-    for i in items[first:first + 4]:
-        lines.append((">" if i == app._item else " ") + label(app.settings, i))
-    app._set_text(tuple(lines))
-
-
-def press(app, b, player):
-    if app._state == A.S_HELP:
-        _help().press(app, b, player)
-        return
-    s = app.settings
-    items = _items(app)
-    k = items.index(app._item) if app._item in items else 0
-    item = items[k]
-    if b == NEXT or b == DOWN:
-        app._item = items[(k + 1) % len(items)]
-    elif b == UP:
-        app._item = items[(k - 1) % len(items)]
-    elif b == PREV or b == BACK or b == MENU:
-        if app.game is not None:
-            resume(app)
-            return
-    elif not _COUNTS[item]:     # Resume, New game, Statistics, How to play
-        if b == SELECT:
-            if item == RESUME:
-                resume(app)
-            elif item == NEW:
-                new_game(app)
-            elif item == HELP:
-                _help().open_help(app)
-            else:
-                app._use(A.SCREENS).open_stats(app)
-            return
-    else:
-        change(s, item, -1 if b == LEFT else 1)
-        app._settings_dirty = True
-        save_settings(app)      # a change survives a power-off in the menu
-        app.brightness = BRIGHTNESS[s[BRIGHT - RULE]]
-    _text(app)
-
-
-# How to play (state S_HELP) runs in this overlay: its pages are
-# jarmo/app_help.py, imported when it opens and unloaded when it closes, so
-# they are in RAM only while someone reads them.
-
-def _help():
-    from jarmo import app_help
-    return app_help
-
-
-def tick(app):
-    pass
-
-
-def draw(app, buf):
-    """The board behind the menu; without a display, the LED-only menu:
-    ranks 5 and 4 show which item (one white LED at a fixed place, a5..e5
-    then a4..e4; How to play a3), ranks 1..3 its value as a count of LEDs
-    lit from a1."""
-    if app._state == A.S_HELP:
-        _help().draw(app, buf)
-        return
-    if app.has_display:
-        V.draw_board(buf, app._cells, app._under, app._markers, -1, app._now)
-        return
-    V.clear(buf)
-    item = app._item
-    spot = 20 + item if item < 5 else 10 + item if item < 10 else 10
-    v = value(app.settings, item)
-    if v < 0:
-        # an action item: its LED blinks
-        V.put_k(buf, spot, V.WHITE, 255 if V.blink(app._now, 512) else 40)
-        return
-    V.put(buf, spot, V.WHITE)
-    if item == MATCH:
-        v = GAMES[v] - 1
-    V.draw_count(buf, 0, v + 1, V.SIDE[v] if item == SIDE else 0x707070)
-
-
-# ---------------------------------------------------------------- leaving it
+# ---------------------------------------------------------------- leaving the menu
 
 def new_game(app):
-    A._unload("jarmo.app_help")     # App.new_game may come from the help
+    """Start the game (or match) the settings describe."""
     s = app.settings
-    save_settings(app)
     rules = RULES[s[0]]
     games = GAMES[s[MATCH - RULE]]
     if games > 1:
-        app.match = Match(rules, games, expansions(s))
-        app.game = app.match.game
+        match = Match(rules, games, expansions(s))
+        game = match.game
     else:
-        app.match = None
-        app.game = Game(rules, expansions(s))
-    app._opp = s[OPPONENT - RULE]
-    app._human0 = s[SIDE - RULE]
-    app._player = None
-    app._use(A.PLAY).start_game(app)
+        match = None
+        game = Game(rules, expansions(s))
+    app.set_game(game, match, s[OPPONENT - RULE], s[SIDE - RULE], False)
+    app.start_game()
 
 
 def resume(app):
-    save_settings(app)
+    """Back to the running game: its turn, or its result if it is over."""
     if app.game.result() is not None:
-        app._use(A.SCREENS).to_result(app)
+        app.goto(S_RESULT)
     else:
-        app._use(A.PLAY).begin_turn(app)
+        app.next_turn()
+
+
+def _resumable(app):
+    """0 no game; 1 a game to resume; 2 one that goes on and may have a hint
+    (always against the AI, between two players when Hints is on)."""
+    g = app.game
+    if g is None:
+        return 0
+    return 2 if g.result() is None and (app.opp or app.settings[HINTS - RULE]) else 1
+
+
+# ---------------------------------------------------------------- the menu
+
+# The menu: the item under the cursor and the title line ("Jarmo", or
+# "Saved game found" after a start-up that found one).
+class Menu(State):
+    def __init__(self):
+        self.item = NEW
+        self.title = "Jarmo"
+
+    def enter(self, app, item):
+        """Open on `item` (None: Resume with a game, else New game)."""
+        if item is None or not visible(app.settings, item, _resumable(app)):
+            item = RESUME if app.game is not None else NEW
+        self.item = item
+        self._text(app)
+
+    def _items(self, app):
+        s = app.settings
+        resumable = _resumable(app)
+        return [i for i in ORDER if visible(s, i, resumable)]
+
+    def _text(self, app):
+        items = self._items(app)
+        k = items.index(self.item) if self.item in items else 0
+        first = max(0, min(k - 1, len(items) - 4))
+        # while a game can be resumed, the game's settings are for the next one
+        lines = ["For the next game:" if app.game is not None and RULE <= self.item <= MATCH
+                 else self.title]
+        for i in items[first:first + 4]:
+            lines.append((">" if i == self.item else " ") + label(app.settings, i))
+        app.set_text(tuple(lines))
+
+    def press(self, app, b, player):
+        s = app.settings
+        items = self._items(app)
+        k = items.index(self.item) if self.item in items else 0
+        item = items[k]
+        if b == NEXT or b == DOWN:
+            self.item = items[(k + 1) % len(items)]
+        elif b == UP:
+            self.item = items[(k - 1) % len(items)]
+        elif b == PREV or b == BACK or b == MENU:
+            if app.game is not None:
+                resume(app)
+                return
+        elif not COUNTS[item]:     # Resume, New game, Statistics, How to play, ...
+            if b == SELECT:
+                if item == RESUME:
+                    resume(app)
+                elif item == NEW:
+                    new_game(app)
+                elif item == HINT:
+                    from jarmo.app_assist import ask
+                    ask(app)
+                    resume(app)
+                else:
+                    app.goto(S_HELP if item == HELP else S_STATS if item == STATS else
+                             S_CAMPAIGN if item == CAMPAIGN else S_LESSON)
+                return
+        else:
+            change(s, item, -1 if b == LEFT else 1)
+            save_settings(app)      # a change survives a power-off in the menu
+            apply_brightness(app)
+        self._text(app)
+
+    def draw(self, app, buf):
+        """The board behind the menu; without a display, the LED-only menu:
+        one white LED at the item's fixed place (SPOTS) says which item, and
+        its value is a count of LEDs lit from a1."""
+        if app.has_display:
+            app.board.draw(buf, app.now)
+            return
+        V.clear(buf)
+        item = self.item
+        spot = SPOTS[item]
+        v = value(app.settings, item)
+        if v < 0:
+            # an action item: its LED blinks
+            V.put_k(buf, spot, V.WHITE, 255 if V.blink(app.now, 512) else 40)
+            return
+        V.put(buf, spot, V.WHITE)
+        if item == MATCH:
+            v = GAMES[v] - 1
+        V.draw_count(buf, 0, v + 1, V.SIDE[v] if item == SIDE else 0x707070)

@@ -1,9 +1,11 @@
-# Overlay of the states play (a human's turn) and ai (the AI's turn).
+# Play: the states of a running game - a human's turn (Play) and the AI's (Ai).
 #
-# App imports this module when a game starts or resumes and unloads it, with
-# app_turn, when a screen opens (jarmo/app.py). Every function takes the App.
-# Turn input (which picks make which action) is app_turn's; this module keeps
-# the turn going: cursor, selection, refusals, the AI's slices, saving.
+# Both show app.board (app_view.Board: the position, the last move, a strobe,
+# the cursor, the latest events) and play actions through act(), which tells
+# each action in words. Which picks make which action is app_turn's; whose
+# turn comes next, saving and the end of a game are the App's
+# (App.next_turn, App.turn_over). The game is read and played in ints
+# (action codes and piece bytes, jarmo/codes.py); text only for the display.
 
 try:
     from micropython import const
@@ -11,26 +13,30 @@ except ImportError:
     def const(value):
         return value
 
-from jarmo.board import NAMES, point
-from jarmo.buttons import NEXT, PREV, UP, RIGHT, SELECT, BACK, MENU, LEFT, DOWN
-from jarmo import app as A
 from jarmo import app_turn as T
 from jarmo import app_view as V
+from jarmo.app_base import S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, wrap
+from jarmo.board import NAMES, SIDE_NAMES
+from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 
 _AI_DELAY = const(400)      # ms between the AI's actions, and before the first
 _FLASH = const(600)         # ms of a capture or refusal strobe
 _ARRIVE = const(300)        # ms a moved piece glows on arrival
-_POINTS = const(0x1FFFFFF)  # the 25 board points of a choice mask
-
-_SIDE_WORDS = ("South", "North")
-_SIDES = ("south", "north")
+_GUARD = const(4)           # piece byte flags (jarmo.codes)
+_MOVE = const(0)            # action kinds (jarmo.codes)
+_RECALL = const(1)
+_PLACE = const(2)
+_DONE = const(3)
+_FLIP = const(4)
+_FLIP_PLACE = const(5)
+_REDEPLOY = const(6)
 
 # The words of the display, in one string: one object on the heap instead of
 # some thirty (RAM, docs/APP.md); _word(k) is its k-th phrase, and the code
 # names each phrase it takes in a comment. (Named constants would cost an
 # interned name each.) The events follow the actor's name: "AI" + " took ...".
 _WORDS = (
-    "archer|marked archer|guard|gold archer|gold guard|"    # 0..4 by cell kind
+    "archer|marked archer|guard|gold archer|gold guard|"    # 0..4 by kind (app_view.KIND)
     "Golden Soldier|"                                       # 5
     " moved %s to %s.| took %s on %s.|"                     # 6 7
     " placed %s on %s.| recalled an archer to %s.|"         # 8 9
@@ -48,186 +54,155 @@ def _word(k):
     return _WORDS.split("|")[k]
 
 
-# ------------------------------------------------------------ game flow
-
-def start_game(app):
-    """A game (or the next of a match) begins: save it, then its first turn."""
-    app._counted = False
-    app._trail = app._arrive = -1
-    app._flash = -2
-    app._msg = ()
-    app._ev = []
-    app._ev_side = -1
-    app._cursor = 0
-    app._save()
-    begin_turn(app)
+def _kind(piece):
+    """0..4: archer, marked archer, guard, gold archer, gold guard."""
+    return V.KIND[piece >> 1] % 5
 
 
-def begin_turn(app):
-    """The turn of the side to move: the AI's, a human's, or the game is over."""
-    app._refresh_cells()
-    app._sel = -1
-    app._queue = None
-    if app.game.result() is not None:
-        app._use(A.SCREENS).game_over(app, False)
-    elif app._turn_side() == _ai_side(app) and _start_ai(app):
-        app._state = A.S_AI
-        app._t0 = app._now
-        app._dots = -1
-        _ai_text(app)
-    else:
-        app._state = A.S_PLAY
-        _build(app)
-        _play_text(app)
+# ------------------------------------------------------------ playing an action
 
-
-def _ai_side(app):
-    """The side the AI plays in the running game, or -1."""
-    if not app._opp:
-        return -1
-    m = app.match
-    swapped = m is not None and m.number % 2 == 0
-    return 1 - app._human0 if not swapped else app._human0
-
-
-def _act(app, a):
-    """Play one action; None, or why it is refused (the game is unchanged)."""
+def act(app, code):
+    """Play one action code; None, or why it is refused (the game is unchanged)."""
     g = app.game
-    side = app._turn_side()
-    frm = to = -1
-    if "-" in a:
-        frm = point(a[:2])
-        to = point(a[3:])
-    elif "@" in a:
-        to = point(a[-2:])
-        if a[0] not in "@r":
-            frm = point(a[:2])
-    elif a[-1] == "*":
-        to = point(a[:2])
+    board = app.board
+    side = app.turn_side()
+    kind = code & 7
+    a = code >> 3 & 31
+    b = code >> 8 & 31
+    frm = a if kind == _MOVE or kind == _RECALL or kind == _FLIP_PLACE else -1
+    to = a if kind == _FLIP else -1 if kind == _DONE else b
     # the position before, for the words of the event (_tell)
-    was = app._cells[to] if to >= 0 else 0
-    under = app._under[to] if to >= 0 else 0
-    mover = app._cells[frm] if frm >= 0 else 0
+    was = board.cells[to] if to >= 0 else 0
+    under = board.under[to] if to >= 0 else 0
+    mover = board.cells[frm] if frm >= 0 else 0
     held = g.held("south") | g.held("north") << 4
     plies = g.plies
     try:
-        g.play(a)
+        g.play_code(code)
     except (ValueError, ImportError):
         # IllegalMove is a ValueError. Every action played here comes from
-        # legal() (refusals are explained by jarmo.explain before): be safe
+        # legal_codes() (refusals are explained by jarmo.explain before): be safe
         return "that is not possible now"
-    app._trail = frm
-    app._arrive = to
-    app._arrive_t = app._now
-    if was and frm >= 0 and "-" in a:
-        _flash_at(app, to, V.WHITE)     # a capture
-    app._refresh_cells()
-    _tell(app, a, side, frm, to, was, under, mover, held)
+    board.trail = frm
+    board.arrive = to
+    board.arrive_t = app.now
+    if was and kind == _MOVE:
+        flash_at(app, to, V.WHITE)      # a capture
+    board.read(g)
+    _tell(app, kind, a, side, frm, to, was, under, mover, held)
     if g.plies != plies or g.result() is not None:
-        _turn_over(app)
-    elif app._state == A.S_PLAY:
-        _build(app)
+        app.turn_over()
     return None
 
 
-def _turn_over(app):
-    """The turn is complete: save, then the next turn or the end."""
-    over = app.game.result() is not None
-    # saved as counted first: a power cut loses a count, never doubles it
-    record = over and not app._counted
-    app._counted = app._counted or over
-    app._save()
-    if over:
-        app._use(A.SCREENS).game_over(app, record)
-    else:
-        begin_turn(app)
+def flash_at(app, where, colour):
+    board = app.board
+    board.flash = where
+    board.flash_c = colour
+    board.flash_t = app.now
 
 
-def _flash_at(app, where, colour):
-    app._flash = where
-    app._flash_c = colour
-    app._flash_t = app._now
+def _draw_board(app, buf):
+    """The position, the last move's trail and its arrival glow."""
+    board = app.board
+    board.draw(buf, app.now, board.trail)
+    if board.arrive >= 0 and V.ticks_diff(app.now, board.arrive_t) < _ARRIVE:
+        V.put_k(buf, board.arrive, V.WHITE, 160)
+
+
+def _draw_flash(app, buf):
+    """A capture's or a refusal's strobe, over everything."""
+    board = app.board
+    f = board.flash
+    if f != -2:
+        dt = V.ticks_diff(app.now, board.flash_t)
+        if dt >= _FLASH:
+            board.flash = -2
+        elif not dt & 128:
+            for i in range(25):
+                if f == i or f == -1:
+                    V.put(buf, i, board.flash_c)
 
 
 # ------------------------------------------------------------ events in words
 
 def _subject(app, side):
     """Who acted: "You" or "AI" against the AI, else "South" or "North"."""
-    if app._opp:
-        return "AI" if side == _ai_side(app) else "You"
-    return _SIDE_WORDS[side]
+    if app.opp:
+        return "AI" if side == app.ai_side() else "You"
+    return SIDE_WORDS[side]
 
 
-def _a(app, side, cell):
+def _a(app, side, piece):
     """A piece of `side` in words: "your archer" (the human's, against the
     AI), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
-    k = (cell - 1) % 5
+    k = _kind(piece)
     k = _word(k if k < 3 else 5)       # archer, marked archer, guard, Golden Soldier
-    if side >= 0 and app._opp and side != _ai_side(app):
+    if side >= 0 and app.opp and side != app.ai_side():
         return "your " + k
     return ("an " if k[0] == "a" else "a ") + k
 
 
-def _tell(app, a, side, frm, to, was, under, mover, held):
-    """Put the action just played into words (app._ev, the events of the
+def _tell(app, kind, a, side, frm, to, was, under, mover, held):
+    """Put the action just played into words (board.events, the events of the
     latest turn): captures, hostages, promotions, pieces back, placements."""
     g = app.game
-    if app._ev_side != side:
-        app._ev = []
-        app._ev_side = side
+    board = app.board
+    if board.events_side != side:
+        board.events = []
+        board.events_side = side
     if to < 0:
         return                  # done
     n = NAMES[to]
-    now = app._cells[to]
-    kind = (mover - 1) % 5
+    now = board.cells[to]
     who = _subject(app, side)
-    if "*" in a:
+    if kind == _FLIP or kind == _FLIP_PLACE:
         # flipped the guard on %s: 1 piece back%s
-        t = _word(11) % (a[:2], " on " + n + "." if frm >= 0 else ", held.")
-    elif a[0] == "r":
+        t = _word(11) % (NAMES[a], " on " + n + "." if frm >= 0 else ", held.")
+    elif kind == _REDEPLOY:
         t = _word(10) % n       # redeployed a piece to %s. Markers gone.
-    elif a[0] == "@":
+    elif kind == _PLACE:
         t = _word(8) % (_a(app, -1, now), n)       # placed %s on %s.
-    elif a[2] == "@":
+    elif kind == _RECALL:
         t = _word(9) % n        # recalled an archer to %s.
     elif not was:
-        t = _word(6) % (a[:2], n)       # moved %s to %s.
+        t = _word(6) % (NAMES[a], n)       # moved %s to %s.
     else:
-        u = app._under[to]      # a Golden Soldier guard stays as a hostage
+        u = board.under[to]     # a Golden Soldier guard stays as a hostage
         t = _word(7) % (        # took %s on %s.
             _a(app, 1 - side, u) + " hostage" if u and not under else _a(app, 1 - side, was), n)
         if under:
             # Hostage freed. / Hostage taken. (the Golden Soldier below)
-            t += _word(12 if V.cell_side(under) == side else 13)
-        if kind == 0 and now != mover:
-            t += _word(14 if (now - 1) % 5 == 2 else 15)   # Now a guard. / Now marked.
-        if g.held(_SIDES[1 - side]) > held >> 4 * (1 - side) & 15:
+            t += _word(12 if under >> 1 & 1 == side else 13)
+        if _kind(mover) == 0 and now != mover:
+            t += _word(14 if now & _GUARD else 15)   # Now a guard. / Now marked.
+        if g.held(SIDE_NAMES[1 - side]) > held >> 4 * (1 - side) & 15:
             t += _word(16)      # It goes back held. (jasyr: a captured guard)
-    if "-" in a and kind in (2, 4) and (now - 1) % 5 in (0, 3):
+    if kind == _MOVE and mover & _GUARD and not now & _GUARD:
         # standard: a guard that enters the enemy camp turns archer, recovers one
-        if g.held(_SIDES[side]) > held >> 4 * side & 15:
+        if g.held(SIDE_NAMES[side]) > held >> 4 * side & 15:
             # Guard in camp: 1 back, held. / place or done.
             t += _word(17 if who == "AI" or not g.open_turn() else 18)
         else:
             t += _word(19)      # Guard in camp, now an archer.
-    app._ev.append(who + t)
+    board.events.append(who + t)
 
 
 def _events(app, room):
     """The latest turn's events in at most `room` lines, never cut in a word;
     when they do not fit, the captures (or else the last event) alone."""
-    ev = app._ev
-    t = A.wrap(" ".join(ev), 21, 9)
+    ev = app.board.events
+    t = wrap(" ".join(ev), 21, 9)
     if len(t) > room:
         t = ""
         for e in ev:
             if " took " in e:
                 t += " " + e
-        t = A.wrap(t or ev[-1], 21, room)
+        t = wrap(t or ev[-1], 21, room)
     return t[:room]
 
 
-def _title_line(app):
+def title_line(app):
     g = app.game
     t = g.rules
     for e in g.expansions:
@@ -238,170 +213,172 @@ def _title_line(app):
     return t
 
 
-def press(app, b, player):
-    if app._state == A.S_AI:
-        if b == MENU or b == BACK or b == PREV:
-            app._use(A.MENU).open_menu(app)
-        return
-    if b == MENU:
-        app._use(A.MENU).open_menu(app)
-        return
-    if app.tabletop and not app._opp and player != app._turn_side():
-        return
-    if app._choices is None:    # this overlay was swapped out meanwhile
-        _build(app)
-    _press_turn(app, b, player)
-    if app._state == A.S_PLAY:
-        _play_text(app)
-
-
-def tick(app):
-    if app._state == A.S_AI:
-        _tick_ai(app)
-
-
-def draw(app, buf):
-    now = app._now
-    side = app._turn_side()
-    c = app._cursor
-    ai = app._state == A.S_AI
-    if not ai and c >= 25:
-        V.draw_icon(buf, V.ICONS[c - 25], V.CURSOR[side], V.ticks_diff(now, app._cur_t))
-    else:
-        V.draw_board(buf, app._cells, app._under, app._markers, app._trail, now)
-        if app._arrive >= 0 and V.ticks_diff(now, app._arrive_t) < _ARRIVE:
-            V.put_k(buf, app._arrive, V.WHITE, 160)
-        if not ai:
-            _draw_turn(app, buf, side, c)
-        elif app._queue is None:
-            V.draw_spinner(buf, V.CURSOR[side], now)
-    # a capture or a refusal strobes over everything
-    f = app._flash
-    if f != -2:
-        dt = V.ticks_diff(now, app._flash_t)
-        if dt >= _FLASH:
-            app._flash = -2
-        elif not dt & 128:
-            for i in range(25):
-                if f == i or f == -1:
-                    V.put(buf, i, app._flash_c)
-
-
 # ------------------------------------------------------------ human turn
 
-def _build(app):
-    """Choices for the human's next pick (turn start or open turn)."""
-    ch = app._choices
-    if ch is None:
-        ch = app._choices = T.Choices()
-    ch.build(app.game.legal())
-    _drop(app)
-    pts = ch.firsts & _POINTS
-    c = app._cursor
-    if not (c < 25 and pts >> c & 1):
-        c = T.cycle(pts or ch.firsts, -1)
-    _cursor_to(app, c)
+# A human's turn: the picks (app_turn.Choices), the selected piece and its
+# targets; the cursor is app.board's (it stays where it was over the menu).
+# With the move timer or a hint, app_assist.Assisted (a Play) takes its place.
+class Play(State):
+    def __init__(self):
+        self.choices = None     # app_turn.Choices of the turn
+        self.sel = -1           # the selected choice, -1 none
+        self.tmask = 0          # targets of the selection / one-pick points
 
+    def enter(self, app, arg):
+        self.build(app)
+        self.text(app)
 
-def _drop(app):
-    """No selection: the one-pick points (placements) are the targets."""
-    app._sel = -1
-    app._tmask = app._choices.placements()
+    def build(self, app):
+        """Choices for the human's next pick (turn start or open turn)."""
+        ch = self.choices
+        if ch is None:
+            ch = self.choices = T.Choices()
+        ch.build(app.game.legal_codes())
+        self.drop()
+        pts = ch.firsts & T.POINTS
+        c = app.board.cursor
+        if not (c < 25 and pts >> c & 1):
+            c = T.cycle(pts or ch.firsts, -1)
+        self._cursor_to(app, c)
 
+    def drop(self):
+        """No selection: the one-pick points (placements) are the targets."""
+        self.sel = -1
+        self.tmask = self.choices.placements()
 
-def _cursor_to(app, c):
-    app._cursor = c
-    app._cur_t = app._now
+    def _cursor_to(self, app, c):
+        app.board.cursor = c
+        app.board.cur_t = app.now
 
-
-def _press_turn(app, b, player):
-    app._msg = ()
-    ch = app._choices
-    sel = app._sel
-    if b == NEXT:
-        mask = ch.targets(sel) if sel >= 0 else ch.firsts
-        _cursor_to(app, T.cycle(mask, app._cursor))
-    elif b == PREV or b == BACK:
-        if sel < 0:
-            app._use(A.MENU).open_menu(app)
+    def press(self, app, b, player):
+        if b == MENU:
+            app.goto(S_MENU)
             return
-        _drop(app)
-        if sel < 25:
-            _cursor_to(app, sel)
-    elif b == SELECT:
-        _pick(app, app._cursor)
-    elif UP <= b <= RIGHT:
-        dx = -1 if b == LEFT else 1 if b == RIGHT else 0
-        dy = -1 if b == DOWN else 1 if b == UP else 0
-        if app.tabletop and player == 1:
-            dx = -dx
-            dy = -dy
-        _cursor_to(app, T.step(app._cursor, dx, dy, ch.firsts))
+        if app.tabletop and not app.opp and player != app.turn_side():
+            return
+        app.msg = ()
+        ch = self.choices
+        sel = self.sel
+        cursor = app.board.cursor
+        if b == NEXT:
+            mask = ch.targets(sel) if sel >= 0 else ch.firsts
+            self._cursor_to(app, T.cycle(mask, cursor))
+        elif b == PREV or b == BACK:
+            if sel < 0:
+                app.goto(S_MENU)
+                return
+            self.drop()
+            if sel < 25:
+                self._cursor_to(app, sel)
+        elif b == SELECT:
+            self._pick(app, cursor)
+        elif UP <= b <= RIGHT:
+            dx = -1 if b == LEFT else 1 if b == RIGHT else 0
+            dy = -1 if b == DOWN else 1 if b == UP else 0
+            if app.tabletop and player == 1:
+                dx = -dx
+                dy = -dy
+            self._cursor_to(app, T.step(cursor, dx, dy, ch.firsts))
+        if app.sid == S_PLAY:
+            self.text(app)
 
-
-def _pick(app, c):
-    ch = app._choices
-    sel = app._sel
-    if c == T.MENU:
-        app._use(A.MENU).open_menu(app)
-    elif sel >= 0 and app._tmask >> c & 1:
-        _human(app, ch.action(app.game.legal(), sel, c))
-    elif sel >= 0 and c == sel:
-        _drop(app)
-    elif ch.firsts >> c & 1:
-        a = ch.action(app.game.legal(), c)
-        if a is not None:
-            _human(app, a)
+    def _pick(self, app, c):
+        ch = self.choices
+        sel = self.sel
+        if c == T.MENU:
+            app.goto(S_MENU)
+        elif sel >= 0 and self.tmask >> c & 1:
+            self.human(app, ch.action(sel, c))
+        elif sel >= 0 and c == sel:
+            self.drop()
+        elif ch.firsts >> c & 1:
+            code = ch.action(c)
+            if code >= 0:
+                self.human(app, code)
+            else:
+                self.sel = c
+                self.tmask = t = ch.targets(c)
+                self._cursor_to(app, T.cycle(t, c))
         else:
-            app._sel = c
-            app._tmask = t = ch.targets(c)
-            _cursor_to(app, T.cycle(t, c))
-    else:
-        _refuse(app, c, sel)
+            self._refuse(app, c, sel)
 
+    def human(self, app, code):
+        g = app.game
+        plies = g.plies
+        why = act(app, code)
+        if why is not None:        # cannot happen with legal_codes() choices; be safe
+            app.msg = wrap("No: " + why, 21, 3)
+        elif g.plies == plies and g.result() is None:
+            self.build(app)         # the open turn's next pick
 
-def _human(app, a):
-    why = _act(app, a)
-    if why is not None:        # cannot happen with legal() choices; be safe
-        app._msg = A.wrap("No: " + why, 21, 3)
+    def _refuse(self, app, c, sel):
+        """An illegal pick: why, in words (jarmo.explain), and a red flash; the
+        game is unchanged and the cursor stays (the display names its point)."""
+        from jarmo.explain import refusal
+        why = refusal(app.game, sel, c)
+        self.drop()
+        flash_at(app, c if c < 25 else -1, V.RED)
+        app.msg = wrap("No: " + why, 21, 3)
 
+    def text(self, app):
+        """Who is to move, then a refusal, or the selection and the latest
+        events, then held pieces; the cursor's point always on the last line.
+        The title (rules, game of a match) takes the top line when there is room."""
+        g = app.game
+        top = SIDE_WORDS[app.turn_side()]
+        if g.open_turn():
+            # : redeploy/done  /  : place or done
+            top = ("You" if app.opp else top) + _word(21 if self.choices.can_redeploy() else 22)
+        else:
+            top += (" (you)" if app.opp else "") + " to move"
+        body = list(app.msg)
+        if not body:
+            if self.sel >= 0:
+                body = list(wrap(T.choice_name(self.sel) + " to " + T.bits(self.tmask), 21, 2))
+            body += _events(app, 3 - len(body))
+            s = g.held("south")
+            n = g.held("north")
+            if (s or n) and len(body) < 3:
+                body.append(_word(20) % (s, n))      # Held: South %d North %d
+        lines = [top] + body[:3] + [_describe(app, app.board.cursor)]
+        if len(lines) < 5:
+            lines.insert(0, title_line(app))
+        app.set_text(tuple(lines))
 
-def _refuse(app, c, sel):
-    """An illegal pick: why, in words (jarmo.explain), and a red flash; the
-    game is unchanged and the cursor stays (the display names its point)."""
-    from jarmo.explain import refusal
-    why = refusal(app.game, sel, c)
-    _drop(app)
-    _flash_at(app, c if c < 25 else -1, V.RED)
-    app._msg = A.wrap("No: " + why, 21, 3)
+    def draw(self, app, buf):
+        board = app.board
+        now = app.now
+        side = app.turn_side()
+        c = board.cursor
+        if c >= 25:
+            V.draw_icon(buf, V.ICONS[c - 25], V.CURSOR[side], V.ticks_diff(now, board.cur_t))
+        else:
+            _draw_board(app, buf)
+            self._draw_turn(app, buf, side, c)
+        _draw_flash(app, buf)
 
-
-def _play_text(app):
-    """Who is to move, then a refusal, or the selection and the latest
-    events, then held pieces; the cursor's point always on the last line.
-    The title (rules, game of a match) takes the top line when there is room."""
-    g = app.game
-    top = _SIDE_WORDS[app._turn_side()]
-    if g.open_turn():
-        r = False
-        for x in g.legal():
-            r = r or x[0] == "r"
-        top = ("You" if app._opp else top) + _word(21 if r else 22)    # : redeploy/done
-    else:
-        top += (" (you)" if app._opp else "") + " to move"
-    body = list(app._msg)
-    if not body:
-        if app._sel >= 0:
-            body = list(A.wrap(T.choice_name(app._sel) + " to " + T.bits(app._tmask), 21, 2))
-        body += _events(app, 3 - len(body))
-        s = g.held("south")
-        n = g.held("north")
-        if (s or n) and len(body) < 3:
-            body.append(_word(20) % (s, n))      # Held: South %d North %d
-    lines = [top] + body[:3] + [_describe(app, app._cursor)]
-    if len(lines) < 5:
-        lines.insert(0, _title_line(app))
-    app._set_text(tuple(lines))
+    def _draw_turn(self, app, buf, side, c):
+        now = app.now
+        cells = app.board.cells
+        sel = self.sel
+        t = self.tmask
+        if sel < 0:
+            # free own-camp points where a held piece (or redeploy) can go
+            if t and V.blink(now, 1024):
+                arch = V.PIECE[side * 5]
+                for i in range(25):
+                    if t >> i & 1:
+                        V.put(buf, i, arch)
+        else:
+            blink = V.blink(now, 512)
+            for i in range(25):
+                # a capture target: the enemy piece alternates with the mark
+                if t >> i & 1 and not (cells[i] and blink):
+                    V.put(buf, i, V.TARGET if not cells[i] else V.TARGET * 2)
+            if sel < 25 and not (t >> sel & 1 and blink):
+                V.put(buf, sel, V.SELECTED)
+        if not V.ticks_diff(now, app.board.cur_t) & 512:
+            V.put(buf, c, V.CURSOR[side])
 
 
 def _describe(app, c):
@@ -410,107 +387,92 @@ def _describe(app, c):
     too long (a hostage below is then told only if there is room)."""
     if c >= 25:
         return "at " + T.choice_name(c)
-    cell = app._cells[c]
+    board = app.board
+    piece = board.cells[c]
     name = NAMES[c]
-    if not cell:
-        return "at " + name + ": " + (_word(23) if app._markers >> c & 1 else "empty")  # remote camp
-    own = _subject(app, V.cell_side(cell))
+    if not piece:
+        return "at " + name + ": " + (_word(23) if board.markers >> c & 1 else "empty")  # remote camp
+    own = _subject(app, piece >> 1 & 1)     # the NORTH bit: the side
     own = "your" if own == "You" else own
-    t = "%s %s" % (_word((cell - 1) % 5), "+hostage" if app._under[c] else "")
+    t = "%s %s" % (_word(_kind(piece)), "+hostage" if board.under[c] else "")
     if len(own) + len(t) > 13:
-        return A.wrap("%s: %s %s" % (name, own[0] if own[0] in "NS" else own, t), 21, 1)[0]
+        return wrap("%s: %s %s" % (name, own[0] if own[0] in "NS" else own, t), 21, 1)[0]
     return "at %s: %s %s" % (name, own, t.strip())
-
-
-def _draw_turn(app, buf, side, c):
-    now = app._now
-    cells = app._cells
-    sel = app._sel
-    t = app._tmask
-    if sel < 0:
-        # free own-camp points where a held piece (or redeploy) can go
-        if t and V.blink(now, 1024):
-            arch = V.PIECE[side * 5]
-            for i in range(25):
-                if t >> i & 1:
-                    V.put(buf, i, arch)
-    else:
-        blink = V.blink(now, 512)
-        for i in range(25):
-            # a capture target: the enemy piece alternates with the mark
-            if t >> i & 1 and not (cells[i] and blink):
-                V.put(buf, i, V.TARGET if not cells[i] else V.TARGET * 2)
-        if sel < 25 and not (t >> sel & 1 and blink):
-            V.put(buf, sel, V.SELECTED)
-    if not V.ticks_diff(now, app._cur_t) & 512:
-        V.put(buf, c, V.CURSOR[side])
 
 
 # ------------------------------------------------------------ AI turn
 
-def _start_ai(app):
-    """Give the AI the position; False (play on as humans) if there is no AI."""
-    p = app._player
-    if p is None:
-        m = app.match
-        try:
-            from jarmo.ai import Player
-            # opponents 1..5 (random, greedy, 2, 3, 4) are the AI's levels 0..4
-            p = app._player = Player(app._opp - 1,
-                                     seed=app.seed + (m.number if m is not None else 1))
-        except (ImportError, ValueError):
-            app._opp = 0
-            app._msg = ("No AI: playing", "two-player")
-            return False
-    p.start(app.game, app._now)   # the AI thinks on its own copy, to a time budget
-    return True
+# The AI's turn: it thinks in slices (app.player, jarmo.ai), then its actions
+# are played one at a time, _AI_DELAY apart. enter() gives it the position.
+class Ai(State):
+    def __init__(self):
+        self.queue = None       # the answer being played, None while it thinks
+        self.qi = 0             # the next action of the queue
+        self.due = 0            # when it is played
+        self.t0 = 0             # when the thinking began (the dots)
+        self.dots = -1          # dots shown after "thinks"
 
+    def enter(self, app, arg):
+        self.queue = None
+        self.t0 = app.now
+        self.dots = -1
+        app.player.start(app.game, app.now)  # it thinks on its own copy, to a time budget
+        self._text(app)
 
-def _ai_text(app):
-    if app._queue is None:
-        dots = (V.ticks_diff(app._now, app._t0) >> 9) & 3
-        if dots == app._dots and app.text:
-            return      # unchanged: build no strings while thinking
-        app._dots = dots
-        second = " (AI) thinks" + "." * (dots + 1)
-    else:
-        second = " (AI) plays"
-    lines = (_title_line(app), _SIDE_WORDS[app._turn_side()] + second)
-    app._set_text(lines + (app._msg or _events(app, 3)))
+    def press(self, app, b, player):
+        if b == MENU or b == BACK or b == PREV:
+            app.goto(S_MENU)
 
-
-def _tick_ai(app):
-    g = app.game
-    now = app._now
-    q = app._queue
-    if q is None:
-        p = app._player
-        for _ in range(app.ai_steps):
-            r = p.step(now)
-            if r is not None:
-                app._queue = r
-                app._qi = 0
-                app._due = V.ticks_add(now, _AI_DELAY)
-                break
-        _ai_text(app)
-        return
-    if V.ticks_diff(now, app._due) < 0:
-        return
-    app._due = V.ticks_add(now, _AI_DELAY)
-    plies = g.plies
-    app._dirty = True
-    if app._qi < len(q):
-        a = q[app._qi]
-        app._qi += 1
-        if _act(app, a) is None:
-            if app._state == A.S_AI and g.plies == plies:
-                _ai_text(app)
+    def tick(self, app):
+        g = app.game
+        now = app.now
+        q = self.queue
+        if q is None:
+            p = app.player
+            for _ in range(app.ai_steps):
+                r = p.step(now)
+                if r is not None:
+                    self.queue = r
+                    self.qi = 0
+                    self.due = V.ticks_add(now, _AI_DELAY)
+                    break
+            self._text(app)
             return
-        # an illegal action from the AI: play a legal one rather than stop
-        legal = g.legal()
-        if legal:
-            _act(app, legal[0])
-    # the AI's actions ran out and its turn is still open: think again
-    if app._state == A.S_AI and g.plies == plies and g.result() is None:
-        app._queue = None
-        _start_ai(app)
+        if V.ticks_diff(now, self.due) < 0:
+            return
+        self.due = V.ticks_add(now, _AI_DELAY)
+        plies = g.plies
+        app.dirty = True
+        if self.qi < len(q):
+            code = q[self.qi]
+            self.qi += 1
+            if act(app, code) is None:
+                if app.sid == S_AI and g.plies == plies:
+                    self._text(app)
+                return
+            # an illegal action from the AI: play a legal one rather than stop
+            legal = g.legal_codes()
+            if legal:
+                act(app, legal[0])
+        # the AI's actions ran out and its turn is still open: think again
+        if app.sid == S_AI and g.plies == plies and g.result() is None:
+            self.queue = None
+            app.player.start(g, now)
+
+    def _text(self, app):
+        if self.queue is None:
+            dots = (V.ticks_diff(app.now, self.t0) >> 9) & 3
+            if dots == self.dots and app.text:
+                return      # unchanged: build no strings while thinking
+            self.dots = dots
+            second = " (AI) thinks" + "." * (dots + 1)
+        else:
+            second = " (AI) plays"
+        lines = (title_line(app), SIDE_WORDS[app.turn_side()] + second)
+        app.set_text(lines + (app.msg or _events(app, 3)))
+
+    def draw(self, app, buf):
+        _draw_board(app, buf)
+        if self.queue is None:
+            V.draw_spinner(buf, V.CURSOR[app.turn_side()], app.now)
+        _draw_flash(app, buf)

@@ -18,7 +18,8 @@
 # =============  ==================  =========================================
 #
 # Built once per turn (and after each action of an open turn) from
-# ``Game.legal()``; lookups during the turn are scans of a short list.
+# ``Game.legal_codes()`` (action codes, jarmo/codes.py); lookups during the
+# turn are scans of two short arrays.
 
 try:
     from micropython import const
@@ -28,13 +29,23 @@ except ImportError:
 
 from array import array
 
-from jarmo.board import NAMES, point
+from jarmo.board import NAMES
 
 DONE = const(25)      # pseudo choice: end an open turn
 REDEPLOY = const(26)  # pseudo choice: the remote-camp redeploy, when ambiguous
 MENU = const(27)      # pseudo choice: open the menu (not an action)
 NONE = const(31)      # no second pick
 CHOICES = const(28)   # choices are 0..27
+POINTS = const(0x1FFFFFF)   # the board points 0..24 of a choice mask
+
+# Action kinds (jarmo.codes, which MicroPython inlines only as private names).
+_MOVE = const(0)
+_RECALL = const(1)
+_PLACE = const(2)
+_DONE = const(3)
+_FLIP = const(4)
+_FLIP_PLACE = const(5)
+_REDEPLOY = const(6)
 
 PSEUDO_NAMES = ("done", "redeploy", "menu")
 
@@ -46,74 +57,82 @@ def choice_name(c):
     return PSEUDO_NAMES[c - 25]
 
 
-def encode(action, placements):
-    """(first, second) picks of an action string; ``placements`` is the set of
-    points with a legal ``@point`` (decides how a redeploy is reached)."""
-    if action == "done":
+def encode(code, placements):
+    """(first, second) picks of an action code; ``placements`` is the mask
+    of the points with a legal placement (decides how a redeploy is reached)."""
+    kind = code & 7
+    a = code >> 3 & 31
+    b = code >> 8 & 31
+    if kind == _DONE:
         return DONE, NONE
-    if action[0] == "@":
-        return point(action[1:3]), NONE
-    if action[0] == "r":
-        p = point(action[2:4])
-        if p in placements:
-            return REDEPLOY, p
-        return p, NONE
-    a = point(action[0:2])
-    if len(action) == 3:          # c5*
+    if kind == _PLACE:
+        return b, NONE
+    if kind == _REDEPLOY:
+        return (REDEPLOY, b) if placements >> b & 1 else (b, NONE)
+    if kind == _FLIP:
         return a, a
-    return a, point(action[-2:])  # b4-c5, c5@a1, c5*@a1
+    return a, b           # move, recall, flip and place
 
 
 class Choices:
     # The picks of one turn: ``firsts`` and ``targets(first)`` as bit masks.
     #
-    # Only the pick codes are kept (an array of small ints, in legal() order),
-    # not the action strings: ``action()`` takes the legal list again.
+    # ``codes`` are the turn's legal action codes, ``picks`` the (first,
+    # second) of each as first | second << 5, in the same order.
 
     def __init__(self):
         self.codes = array("H")
+        self.picks = array("H")
         self.firsts = 0
 
-    def build(self, legal):
-        """Take a turn's legal() list; the menu is always a first pick too."""
-        placements = []
-        for a in legal:
-            if a[0] == "@":
-                placements.append(point(a[1:3]))
-        codes = array("H")
+    def build(self, codes):
+        """Take a turn's legal action codes; the menu is always a first pick too."""
+        placements = 0
+        for c in codes:
+            if c & 7 == _PLACE:
+                placements |= 1 << (c >> 8 & 31)
+        picks = array("H")
         firsts = 1 << MENU
-        for a in legal:
-            f, s = encode(a, placements)
-            codes.append(f | s << 5)
+        for c in codes:
+            f, s = encode(c, placements)
+            picks.append(f | s << 5)
             firsts |= 1 << f
-        self.codes = codes
+        self.codes = array("H", codes)
+        self.picks = picks
         self.firsts = firsts
 
     def targets(self, first):
         """Mask of the second picks after ``first`` (0 if it is complete alone)."""
         m = 0
-        for c in self.codes:
+        for c in self.picks:
             if c & 31 == first and c >> 5 != NONE:
                 m |= 1 << (c >> 5)
         return m
 
-    def action(self, legal, first, second=NONE):
-        """The action string picked by (first, second) from ``legal``, or None."""
+    def action(self, first, second=NONE):
+        """The action code picked by (first, second), or -1."""
         want = first | second << 5
-        codes = self.codes
-        for i in range(len(codes)):
-            if codes[i] == want:
-                return legal[i]
-        return None
+        picks = self.picks
+        for i in range(len(picks)):
+            if picks[i] == want:
+                return self.codes[i]
+        return -1
 
     def placements(self):
         """Mask of the points a one-pick action (placement, redeploy) lands on."""
         m = 0
-        for c in self.codes:
+        for c in self.picks:
             f = c & 31
             if c >> 5 == NONE and f < 25:
                 m |= 1 << f
         return m
+
+    def can_redeploy(self):
+        """True when a redeploy is among the actions."""
+        for c in self.codes:
+            if c & 7 == _REDEPLOY:
+                return True
+        return False
 
 
 def cycle(mask, current, step=1):
@@ -148,7 +167,7 @@ def step(cursor, dx, dy, pseudo_mask):
     if cursor >= 25:
         if dy:
             return 2 if dy > 0 else 22  # wrap onto the board: c1 or c5
-        nxt = cycle(pseudo_mask & ~0x1FFFFFF, cursor, 1 if dx > 0 else -1)
+        nxt = cycle(pseudo_mask & ~POINTS, cursor, 1 if dx > 0 else -1)
         return cursor if nxt < 0 else nxt
     f = cursor % 5
     r = cursor // 5
@@ -157,6 +176,6 @@ def step(cursor, dx, dy, pseudo_mask):
         return r * 5 + f
     r += dy
     if r < 0 or r > 4:
-        nxt = cycle(pseudo_mask & ~0x1FFFFFF, 24, 1)
+        nxt = cycle(pseudo_mask & ~POINTS, 24, 1)
         return cursor if nxt < 0 else nxt
     return r * 5 + f

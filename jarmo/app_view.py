@@ -1,18 +1,19 @@
-# The LED picture: palette, piece colours, the board, icons, animations.
+# The LED picture: palette, piece colours, the board as shown, icons, animations.
 #
 # Everything draws into a caller's 75-byte buffer (RGB per point, index
 # (rank-1)*5 + file) with ints only: colours are 0xRRGGBB small ints, times are
 # integer milliseconds, and no function here allocates, so the app can redraw
 # every tick without feeding the garbage collector. The LED-only screens
-# outside play are drawn by their overlays (app_menu, app_screens) with these
-# primitives.
+# outside play are drawn by their states (app_menu, app_screens, app_help)
+# with these primitives.
 #
 # Colours follow the Okabe-Ito colour-blind-safe palette: South is the
 # vermillion/orange family, North the sky-blue family. On one LED a piece shows
 # as a *level* of its side colour (archer dim, guard bright), a Golden Soldier
 # as its side colour tinted (South's to yellow, North's to bluish green), a
-# marked archer (classic) breathes slowly, and a stack shows its top piece with a short glimpse of the hostage
-# every four seconds. The legend for players is jarmo/app_legend.py.
+# marked archer (classic) breathes slowly, and a stack shows its top piece with
+# a short glimpse of the hostage every four seconds. The legend for players is
+# jarmo/app_legend.py.
 
 try:
     from micropython import const
@@ -20,32 +21,27 @@ except ImportError:
     def const(value):
         return value
 
-from jarmo.board import NAMES, point
+from jarmo.app_base import TICKS_MASK
+from jarmo.board import point
 
 # ---------------------------------------------------------------- clock
 
-_MASK = const(0x1FFFFFFF)   # ticks wrap at 2**29, like adafruit_ticks
-_HALF = const(0x10000000)
+_HALF = const(0x10000000)   # half the ticks' range
 
 
 def ticks_diff(a, b):
     """a - b for wrapping millisecond ticks."""
-    return ((a - b + _HALF) & _MASK) - _HALF
+    return ((a - b + _HALF) & TICKS_MASK) - _HALF
 
 
 def ticks_add(a, delta):
-    return (a + delta) & _MASK
+    return (a + delta) & TICKS_MASK
 
 
 # -------------------------------------------------------------- palette
 
-# Piece cells: 0 empty, else 1 + kind + 5 * side, where the kinds are
-# archer 0, marked archer 1, guard 2, gold archer 3, gold guard 4.
-_MARKED = const(1)
-_KINDS = "amgAG"     # the face letters of Game.piece(), by kind
-
-# Side colours: index by side (0 South, 1 North).
-SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue (celebrate, points)
+# Piece colours by kind: archer 0, marked archer 1, guard 2, gold archer 3,
+# gold guard 4; North's are 5 later (kind + 5 * side).
 PIECE = (
     # archer,  marked,   guard,    gold archer, gold guard
     0x401C00, 0xD55E00, 0xFF6400, 0x4C3406, 0xFFC020,   # South
@@ -56,6 +52,11 @@ PIECE = (
 # stands apart from North's blue pieces (and from the ice-blue cursor) in
 # every common kind of colour vision: to red-green colour-blind eyes it is a
 # pale grey-beige beside the blue guard.
+# The kind + 5 * side of a piece byte (jarmo.codes: PRESENT 1, NORTH 2,
+# GUARD 4, MARK 8, GOLD 16), indexed by byte >> 1.
+KIND = b"\x00\x05\x02\x07\x01\x06\x02\x07\x03\x08\x04\x09\x03\x08\x04\x09"
+_MARK = const(8)
+SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue: by side (0 South, 1 North)
 CURSOR = (0xFFC890, 0xA8E8FF)        # pastel: whose turn it is
 MARKER = const(0x0C0C0C)             # remote-camp marker on an empty point
 TRAIL = const(0x181818)              # the point the last move came from
@@ -67,27 +68,54 @@ NEUTRAL = const(0xB0B0B0)            # a draw
 
 
 def cell_of(text):
-    """The cell byte for one face such as "Sg" (see Game.piece)."""
+    """The piece byte of a face such as "Sg" (Game.piece's text; the
+    simulator's replay reads positions that way)."""
     if not text:
         return 0
-    return 1 + _KINDS.find(text[1]) + (5 if text[0] == "N" else 0)
+    return (1 | (2 if text[0] == "N" else 0) | (4 if text[1] in "gG" else 0)
+            | (8 if text[1] == "m" else 0) | (16 if text[1] in "AG" else 0))
 
 
-def cell_side(cell):
-    return 0 if cell <= 5 else 1
+# The running game as the LEDs and the display show it, shared by the states
+# that show the board (play, ai, and the menu and result behind it): the
+# position (piece bytes, read after every action), the markers, the last
+# move's trail and arrival glow, a strobe, the cursor and the latest turn's
+# events in words.
+class Board:
+    def __init__(self):
+        self.cells = bytearray(25)      # top piece bytes
+        self.under = bytearray(25)      # hostages below
+        self.reset()
 
+    def reset(self):
+        """A new game: no trail, strobe or events; the cursor on a1."""
+        self.markers = 0        # 25-bit mask
+        self.trail = -1
+        self.arrive = -1
+        self.arrive_t = 0
+        self.flash = -2         # point, -1 the whole board, -2 none
+        self.flash_c = 0
+        self.flash_t = 0
+        self.cursor = 0         # a point 0..24 or a pseudo choice (app_turn)
+        self.cur_t = 0          # when it moved: its blink starts over
+        self.events = []        # the latest turn's events in words (app_play)
+        self.events_side = -1   # the side whose turn they tell
 
-def read_board(game, cells, under):
-    """Fill the cells (top faces) and under (hostages) of a game's position;
-    returns its markers as a 25-bit mask."""
-    for i in range(25):
-        t = game.piece(NAMES[i])
-        cells[i] = cell_of(t and t[:2])
-        under[i] = cell_of(t and t[3:5])
-    m = 0
-    for name in game.markers():
-        m |= 1 << point(name)
-    return m
+    def read(self, game):
+        """Take the position of `game` (None: an empty board)."""
+        cells = self.cells
+        under = self.under
+        for i in range(25):
+            cells[i] = game.piece_at(i) if game else 0
+            under[i] = game.under_at(i) if game else 0
+        m = 0
+        for name in (game.markers() if game else ()):
+            m |= 1 << point(name)
+        self.markers = m
+
+    def draw(self, buf, now, trail=-1):
+        """Pieces, markers and the trail point."""
+        draw_board(buf, self.cells, self.under, self.markers, trail, now)
 
 
 # -------------------------------------------------------------- drawing
@@ -128,9 +156,9 @@ def tri(now, period):
     return x if x < 256 else 511 - x
 
 
-def piece_colour(cell, now):
-    c = PIECE[cell - 1]
-    if (cell - 1) % 5 == _MARKED:
+def piece_colour(piece, now):
+    c = PIECE[KIND[piece >> 1]]
+    if piece & _MARK:
         # breathe between the archer's level and about 90 %
         return _scale(c, 64 + (tri(now, 2048) * 3 >> 2))
     return c
@@ -142,7 +170,8 @@ def _scale(c, k):
 
 
 def draw_board(buf, cells, under, markers, trail, now):
-    """Pieces, markers (a 25-bit mask) and the last move's trail point."""
+    """Pieces (piece bytes), markers (a 25-bit mask) and the last move's
+    trail point (the simulator's replay calls this too)."""
     glimpse = (now & 4095) < 400
     for i in range(25):
         cell = cells[i]

@@ -1,10 +1,9 @@
-"""The Jarmo board as data: one table of lines, and what is derived from it.
-
-Points are the ints 0..24: index = (rank - 1) * 5 + file, so a1 = 0, e1 = 4,
-a5 = 20, e5 = 24.  Names follow chess: files a..e left to right and ranks
-1..5, both as seen by South.  Everything else in the package (move
-generation, the LED overlay, the terminal drawing) is derived from LINES.
-"""
+# Board: the Jarmo board as data - one table of lines, and what is derived from it.
+#
+# Points are the ints 0..24: index = (rank - 1) * 5 + file, so a1 = 0, e1 = 4,
+# a5 = 20, e5 = 24.  Names follow chess: files a..e left to right and ranks
+# 1..5, both as seen by South.  Everything else in the package (move
+# generation, the LED overlay, the terminal drawing) is derived from LINES.
 
 SOUTH = 0
 NORTH = 1

@@ -1,8 +1,7 @@
-"""Button codes shared by the app logic and the hardware layer.
-
-The hardware (keypad, joystick, terminal keys) translates its own events into
-these small ints; the app never sees a pin or a key name.
-"""
+# Buttons: the button codes shared by the app logic and the hardware layer.
+#
+# The hardware (keypad, joystick, terminal keys) translates its own events into
+# these small ints; the app never sees a pin or a key name.
 
 NEXT = 0
 PREV = 1

@@ -1,7 +1,9 @@
-# One checksum for every file the game writes: saves (jarmo.save) and the
-# store's header (jarmo.storage). Adler-32 kept in small integers, so on the
-# microcontroller it allocates nothing per byte (a 32-bit multiply-and-mask
-# hash would make a big int for every character of every save).
+# Checksum: one checksum for every file the game writes - saves (jarmo.save) and
+# the store's header (jarmo.storage).
+#
+# Adler-32 kept in small integers, so on the microcontroller it allocates
+# nothing per byte (a 32-bit multiply-and-mask hash would make a big int for
+# every character of every save).
 
 
 def checksum(data):

@@ -1,15 +1,32 @@
-"""Why an action is refused: the message a player reads.
+# Explain: why an action is refused - the message a player reads.
+#
+# Imported only when an action is refused, so its strings cost no RAM until
+# someone makes a mistake. Reasons are plain words, short enough for three
+# lines of the handheld's 21-character display after "No: " (at most 59
+# characters), and name points but never use action notation.
 
-Imported only when an action is refused, so its strings cost no RAM until
-someone makes a mistake. Reasons are plain words, short enough for three
-lines of the handheld's 21-character display after "No: " (at most 59
-characters), and name points but never use action notation.
-"""
-
-from jarmo.board import HOME_ROW, NAMES, ROW
-from jarmo.game import (
-    AFTER, AFTER_R, DONE, FLIP, FLIP_PLACE, GOLD, GUARD, MARK, MOVE, PLACE, RECALL, REDEPLOY,
-    NORTH, START,
+from jarmo.board import HOME_ROW, NAMES, ROW, SIDE_NAMES
+from jarmo.codes import (
+    AFTER,
+    AFTER_R,
+    DONE,
+    FLIP,
+    FLIP_PLACE,
+    GOLD,
+    GUARD,
+    MARK,
+    MOVE,
+    NORTH,
+    PLACE,
+    RECALL,
+    REDEPLOY,
+    START,
+    action,
+    source,
+    target,
+)
+from jarmo.codes import (
+    kind as kind_of,
 )
 
 
@@ -22,20 +39,19 @@ def why_illegal(game, code, text):
 def _reason(game, code):
     if game._result is not None:
         return "the game is over"
-    kind = code & 7
-    a = (code >> 3) & 31
-    b = code >> 8
+    kind = kind_of(code)
+    a = source(code)
+    b = target(code)
     side = game._turn
-    rules = game.rules
     if kind == MOVE:
         return _move_reason(game, side, a, b)
     if kind == DONE:
         if game._stage < AFTER:
             return "move first: done only ends a turn after the move"
         return "done is not possible now"
-    if kind == RECALL and rules != "classic":
+    if kind == RECALL and not game._classic:
         return "recalls are only in the classic rules"
-    if kind in (FLIP, FLIP_PLACE) and rules != "legendary":
+    if kind in (FLIP, FLIP_PLACE) and not game._legendary:
         return "flipping a guard is only in the legendary rules"
     if kind == REDEPLOY and game._stage != AFTER_R:
         return "a redeploy needs both remote camps, right after your move"
@@ -103,7 +119,7 @@ def _camp_reason(game, side, kind, b):
         return "pieces come back on your own camp (rank %d)" % (HOME_ROW[side] + 1)
     if game._top[b]:
         return "%s is not empty" % NAMES[b]
-    if game.on_board("south" if side == 0 else "north") >= 5:
+    if game.on_board(SIDE_NAMES[side]) >= 5:
         return "a side has at most 5 pieces on the board"
     return None
 
@@ -134,13 +150,13 @@ def refusal(game, sel, c):
     never legal; this builds the action it would be and says why not."""
     side = game._turn
     if sel == 26:
-        return _reason(game, REDEPLOY | c << 8)
+        return _reason(game, action(REDEPLOY, 0, c))
     if sel >= 0:
         if ROW[sel] == HOME_ROW[1 - side]:      # frozen: it recalls or flips
             kind = RECALL if game._classic else FLIP_PLACE
         else:
             kind = MOVE
-        return _reason(game, kind | sel << 3 | c << 8)
+        return _reason(game, action(kind, sel, c))
     if c >= 25:
         return _reason(game, DONE)
     p = game._top[c]
@@ -151,4 +167,4 @@ def refusal(game, sel, c):
         return "the piece on %s is not yours" % name
     if not game._held[side] and game._stage < AFTER:
         return "%s is empty: pick one of your pieces first" % name
-    return _reason(game, PLACE | c << 8)
+    return _reason(game, action(PLACE, 0, c))

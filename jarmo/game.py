@@ -1,14 +1,15 @@
-"""Jarmo rules engine: every rule set of RULES.md, small enough for a board.
+# Game: one game of Jarmo under one rule set and its expansions - every rule of RULES.md.
+#
+# State is a handful of bytearrays and small ints. Pieces are one byte each,
+# an action is a small int, and every played action leaves one small int on
+# the undo log that holds all that is needed to take it back, so undo is
+# exact and costs 4 bytes a ply: jarmo/codes.py is the written contract of
+# those bits. The app and the AI talk to a Game in ints (legal_codes,
+# play_code, piece_at, under_at); text (legal, play, history, piece) is the
+# edge for people and save files, through jarmo.notation's one parser.
 
-State is a handful of bytearrays and small ints.  Pieces are one byte each
-(bit flags below); an action is a small int (kind | from << 3 | to << 8);
-every played action leaves one small int on the undo log that holds all
-that is needed to take it back, so undo is exact and costs 4 bytes a ply.
-"""
-
-from jarmo.board import (
-    DOTTED_LINE, HOME_ROW, LINES, MARKERS, NAMES, ROW, SIDE_NAMES, neighbours, point,
-)
+from jarmo.board import HOME_ROW, MARKERS, ROW, SIDE_NAMES, neighbours, point
+from jarmo.notation import IllegalMove, action_text, parse_action, piece_text
 
 try:
     from micropython import const
@@ -16,36 +17,49 @@ except ImportError:  # CPython: const is only a hint to the MicroPython compiler
     def const(value):
         return value
 
-# Piece byte: flags.  0 is an empty point.
-PRESENT = const(1)
-NORTH = const(2)
-GUARD = const(4)
-MARK = const(8)
-GOLD = const(16)
+# Private mirrors of jarmo.codes: MicroPython inlines a const() only inside
+# the module that declares it, and only a _private one costs no RAM (this is
+# the hot path of the AI's search). tests/test_core_imports.py checks each
+# against the contract.
+_PRESENT = const(1)
+_NORTH = const(2)
+_GUARD = const(4)
+_MARK = const(8)
+_GOLD = const(16)
 
-# Action kinds (low 3 bits of an action code).
-MOVE = const(0)
-RECALL = const(1)      # classic: marked archer on `a` brings an archer to `b`
-PLACE = const(2)       # place a held piece on `b`
-DONE = const(3)        # end an open turn
-FLIP = const(4)        # legendary: turn the guard on `a`, hold the recovered piece
-FLIP_PLACE = const(5)  # legendary: the same, placing the recovered piece on `b`
-REDEPLOY = const(6)    # challenges: remote-camp redeploy to `b`
+_MOVE = const(0)
+_RECALL = const(1)
+_PLACE = const(2)
+_DONE = const(3)
+_FLIP = const(4)
+_FLIP_PLACE = const(5)
+_REDEPLOY = const(6)
 
-# Where a turn stands.
-START = const(0)      # nothing done yet
-PLACED = const(1)     # placed held pieces, the move is still due
-AFTER = const(2)      # moved; may place held pieces or say done
-AFTER_R = const(3)    # moved onto both markers; may also redeploy
+_START = const(0)
+_PLACED = const(1)
+_AFTER = const(2)
+_AFTER_R = const(3)
 
-# What became of a captured piece (undo log field).
-_TO_POOL = const(0)    # captured, recoverable
-_TO_OUT = const(1)     # out of the game for good
-_TO_HELD = const(2)    # straight back to its owner's hand (jasyr guards)
-_TO_HOSTAGE = const(3)  # a Golden Soldier left under the capturer
+_TO_POOL = const(0)
+_TO_OUT = const(1)
+_TO_HELD = const(2)
+_TO_HOSTAGE = const(3)
 
+_ACTION_BITS = const(0x1FFF)
+
+# The names a game is made of, each defined here once (the app, the save
+# formats and the tools import them).
 RULE_SETS = ("classic", "standard", "legendary", "jasyr")
+SCORED_RULE_SETS = ("classic", "standard")   # rule sets that count points
 EXPANSIONS = ("heroes", "challenges")
+
+# Why a game ended (Result.reason).
+CAMP = "camp"              # all pieces on the enemy camp
+WIPEOUT = "wipeout"        # a side has no piece on the board or in hand
+REPETITION = "repetition"  # both sides moved back and forth
+STUCK = "stuck"            # the side to act has no legal action
+LIMIT = "limit"            # the ply limit was reached
+REASONS = (CAMP, WIPEOUT, REPETITION, STUCK, LIMIT)
 
 _BUFFER_SIZE = const(96)   # more than the most actions any position offers
 
@@ -71,15 +85,10 @@ def prepare_tables(rules):
     _neighbour_tables(rules == "jasyr")
 
 
-class IllegalMove(ValueError):
-    """An action that is garbled or not legal now; the game is unchanged."""
-
-
+# How a game ended: winner ("south", "north" or None for a draw), points
+# ((south, north), or None where the rule set has no points) and reason (one
+# of REASONS).
 class Result:
-    """How a game ended: winner ("south", "north" or None for a draw),
-    points ((south, north), or None where the rule set has no points) and
-    reason ("camp", "wipeout", "repetition", "stuck" or "limit")."""
-
     def __init__(self, winner, points, reason):
         self.winner = winner
         self.points = points
@@ -101,9 +110,8 @@ def side_index(side):
     raise ValueError("side must be 'south' or 'north', not %r" % (side,))
 
 
+# One game of Jarmo under one rule set and its expansions.
 class Game:
-    """One game of Jarmo under one rule set and its expansions."""
-
     def __init__(self, rules="classic", expansions=(), ply_limit=None):
         if rules not in RULE_SETS:
             raise ValueError("unknown rule set %r: expected one of %s"
@@ -111,8 +119,8 @@ class Game:
         expansions = tuple(expansions)
         for name in expansions:
             if name not in EXPANSIONS:
-                raise ValueError("unknown expansion %r: expected heroes or challenges"
-                                 % (name,))
+                raise ValueError("unknown expansion %r: expected %s"
+                                 % (name, " or ".join(EXPANSIONS)))
             if expansions.count(name) > 1:
                 raise ValueError("expansion %r given twice" % (name,))
         if rules == "classic" and expansions:
@@ -123,7 +131,7 @@ class Game:
         self.expansions = tuple(e for e in EXPANSIONS if e in expansions)
         self.ply_limit = ply_limit
         self._classic = rules == "classic"
-        self._scored = rules in ("classic", "standard")
+        self._scored = rules in SCORED_RULE_SETS
         self._legendary = rules == "legendary"
         self._jasyr = rules == "jasyr"
         # Legendary and Jasyr: a piece on its enemy camp cannot be captured.
@@ -138,12 +146,12 @@ class Game:
     def _setup(self):
         top = bytearray(25)
         for f in range(5):
-            top[f] = PRESENT
-            top[20 + f] = PRESENT | NORTH
+            top[f] = _PRESENT
+            top[20 + f] = _PRESENT | _NORTH
         if self._heroes:
             # Each side's right-hand corner piece is its Golden Soldier, guard up.
-            top[4] |= GOLD | GUARD
-            top[20] |= GOLD | GUARD
+            top[4] |= _GOLD | _GUARD
+            top[20] |= _GOLD | _GUARD
         self._top = top
         self._under = bytearray(25)     # the hostage under a stack, else 0
         # Per side: held, captured (recoverable), out for good, and whether
@@ -155,7 +163,7 @@ class Game:
         self._pool_gold = bytearray(2)
         self._markers_on = self._challenges
         self._turn = 0
-        self._stage = START
+        self._stage = _START
         self._plies = 0
         self._log = []
         self._result = None
@@ -180,8 +188,8 @@ class Game:
             return None
         under = self._under[p]
         if under:
-            return _piece_text(top) + "/" + _piece_text(under)
-        return _piece_text(top)
+            return piece_text(top) + "/" + piece_text(under)
+        return piece_text(top)
 
     def held(self, side):
         return self._held[side_index(side)]
@@ -205,31 +213,68 @@ class Game:
 
     def open_turn(self):
         """True when the mover has moved and may still place, redeploy or say done."""
-        return self._stage >= AFTER and self._result is None
+        return self._stage >= _AFTER and self._result is None
 
     def result(self):
         """None while the game runs, else a Result."""
         return self._result
 
+    def piece_at(self, p):
+        """The piece byte (jarmo.codes flags) on point index p (0..24); 0 if empty.
+
+        On a stack it is the top piece; under_at(p) is the hostage below."""
+        if not 0 <= p < 25:
+            raise ValueError("a point index is 0..24, not %r" % (p,))
+        return self._top[p]
+
+    def under_at(self, p):
+        """The piece byte of the hostage under the stack on point p; 0 if none."""
+        if not 0 <= p < 25:
+            raise ValueError("a point index is 0..24, not %r" % (p,))
+        return self._under[p]
+
+    def legal_codes(self):
+        """Every legal action now, as a new list of action codes, each once."""
+        buf = self._buffer
+        return buf[:self._gen(buf)]
+
     def legal(self):
-        """Every legal action now, as notation strings, each once."""
+        """Every legal action now, as notation strings, each once (the order
+        of legal_codes())."""
         buf = self._buffer
         n = self._gen(buf)
         return [action_text(buf[i]) for i in range(n)]
 
     def history(self):
         """The actions played so far, in order, as notation strings."""
-        return [action_text(entry & 0x1FFF) for entry in self._log]
+        return [action_text(entry & _ACTION_BITS) for entry in self._log]
 
     # ----------------------------------------------------------- actions
 
     def play(self, text):
-        """Play one action given in notation; IllegalMove says why not."""
+        """Play one action given in notation: play_code(parse_action(text)),
+        but a refusal quotes the text as given. IllegalMove says why not."""
         code = parse_action(text)
         if not self._is_legal(code):
-            from jarmo.explain import why_illegal
-            raise IllegalMove(why_illegal(self, code, text))
+            self._refuse(code, text)
         self._do(code)
+
+    def play_code(self, code):
+        """Play one action code; IllegalMove says why not (the game is unchanged)."""
+        if not self._is_legal(code):
+            self._refuse(code, None)
+        self._do(code)
+
+    def _refuse(self, code, text):
+        """Raise IllegalMove for a code that is not legal now (text: as given)."""
+        if text is None:
+            if (type(code) is not int or not 0 <= code <= _ACTION_BITS
+                    or code & 7 > _REDEPLOY or (code >> 3 & 31) > 24 or (code >> 8) > 24
+                    or parse_action(action_text(code)) != code):
+                raise IllegalMove("%r is not an action code" % (code,))
+            text = action_text(code)
+        from jarmo.explain import why_illegal
+        raise IllegalMove(why_illegal(self, code, text))
 
     def undo(self):
         """Take back the last action."""
@@ -266,27 +311,29 @@ class Game:
         own_row = HOME_ROW[side]
         enemy_row = HOME_ROW[1 - side]
         n = 0
-        if stage >= AFTER:
-            if stage == AFTER_R:
+        if stage >= _AFTER:
+            if stage == _AFTER_R:
                 for b in range(own_row * 5, own_row * 5 + 5):
                     if not top[b]:
-                        buf[n] = REDEPLOY | b << 8
+                        buf[n] = _REDEPLOY | b << 8
                         n += 1
             if not self._jasyr and self._can_place(side):
-                n = self._gen_camp(buf, n, PLACE, 0)
-            buf[n] = DONE
+                n = self._gen_camp(buf, n, _PLACE, 0)
+            buf[n] = _DONE
             return n + 1
         sidebit = side << 1
         nbrs = self._nbrs[side]
         camp_safe = self._camp_safe
         banned = self._repeat_move(side) if self._classic else -1
-        for f in range(25):
-            p = top[f]
-            if not p or (p & NORTH) != sidebit or ROW[f] == enemy_row:
+        row = ROW                 # (globals cost a look-up each time on MicroPython)
+        f = -1
+        for p in top:             # (iterating over the bytes is cheaper than indexing)
+            f += 1
+            if not p or (p & _NORTH) != sidebit or row[f] == enemy_row:
                 continue   # empty, the enemy's, or frozen on the enemy camp
             for t in nbrs[f]:
                 q = top[t]
-                if q and ((q & NORTH) == sidebit or (camp_safe and ROW[t] == own_row)):
+                if q and ((q & _NORTH) == sidebit or (camp_safe and row[t] == own_row)):
                     continue
                 code = f << 3 | t << 8
                 if code != banned:
@@ -294,15 +341,15 @@ class Game:
                     n += 1
             if n and first_only:
                 return n
-        if self._can_place(side) and (stage == START or not self._jasyr):
-            n = self._gen_camp(buf, n, PLACE, 0)
-        if stage == START and self._pool[side]:
+        if self._can_place(side) and (stage == _START or not self._jasyr):
+            n = self._gen_camp(buf, n, _PLACE, 0)
+        if stage == _START and self._pool[side]:
             if self._classic:
-                n = self._gen_sources(buf, n, RECALL, MARK, enemy_row, True)
+                n = self._gen_sources(buf, n, _RECALL, _MARK, enemy_row, True)
             elif self._legendary:
-                n = self._gen_sources(buf, n, FLIP, GUARD, enemy_row, False)
+                n = self._gen_sources(buf, n, _FLIP, _GUARD, enemy_row, False)
                 if self._room(side):
-                    n = self._gen_sources(buf, n, FLIP_PLACE, GUARD, enemy_row, True)
+                    n = self._gen_sources(buf, n, _FLIP_PLACE, _GUARD, enemy_row, True)
         return n
 
     def _gen_camp(self, buf, n, kind, a):
@@ -321,7 +368,7 @@ class Game:
         sidebit = self._turn << 1
         for a in range(enemy_row * 5, enemy_row * 5 + 5):
             p = top[a]
-            if p and (p & NORTH) == sidebit and p & flag:
+            if p and (p & _NORTH) == sidebit and p & flag:
                 if to_camp:
                     n = self._gen_camp(buf, n, kind, a)
                 else:
@@ -355,11 +402,11 @@ class Game:
             if (entry >> 13) & 1 != side:
                 continue
             kind = entry & 7
-            if kind == DONE:
+            if kind == _DONE:
                 continue
-            if kind != MOVE:
+            if kind != _MOVE:
                 return -1          # a recall, placement, flip or redeploy breaks it
-            code = entry & 0x1FFF
+            code = entry & _ACTION_BITS
             if moves == 0:
                 last = code
             elif moves == 1:
@@ -382,41 +429,58 @@ class Game:
         entry = code | side << 13 | self._stage << 14
         top = self._top
         ends_turn = True
-        if kind == MOVE:
-            # The AI's hot path: _after_move() written out, cheapest test first.
-            entry |= self._move(side, a, b)
+        if kind == _MOVE:
+            # The AI's hot path, written out: a quiet move (nothing taken, no
+            # hostage left behind, not into the enemy camp) only moves the piece.
+            p = top[a]
+            if top[b] or self._under[a] or (b < 5 if side else b >= 20):   # (b on the enemy camp)
+                entry |= self._move(side, a, b)
+            else:
+                entry |= ((p >> 2) & 7) << 21
+                top[a] = 0
+                top[b] = p
             if self._markers_on and self._redeploy_possible(side):
-                self._stage = AFTER_R
+                self._stage = _AFTER_R
                 ends_turn = False
             elif self._held[side] and not self._jasyr and self._room(side):
-                self._stage = AFTER
+                self._stage = _AFTER
                 ends_turn = False
-        elif kind == PLACE:
+        elif kind == _PLACE:
             entry |= self._bring_back(self._held, self._held_gold, side, b) << 26
-            if self._stage >= AFTER:
+            if self._stage >= _AFTER:
                 ends_turn = not self._after_placing(side)
             elif not self._jasyr:
-                self._stage = PLACED
+                self._stage = _PLACED
                 ends_turn = False
-        elif kind == DONE:
+        elif kind == _DONE:
             pass
-        elif kind == RECALL:
-            top[a] &= ~MARK
+        elif kind == _RECALL:
+            top[a] &= ~_MARK
             self._pool[side] -= 1
-            top[b] = PRESENT | side << 1
-        elif kind == FLIP:
-            top[a] &= ~GUARD
+            top[b] = _PRESENT | side << 1
+        elif kind == _FLIP:
+            top[a] &= ~_GUARD
             entry |= self._recover(side) << 26
-        elif kind == FLIP_PLACE:
-            top[a] &= ~GUARD
+        elif kind == _FLIP_PLACE:
+            top[a] &= ~_GUARD
             entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
-        else:  # REDEPLOY
+        else:  # _REDEPLOY
             entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
             self._markers_on = False
             ends_turn = not self._after_placing(side)
         self._log.append(entry)
         if ends_turn:
-            self._end_turn(side)
+            # The turn passes (_end_turn written out: this runs after every
+            # turn of the AI's search).
+            self._plies += 1
+            self._stage = _START
+            other = 1 - side
+            self._turn = other
+            result = self._end_check(side)
+            if result is None and not self._can_move(other) and not self._gen(self._buffer, True):
+                result = self._stuck_result()
+            if result is not None:
+                self._result = result
         elif not self._gen(self._buffer, True):
             self._result = self._stuck_result()
 
@@ -434,18 +498,18 @@ class Game:
         else:
             top[a] = 0
         if q:
-            if self._heroes and q & GOLD and q & GUARD and not under[b]:
-                under[b] = q & ~GUARD   # the Golden Soldier becomes a hostage
+            if self._heroes and q & _GOLD and q & _GUARD and not under[b]:
+                under[b] = q & ~_GUARD   # the Golden Soldier becomes a hostage
                 fields |= _TO_HOSTAGE << 24
             else:
                 fields |= self._capture(q) << 24
             enemy_row = HOME_ROW[1 - side]
             if self._classic:
-                p |= MARK
-            elif not p & (GUARD | GOLD) and ROW[b] != enemy_row:
-                p |= GUARD   # promotion: captured outside the enemy's own camp
-        if ROW[b] == HOME_ROW[1 - side] and p & GUARD and not self._legendary:
-            p &= ~GUARD      # a guard entering the enemy camp turns archer ...
+                p |= _MARK
+            elif not p & (_GUARD | _GOLD) and ROW[b] != enemy_row:
+                p |= _GUARD   # promotion: captured outside the enemy's own camp
+        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._legendary:
+            p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
             fields |= self._recover(side) << 26   # ... and recovers a piece
         top[b] = p
         return fields
@@ -453,13 +517,13 @@ class Game:
     def _capture(self, q):
         """Take the captured piece q off the board; return where it went."""
         owner = (q >> 1) & 1
-        gold = q & GOLD
+        gold = q & _GOLD
         if self._classic:
             where = _TO_POOL
-        elif gold and not q & GUARD:
+        elif gold and not q & _GUARD:
             where = _TO_OUT           # a Golden Soldier captured as an archer
         elif self._jasyr:
-            where = _TO_HELD if q & GUARD else _TO_OUT
+            where = _TO_HELD if q & _GUARD else _TO_OUT
         else:
             where = _TO_POOL
         if where == _TO_POOL:
@@ -494,7 +558,7 @@ class Game:
         golden = count[side] < gold[side]
         if golden:
             gold[side] = 0
-        self._top[b] = PRESENT | side << 1 | (GOLD if golden else 0)
+        self._top[b] = _PRESENT | side << 1 | (_GOLD if golden else 0)
         return 2 if golden else 1
 
     def _after_placing(self, side):
@@ -502,10 +566,10 @@ class Game:
 
         An earned redeploy stays on offer for the rest of the turn (RULES.md 8
         "in that turn"; docs/RULES-DECISIONS.md 3)."""
-        if self._stage == AFTER_R and self._redeploy_possible(side):
+        if self._stage == _AFTER_R and self._redeploy_possible(side):
             return True
         if not self._jasyr and self._can_place(side):
-            self._stage = AFTER
+            self._stage = _AFTER
             return True
         return False
 
@@ -515,7 +579,7 @@ class Game:
         top = self._top
         sidebit = side << 1
         for m in self._markers:
-            if not top[m] or (top[m] & NORTH) != sidebit:
+            if not top[m] or (top[m] & _NORTH) != sidebit:
                 return False
         return True
 
@@ -532,24 +596,29 @@ class Game:
         kind = entry & 7
         a = (entry >> 3) & 31
         b = (entry >> 8) & 31
-        which = (entry >> 26) & 3
         top = self._top
-        if kind == MOVE:
-            self._unmove(side, a, b, entry)
-        elif kind == PLACE:
+        if kind == _MOVE:
+            if entry >> 24 or (entry >> 16) & 31 or top[a]:   # a capture, a recovery, a hostage left behind
+                self._unmove(side, a, b, entry)
+            else:                       # a quiet move (the AI's hot path)
+                top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+                top[b] = 0
+            return
+        which = (entry >> 26) & 3
+        if kind == _PLACE:
             self._held[side] += 1
             self._held_gold[side] |= which >> 1
             top[b] = 0
-        elif kind == RECALL:
-            top[a] |= MARK
+        elif kind == _RECALL:
+            top[a] |= _MARK
             self._pool[side] += 1
             top[b] = 0
-        elif kind == FLIP:
-            top[a] |= GUARD
+        elif kind == _FLIP:
+            top[a] |= _GUARD
             self._unrecover(side, which)
-        elif kind == FLIP_PLACE or kind == REDEPLOY:
-            if kind == FLIP_PLACE:
-                top[a] |= GUARD
+        elif kind == _FLIP_PLACE or kind == _REDEPLOY:
+            if kind == _FLIP_PLACE:
+                top[a] |= _GUARD
             else:
                 self._markers_on = True
             self._pool[side] += 1
@@ -562,12 +631,12 @@ class Game:
         q = (entry >> 16) & 31
         if top[a]:                 # the mover had stood on a stack
             under[a] = top[a]
-        top[a] = PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+        top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
         top[b] = q
         if q:
             where = (entry >> 24) & 3
             owner = 1 - side
-            gold = 1 if q & GOLD else 0
+            gold = 1 if q & _GOLD else 0
             if where == _TO_HOSTAGE:
                 under[b] = 0
             elif where == _TO_POOL:
@@ -593,16 +662,6 @@ class Game:
 
     # ------------------------------------------------------- end of game
 
-    def _end_turn(self, mover):
-        self._plies += 1
-        self._stage = START
-        self._turn = 1 - mover
-        result = self._end_check(mover)
-        if result is None and not self._can_move(1 - mover) and not self._gen(self._buffer, True):
-            result = self._stuck_result()
-        if result is not None:
-            self._result = result
-
     def _can_move(self, side):
         """True if the side has a legal move now (a quick test at the start of
         its turn, for the stuck check: it runs after every turn of the AI's
@@ -615,6 +674,7 @@ class Game:
         enemy_row = HOME_ROW[1 - side]
         camp_safe = self._camp_safe
         classic = self._classic
+        row = ROW
         found = -1                # classic: the first move found (it may be banned)
         if side:
             f, stop, step = 24, -1, -1
@@ -622,10 +682,10 @@ class Game:
             f, stop, step = 0, 25, 1
         while f != stop:
             p = top[f]
-            if p and (p & NORTH) == sidebit and ROW[f] != enemy_row:
+            if p and (p & _NORTH) == sidebit and row[f] != enemy_row:
                 for t in nbrs[f]:
                     q = top[t]
-                    if q and ((q & NORTH) == sidebit or (camp_safe and ROW[t] == own_row)):
+                    if q and ((q & _NORTH) == sidebit or (camp_safe and row[t] == own_row)):
                         continue
                     if not classic or found >= 0:
                         return True   # (two moves: the back-and-forth ban forbids one at most)
@@ -634,26 +694,50 @@ class Game:
         return found >= 0 and found != self._repeat_move(side)
 
     def _end_check(self, mover):
-        """RULES.md section 2 order: wipe-out, camp, repetition, ply limit."""
+        """RULES.md section 2 order: wipe-out, camp, repetition, ply limit.
+
+        This runs at the end of every turn of the AI's search: the last action
+        rules out most of it before the slower tests run (same results)."""
         other = 1 - mover
-        if not self._classic:
-            if self._pool[other] + self._out[other] == 5:   # nothing on board or held
-                return self._win(mover, "wipeout")
-            if self._pool[mover] + self._out[mover] == 5:
-                return self._win(other, "wipeout")
-        # Legendary and Jasyr: a side wins at the end of *its* turn only.
-        if self._all_in_camp(mover):
-            return self._tally("camp") if self._scored else self._win(mover, "camp")
-        if self._scored and self._all_in_camp(other):
-            return self._tally("camp")
-        if not self._classic and self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
-            return self._tally("repetition")
-        if self.ply_limit is not None and self._plies >= self.ply_limit:
-            return self._tally("limit")
+        classic = self._classic
+        log = self._log
+        last = log[-1]
+        moved = not last & 7            # the turn ended with a move (_MOVE)
+        # Pieces leave the board and the hand only by captures: a turn that
+        # ended with a move that took nothing made its only move (the turn
+        # ends with the move or after it) and captured nothing.
+        if not classic and (not moved or last >> 16 & 31):
+            pool = self._pool
+            out = self._out
+            if pool[other] + out[other] == 5:   # nothing on board or held
+                return self._win(mover, WIPEOUT)
+            if pool[mover] + out[mover] == 5:
+                return self._win(other, WIPEOUT)
+        # Legendary and Jasyr: a side wins at the end of *its* turn only.  A
+        # move that ends outside the enemy camp leaves a piece outside.
+        if (not moved or ROW[last >> 8 & 31] == HOME_ROW[other]) and self._all_in_camp(mover):
+            return self._tally(CAMP) if self._scored else self._win(mover, CAMP)
+        # The other side was not all in camp after its own turn (the game would
+        # have ended), and its pieces change since only by a capture: a last
+        # action that is a move taking nothing was the turn's only move.
+        if self._scored and (not moved or last >> 16 & 31) and self._all_in_camp(other):
+            return self._tally(CAMP)
+        if not classic and len(log) >= 8:     # a repetition takes 4 moves a side
+            # Quick test: after three single-move turns (side bit 13), the
+            # mover's last move must go back along its previous one.
+            e2 = log[-2]
+            e3 = log[-3]
+            if ((last | e2 | e3) & 7 or not (last ^ e2) >> 13 & 1 or (last ^ e3) >> 13 & 1
+                    or e3 & 0x1FFF == _reverse(last & 0x1FFF)):
+                if self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
+                    return self._tally(REPETITION)
+        limit = self.ply_limit
+        if limit is not None and self._plies >= limit:
+            return self._tally(LIMIT)
         return None
 
     def _stuck_result(self):
-        return self._tally("stuck")
+        return self._tally(STUCK)
 
     def _all_in_camp(self, side):
         """All the side's pieces on the board (at least one) stand on its enemy camp.
@@ -671,19 +755,19 @@ class Game:
         while p != stop:                  # from the side's home row, where its pieces start
             q = top[p]
             if q:                         # (a hostage is only ever under a piece)
-                if (q & NORTH) == sidebit:
+                if (q & _NORTH) == sidebit:
                     return False
                 q = under[p]
-                if q and (q & NORTH) == sidebit:
+                if q and (q & _NORTH) == sidebit:
                     return False
             p += step
         for p in range(camp, camp + 5):
             q = top[p]
             if q:
-                if (q & NORTH) == sidebit:
+                if (q & _NORTH) == sidebit:
                     return True
                 q = under[p]
-                if q and (q & NORTH) == sidebit:
+                if q and (q & _NORTH) == sidebit:
                     return True
         return False
 
@@ -697,9 +781,9 @@ class Game:
         for p in range(25):
             # A stack holds two pieces: the top one and a hostage under it.
             q = top[p]
-            count = 1 if q and (q & NORTH) == sidebit else 0
+            count = 1 if q and (q & _NORTH) == sidebit else 0
             q = under[p]
-            if q and (q & NORTH) == sidebit:
+            if q and (q & _NORTH) == sidebit:
                 count += 1
             if count:
                 if ROW[p] == enemy_row:
@@ -767,12 +851,19 @@ class Game:
         for k in range(max(0, len(src) - log_tail), len(src)):
             log.append(src[k])
 
-    def copy(self):
-        """An independent game with the same rules and history."""
-        game = Game(self.rules, self.expansions, self.ply_limit)
-        for entry in self._log:
-            game._do(entry & 0x1FFF)
-        return game
+    def snapshot(self):
+        """The position as bytes, for comparing positions cheaply: the board
+        (tops and hostages), each side's held, captured and out pieces (and
+        where its Golden Soldier is), the side to act, the turn's stage and
+        the markers. Not the history, the ply count or the result."""
+        s = bytearray(self._top)
+        s.extend(self._under)
+        for counts in (self._held, self._pool, self._out, self._held_gold, self._pool_gold):
+            s.extend(counts)
+        s.append(self._turn)
+        s.append(self._stage)
+        s.append(1 if self._markers_on else 0)
+        return bytes(s)
 
     def __repr__(self):
         return "<Game %s %s ply %d>" % (self.rules, "+".join(self.expansions) or "-",
@@ -782,66 +873,3 @@ class Game:
 def _reverse(code):
     """The move code going the other way along the same line."""
     return ((code >> 8) & 31) << 3 | ((code >> 3) & 31) << 8
-
-
-def _piece_text(q):
-    side = "N" if q & NORTH else "S"
-    if q & GOLD:
-        return side + ("G" if q & GUARD else "A")
-    if q & GUARD:
-        return side + "g"
-    if q & MARK:
-        return side + "m"
-    return side + "a"
-
-
-def action_text(code):
-    """Notation for an action code (RULES.md section 9)."""
-    kind = code & 7
-    a = NAMES[(code >> 3) & 31]
-    b = NAMES[(code >> 8) & 31]
-    if kind == MOVE:
-        return a + "-" + b
-    if kind == PLACE:
-        return "@" + b
-    if kind == DONE:
-        return "done"
-    if kind == RECALL:
-        return a + "@" + b
-    if kind == FLIP:
-        return a + "*"
-    if kind == FLIP_PLACE:
-        return a + "*@" + b
-    return "r@" + b
-
-
-_SHAPES = "expected a move like b1-d2, a recall c5@a1, a placement @a1, done, a flip c5* or c5*@a1, or a redeploy r@a1"
-
-
-def parse_action(text):
-    """The action code for a notation string; IllegalMove if it is garbled."""
-    if not isinstance(text, str):
-        raise IllegalMove("an action is a string, not %r" % (type(text).__name__,))
-    s = text.strip().lower()
-    n = len(s)
-    if s == "done":
-        return DONE
-    if n == 3 and s[0] == "@":
-        return PLACE | _target(s, 1, text) << 8
-    if n == 4 and s[:2] == "r@":
-        return REDEPLOY | _target(s, 2, text) << 8
-    if n == 3 and s[2] == "*":
-        return FLIP | _target(s, 0, text) << 3
-    if n == 6 and s[2:4] == "*@":
-        return FLIP_PLACE | _target(s, 0, text) << 3 | _target(s, 4, text) << 8
-    if n == 5 and s[2] in "-x@":
-        kind = RECALL if s[2] == "@" else MOVE
-        return kind | _target(s, 0, text) << 3 | _target(s, 3, text) << 8
-    raise IllegalMove("garbled action %r: %s" % (text, _SHAPES))
-
-
-def _target(s, i, text):
-    p = point(s[i:i + 2])
-    if p < 0:
-        raise IllegalMove("garbled action %r: %r is not a point (a1..e5)" % (text, s[i:i + 2]))
-    return p

@@ -1,17 +1,18 @@
-"""A match: 2, 4 or 6 games, sides swapped after every game, points added.
+# Match: 2, 4 or 6 games, sides swapped after every game, points added.
+#
+# Players are "first" and "second".  The first player is South in games 1, 3
+# and 5 (South always moves first).  Rule sets with points add each game's
+# points; Legendary and Jasyr have none, so there a won game counts 1 (a
+# decision of ours, see docs/RULES-DECISIONS.md).
 
-Players are "first" and "second".  The first player is South in games 1, 3
-and 5 (South always moves first).  Rule sets with points add each game's
-points; Legendary and Jasyr have none, so there a won game counts 1 (a
-decision of ours, see docs/RULES-DECISIONS.md).
-"""
-
+from jarmo.board import SIDE_NAMES
 from jarmo.game import Game
 from jarmo.save import expect, seal, unseal
 
 PLAYERS = ("first", "second")
 
 
+# A match in progress: its games so far and the one being played.
 class Match:
     def __init__(self, rules="standard", games=2, expansions=(), ply_limit=None):
         if games not in (2, 4, 6):
@@ -101,7 +102,7 @@ class Match:
     @staticmethod
     def load(text):
         """A Match from dump() text; ValueError if malformed."""
-        from jarmo.game import Result
+        from jarmo.game import REASONS, Result
         lines = unseal(text, "match")
         if expect(lines, 0, "jarmo-match", "match") != "1":
             raise ValueError("match save has an unknown version")
@@ -114,11 +115,10 @@ class Match:
         match.game = game
         for item in ([] if results == "-" else results.split()):
             parts = item.split(":")
-            if len(parts) != 3 or parts[2] not in ("camp", "wipeout", "repetition",
-                                                   "stuck", "limit"):
+            if len(parts) != 3 or parts[2] not in REASONS:
                 raise ValueError("match save has a bad result %r" % item)
             winner = None if parts[0] == "-" else parts[0]
-            if winner not in (None, "south", "north"):
+            if winner is not None and winner not in SIDE_NAMES:
                 raise ValueError("match save has a bad winner %r" % parts[0])
             points = None
             if parts[1] != "-":

@@ -1,17 +1,16 @@
-"""The text save format of a game.
-
-A save lists the rules and the actions played, so loading replays them
-through the rules (a save can never hold an impossible position), and ends
-with a checksum so a torn or edited file is refused rather than misread:
-
-    jarmo-game 1
-    rules standard
-    expansions heroes challenges        (or -)
-    ply-limit 200                       (or -)
-    actions 3
-    b1-d2 e5-d3 @a1
-    check 1a2b3c4d                      (Adler-32 of the lines above)
-"""
+# Save: the text save format of a game.
+#
+# A save lists the rules and the actions played, so loading replays them
+# through the rules (a save can never hold an impossible position), and ends
+# with a checksum so a torn or edited file is refused rather than misread:
+#
+#     jarmo-game 1
+#     rules standard
+#     expansions heroes challenges        (or -)
+#     ply-limit 200                       (or -)
+#     actions 3
+#     b1-d2 e5-d3 @a1
+#     check 1a2b3c4d                      (Adler-32 of the lines above)
 
 from jarmo.checksum import checksum
 from jarmo.game import Game, IllegalMove

@@ -1,4 +1,4 @@
-# Win statistics per rule set and per opponent.
+# Stats: win statistics per rule set and per opponent, kept in the store.
 #
 # Shown like the table on the online site ("valge 3514 (40.65 %)"): the
 # percentage is truncated to two decimals, in integer arithmetic. Kept in a
@@ -16,8 +16,10 @@
 
 import json
 
-RULES = ("classic", "standard", "legendary", "jasyr")
-LABELS = ("South", "North", "Draws")
+from jarmo.app_base import SIDE_WORDS
+from jarmo.game import RULE_SETS as RULES
+
+LABELS = SIDE_WORDS + ("Draws",)
 VERSUS = ("You", "AI", "Draws")
 
 

@@ -1,7 +1,9 @@
-# Atomic, corruption-tolerant saves (game, settings, statistics) that never
-# stall the game: on an RP2040 each 4 KB flash sector the file system touches
-# costs about 50 ms (erase and program), so a save is written in place, one
-# 512-byte block per main-loop pass, and no pass waits for more than one.
+# Storage: atomic, corruption-tolerant saves (game, settings, statistics) that
+# never stall the game.
+#
+# On an RP2040 each 4 KB flash sector the file system touches costs about
+# 50 ms (erase and program), so a save is written in place, one 512-byte
+# block per main-loop pass, and no pass waits for more than one.
 #
 # Each name has two *slot* files, ``name.0`` and ``name.1``, made once at a
 # fixed size (``prepare``; a slot outgrown by a long match is made again, the
@@ -46,7 +48,7 @@ BLOCK = 512
 DELETED = "deleted"
 TORN = "torn"           # a record cut short: a power cut while it was written
 # Slot sizes made by prepare(): a long single game fits 4 KB.
-SIZES = {"game": 4096, "stats": 2048, "settings": 512}
+SIZES = {"game": 4096, "stats": 2048, "settings": 512, "campaign": 512}
 
 
 def wrap(text):

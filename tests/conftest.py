@@ -8,6 +8,9 @@
 - The `micropython` fixture gives run_micropython after require_micropython()
   (skip locally without Node.js, fail under CI=true).
 - `--firmware PATH` names the CircuitPython UF2 for tests/device/.
+- Two tiers: by default every rule, every app path and one game on the
+  emulated board (about 3 minutes); `--full` (python3 run.py test --full,
+  what CI runs) adds the tests marked `full`: the volume runs.
 """
 
 import os
@@ -46,6 +49,25 @@ def pytest_addoption(parser):
     parser.addoption("--firmware", default=None, metavar="PATH",
                      help="CircuitPython UF2 (or a folder of them) for the device tests "
                           "(default: $JARMO_FIRMWARE, else ../shared/rp2040/)")
+    parser.addoption("--full", action="store_true",
+                     help="also run the volume tests (marker `full`): thousands of seeded games, "
+                          "the long runs against tests/reference/, every device test")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without --full, the tests marked `full` are deselected (not run, not skipped)."""
+    if config.getoption("--full"):
+        return
+    volume = [item for item in items if item.get_closest_marker("full") is not None]
+    if volume:
+        config.hook.pytest_deselected(items=volume)
+        items[:] = [item for item in items if item.get_closest_marker("full") is None]
+
+
+def pytest_report_header(config):
+    if config.getoption("--full"):
+        return "tier: full (every test, the volume runs included)"
+    return "tier: default (python3 run.py test --full adds the volume runs)"
 
 
 @pytest.fixture

@@ -29,9 +29,8 @@ def state(game):
     }
 
 
-@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
-def test_engine_and_reference_agree_at_every_step(rules, expansions):
-    for seed in range(150):
+def agree_at_every_step(rules, expansions, seeds):
+    for seed in seeds:
         rng = random.Random(seed)
         engine = Game(rules, expansions, ply_limit=150)
         reference = RefGame(rules, expansions, ply_limit=150)
@@ -43,6 +42,17 @@ def test_engine_and_reference_agree_at_every_step(rules, expansions):
             action = rng.choice(mine["legal"])
             engine.play(action)
             reference.play(action)
+
+
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_engine_and_reference_agree_at_every_step(rules, expansions):
+    agree_at_every_step(rules, expansions, range(15))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_engine_and_reference_agree_over_many_games(rules, expansions):
+    agree_at_every_step(rules, expansions, range(15, 150))
 
 
 def test_both_refuse_the_same_garbled_and_illegal_input():

@@ -11,10 +11,9 @@ import sys
 
 import pytest
 
+from host.selfplay import UsageError, parse_selfplay, run_games, summary
 from jarmo import Game
-from jarmo.__main__ import parse_selfplay, run_games, summary, UsageError
 from jarmo.ai import Player
-from jarmo.game import parse_action
 from tests.core.test_ai import MIXES
 from tests.micropython import mp
 
@@ -31,11 +30,10 @@ def _play_checked(rules, expansions, south, north, seed, kinds):
         side = g._turn
         turn = players[side].choose(g)
         assert turn
-        for k, action in enumerate(turn):
+        for code in turn:
             assert g.result() is None and g._turn == side
-            legal = g.legal()
-            assert action in legal, (rules, expansions, action, legal, g.history())
-            code = parse_action(action)
+            legal = g.legal_codes()
+            assert code in legal, (rules, expansions, code, legal, g.history())
             kind = code & 7
             if kind == 2 and g._stage == 0 and (rules == "jasyr"):
                 kinds.add((rules, "whole-turn place"))
@@ -43,7 +41,7 @@ def _play_checked(rules, expansions, south, north, seed, kinds):
                 kinds.add((rules, "place before the move" if g._stage < 2 else "place after the move"))
             else:
                 kinds.add((rules, KIND_NAMES[kind]))
-            g.play(action)
+            g.play_code(code)
         assert g.result() is not None or g._turn != side
     return g
 
@@ -109,7 +107,7 @@ def test_parallel_self_play_gives_the_same_games_as_one_process():
 @pytest.mark.cpython_only
 def test_selfplay_command_prints_the_table():
     proc = subprocess.run(
-        [sys.executable, "-m", "jarmo", "selfplay", "--rules", "classic", "--games", "6",
+        [sys.executable, "-m", "host.selfplay", "--rules", "classic", "--games", "6",
          "--south", "greedy", "--north", "random", "--seed", "1", "--jobs", "2", "--swap"],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -133,7 +131,7 @@ def test_selfplay_arguments():
                 ["--games"]):
         with pytest.raises(UsageError):
             parse_selfplay(bad)
-    proc = subprocess.run([sys.executable, "-m", "jarmo", "selfplay", "--rules", "chess"],
+    proc = subprocess.run([sys.executable, "-m", "host.selfplay", "--rules", "chess"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--rules must be one of" in proc.stderr
 
@@ -177,8 +175,8 @@ for k in range(16):
     grown = gc.mem_alloc() - before
     gc.enable()
     most = max(most, grown)
-    for a in turn:
-        g.play(a)
+    for code in turn:
+        g.play_code(code)
     if g.result() is not None:
         break
 print('greedy', most)

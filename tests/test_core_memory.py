@@ -6,7 +6,10 @@ printed by tools/bench_core.py and kept in the README.
 
 from tests.micropython import mp
 from tools.bench_core import (
-    BUDGET_GROWTH, BUDGET_LIVE, BUDGET_PLY_ALLOC, micropython_memory,
+    BUDGET_GROWTH,
+    BUDGET_LIVE,
+    BUDGET_PLY_ALLOC,
+    micropython_memory,
 )
 
 

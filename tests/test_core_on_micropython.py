@@ -5,7 +5,6 @@ Each module runs in its own Node.js process through tests/micropython/run.mjs
 fails under CI=true.
 """
 
-import pathlib
 
 import pytest
 

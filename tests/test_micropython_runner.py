@@ -8,8 +8,7 @@ import sys
 
 import pytest
 
-from tests.micropython import mp
-from tests.micropython import mptest
+from tests.micropython import mp, mptest
 
 HERE = pathlib.Path(__file__).resolve().parent
 

@@ -1,10 +1,14 @@
-"""Properties that must hold over thousands of seeded random games of every mix.
+"""Properties that must hold over seeded random games of every mix.
 
 - legal() agrees exactly with what play() accepts (garbled strings refused
   with a message, the game unchanged);
-- undo restores the exact dump(); load(dump()) round-trips at every ply;
+- undo restores the exact position (Game.snapshot()) and history;
+  load(dump()) round-trips;
 - piece accounting: board + held + captured + out == 5 for each side;
 - frozen pieces never move; every game ends under a ply limit.
+
+Each property runs on a few seeds per mix by default; `--full`
+(python3 run.py test --full) adds the volume: thousands of games.
 """
 
 import random
@@ -56,6 +60,12 @@ def frozen_points(game):
     return frozen
 
 
+def position(game):
+    """What must come back after an undo or a refused action: the position and
+    the history (cheap to compare, unlike dump())."""
+    return game.snapshot(), game.history()
+
+
 def random_game(rules, expansions, seed, on_ply):
     rng = random.Random(seed)
     game = Game(rules, expansions, ply_limit=120)
@@ -67,13 +77,12 @@ def random_game(rules, expansions, seed, on_ply):
     return game
 
 
-@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
-def test_random_games_keep_every_invariant(rules, expansions):
+def keep_every_invariant(rules, expansions, seeds):
     def on_ply(game, legal, rng):
         assert legal, "a running game always offers an action"
         assert len(set(legal)) == len(legal), legal
         check_accounting(game)
-        before = game.dump()
+        before = position(game)
         action = rng.choice(legal)
         frozen = frozen_points(game)
         game.play(action)
@@ -82,18 +91,30 @@ def test_random_games_keep_every_invariant(rules, expansions):
             assert not action.startswith(name + "-"), "a frozen piece moved"
             assert game.piece(name) is not None
         game.undo()
-        assert game.dump() == before
+        assert position(game) == before
         if rng.random() < 0.1:
-            assert Game.load(before).dump() == before
+            text = game.dump()
+            copy = Game.load(text)
+            assert position(copy) == before and copy.dump() == text
 
-    for seed in range(300):
+    for seed in seeds:
         random_game(rules, expansions, seed, on_ply)
 
 
 @pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
-def test_legal_agrees_exactly_with_what_play_accepts(rules, expansions):
+def test_random_games_keep_every_invariant(rules, expansions):
+    keep_every_invariant(rules, expansions, range(20))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_hundreds_of_random_games_keep_every_invariant(rules, expansions):
+    keep_every_invariant(rules, expansions, range(20, 300))
+
+
+def legal_agrees_with_play(rules, expansions, seeds):
     def on_ply(game, legal, rng):
-        before = game.dump()
+        before = position(game)
         legal_set = set(legal)
         # Every few plies, try the whole notation universe; else a sample.
         pool = ALL_ACTIONS if rng.random() < 0.05 else rng.sample(ALL_ACTIONS, 60)
@@ -103,7 +124,7 @@ def test_legal_agrees_exactly_with_what_play_accepts(rules, expansions):
             except IllegalMove as error:
                 assert text not in legal_set, (text, str(error))
                 assert str(error), "a refusal says why"
-                assert game.dump() == before, "a refusal leaves the game unchanged"
+                assert position(game) == before, "a refusal leaves the game unchanged"
             else:
                 assert text in legal_set, (text, legal)
                 game.undo()
@@ -113,16 +134,26 @@ def test_legal_agrees_exactly_with_what_play_accepts(rules, expansions):
             if "-" in text:
                 game.play(text.replace("-", "x"))
                 game.undo()
-        assert game.dump() == before
+        assert position(game) == before
 
-    for seed in range(30):
+    for seed in seeds:
         random_game(rules, expansions, 1000 + seed, on_ply)
 
 
 @pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
-def test_thousands_of_games_end_and_round_trip(rules, expansions):
+def test_legal_agrees_exactly_with_what_play_accepts(rules, expansions):
+    legal_agrees_with_play(rules, expansions, range(3))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_legal_agrees_exactly_with_what_play_accepts_in_more_games(rules, expansions):
+    legal_agrees_with_play(rules, expansions, range(3, 30))
+
+
+def games_end_and_round_trip(rules, expansions, seeds):
     reasons = set()
-    for seed in range(2000):
+    for seed in seeds:
         rng = random.Random(seed)
         game = Game(rules, expansions, ply_limit=200)
         while game.result() is None:
@@ -132,20 +163,31 @@ def test_thousands_of_games_end_and_round_trip(rules, expansions):
         if seed % 50 == 0:
             copy = Game.load(game.dump())
             assert copy.result() == game.result() and copy.dump() == game.dump()
-    assert "camp" in reasons
+    return reasons
+
+
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_games_end_and_round_trip(rules, expansions):
+    assert "camp" in games_end_and_round_trip(rules, expansions, range(100))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("rules,expansions", MIXES, ids=MIX_IDS)
+def test_thousands_of_games_end_and_round_trip(rules, expansions):
+    assert "camp" in games_end_and_round_trip(rules, expansions, range(2000))
 
 
 def test_undo_any_number_of_actions_back_to_the_start():
     rng = random.Random(7)
     game = Game("standard", ("heroes", "challenges"))
-    start = game.dump()
-    dumps = []
+    start = position(game)
+    positions = []
     while game.result() is None:
-        dumps.append(game.dump())
+        positions.append(position(game))
         game.play(rng.choice(game.legal()))
-    while dumps:
+    while positions:
         game.undo()
-        assert game.dump() == dumps.pop()
-    assert game.dump() == start
+        assert position(game) == positions.pop()
+    assert position(game) == start
     with pytest.raises(IllegalMove):
         game.undo()

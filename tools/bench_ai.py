@@ -22,12 +22,11 @@ allocated per greedy move, time per greedy and level-2 move, nodes used.
 import os
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from jarmo.__main__ import run_games  # noqa: E402
+from host.selfplay import run_games  # noqa: E402
 
 RULES = ("classic", "standard", "legendary", "jasyr")
 PAIRS = (("greedy", "random", 90.0), ("2", "greedy", 65.0), ("3", "2", 65.0),
@@ -52,7 +51,6 @@ def strength(rules_list, pairs, games, jobs, seed, out):
     total_cpu = 0.0
     for rules in rules_list:
         for a, b, target in pairs:
-            t0 = time.time()
             c0 = _cpu()
             records = run_games(rules, games, a, b, seed=seed, jobs=jobs, swap=True)
             cpu = _cpu() - c0
@@ -83,7 +81,6 @@ def cost(out):
     out.flush()
     proc = subprocess.run([sys.executable, script], cwd=ROOT, capture_output=True, text=True)
     out.write("CPython 3.11:\n" + proc.stdout + proc.stderr)
-    runner = os.path.join(ROOT, "tests", "micropython", "run.mjs")
     try:
         sys.path.insert(0, os.path.join(ROOT, "tests", "micropython"))
         from mp import run_micropython, unavailable_reason
@@ -139,19 +136,24 @@ def main(argv):
     while i < len(argv):
         arg = argv[i]
         if arg == "--games":
-            games = int(argv[i + 1]); i += 1
+            games = int(argv[i + 1])
+            i += 1
         elif arg == "--jobs":
-            jobs = int(argv[i + 1]); i += 1
+            jobs = int(argv[i + 1])
+            i += 1
         elif arg == "--seed":
-            seed = int(argv[i + 1]); i += 1
+            seed = int(argv[i + 1])
+            i += 1
         elif arg == "--rules":
-            rules_list = tuple(argv[i + 1].split(",")); i += 1
+            rules_list = tuple(argv[i + 1].split(","))
+            i += 1
         elif arg == "--pairs":
             chosen = []
             for item in argv[i + 1].split(","):
                 a, b = item.split(":")
                 chosen.append((a, b, target(a, b)))
-            pairs = tuple(chosen); i += 1
+            pairs = tuple(chosen)
+            i += 1
         elif arg == "--strength-only":
             do_cost = False
         elif arg == "--cost-only":

@@ -66,8 +66,8 @@ def positions(mix, count):
         snaps = []
         while g.result() is None and g.plies < 160:
             snaps.append(list(g.history()))
-            for a in players[g._turn].choose(g):
-                g.play(a)
+            for code in players[g._turn].choose(g):
+                g.play_code(code)
         if len(snaps) < 6:
             continue
         per_game = min(4, count - len(found))
@@ -156,18 +156,24 @@ def main(argv):
     while i < len(argv):
         arg = argv[i]
         if arg == "--levels":
-            levels = argv[i + 1].split(","); i += 1
+            levels = argv[i + 1].split(",")
+            i += 1
         elif arg == "--mixes":
-            value = argv[i + 1]; i += 1
+            value = argv[i + 1]
+            i += 1
             mixes = ALL_MIXES if value == "all" else tuple(value.split(","))
         elif arg == "--positions":
-            count = int(argv[i + 1]); i += 1
+            count = int(argv[i + 1])
+            i += 1
         elif arg == "--positions-from":
-            positions_from = argv[i + 1]; i += 1
+            positions_from = argv[i + 1]
+            i += 1
         elif arg == "--keep":
-            keep = argv[i + 1]; i += 1
+            keep = argv[i + 1]
+            i += 1
         elif arg == "--timeout":
-            timeout = int(argv[i + 1]); i += 1
+            timeout = int(argv[i + 1])
+            i += 1
         elif arg == "--raw":
             raw = True
         else:

@@ -49,10 +49,10 @@ def positions(rules):
         g = Game(rules, (), 300)
         players = (Player("greedy", seed * 2 + 1), Player("greedy", seed * 2 + 2))
         while g.result() is None and g.plies < PLIES[-1]:
-            for a in players[g._turn].choose(g):
-                g.play(a)
+            for code in players[g._turn].choose(g):
+                g.play_code(code)
             if g.plies in PLIES and g.result() is None:
-                found.append(g.copy())
+                found.append(Game.load(g.dump()))
     return found
 
 

@@ -52,7 +52,9 @@ def playouts(n, seed, public=True):
 def micropython_memory():
     """(live bytes after import + Game, growth after 100 games, bytes of legal()+play())."""
     items = [
-        "import gc\ngc.collect()",
+        # The labels are interned first: a label compiled later could start a
+        # new block of the interpreter's string pool (about 2 KB) inside a window.
+        "import gc\nlabels = ('base', 'live', 'warm', 'after', 'ply')\ngc.collect()",
         "print('base', gc.mem_alloc())",
         "from jarmo import Game\ngame = Game('standard', ('heroes', 'challenges'))",
         "gc.collect()",

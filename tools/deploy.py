@@ -5,9 +5,11 @@
 
 Fills the repository's lib/ with the Adafruit libraries the device needs,
 taken from the pip packages installed in this Python (requirements.txt), then
-writes code.py, boot.py, jarmo/, hardware/ (without the host-only modules),
-lib/ and settings.toml to the drive.  Files whose content is unchanged are
-not rewritten (each write makes CircuitPython restart the program).
+copies what goes on the board - code.py, boot.py and the folders jarmo/,
+hardware/ and lib/, whole (their .py files) - and settings.toml to the
+drive.  Host-only code lives elsewhere (host/, tools/), so nothing is left
+out.  Files whose content is unchanged are not rewritten (each write makes
+CircuitPython restart the program).
 
 .mpy: with CircuitPython's own mpy-cross (--mpy-cross PATH, else one found
 on PATH) jarmo/, hardware/ and the libraries go on the drive compiled: the
@@ -49,9 +51,8 @@ LIBRARIES = (
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
 
-HOST_ONLY = ("host.py", "sim.py")   # hardware/ modules that never go on the board
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
-PACKAGES = ("jarmo", "hardware")
+PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
 OUR_CODE_MARK = b"Jarmo"            # in the first line of our code.py
 
 
@@ -82,7 +83,7 @@ def mpy_banner(path):
     try:
         proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise DeployError("cannot run mpy-cross at %s: %s" % (path, err))
+        raise DeployError("cannot run mpy-cross at %s: %s" % (path, err)) from err
     return (proc.stdout or proc.stderr).strip().splitlines()[0] if (proc.stdout or proc.stderr) else ""
 
 
@@ -132,17 +133,24 @@ def library_files(with_pixelbuf=False):
     return out
 
 
+def folder_files(root, folder):
+    """(source path, path on the drive) of every .py file in root/folder, at any
+    depth (no __pycache__: it holds no .py)."""
+    out = []
+    for here, dirs, files in os.walk(os.path.join(root, folder)):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(here, name)
+                out.append((path, os.path.relpath(path, root).replace(os.sep, "/")))
+    return out
+
+
 def project_files(root=ROOT):
     """(source path, path on the drive) of the program's own files."""
     out = [(os.path.join(root, name), name) for name in TOP_FILES]
     for package in PACKAGES:
-        folder = os.path.join(root, package)
-        for name in sorted(os.listdir(folder)):
-            if not name.endswith(".py"):
-                continue
-            if package == "hardware" and name in HOST_ONLY:
-                continue
-            out.append((os.path.join(folder, name), package + "/" + name))
+        out += folder_files(root, package)
     return out
 
 
@@ -158,12 +166,8 @@ def plan(root=ROOT, with_pixelbuf=False, compiler=None):
             out.append((src, _as_mpy(rel), True))
         else:
             out.append((src, rel, False))
-    for src, rel in library_files(with_pixelbuf):
-        src = os.path.join(root, "lib", rel)
-        if compiler is not None:
-            out.append((src, "lib/" + _as_mpy(rel), True))
-        else:
-            out.append((src, "lib/" + rel, False))
+    for src, rel in folder_files(root, "lib"):
+        out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
     return out
 
 
@@ -191,10 +195,23 @@ def copy_file(src, dst, log):
 
 
 def fill_lib(lib_dir, with_pixelbuf=False, log=print):
-    """Fill lib_dir from the installed pip packages; the number of files written."""
+    """Make lib_dir hold exactly the libraries the device needs, from the
+    installed pip packages; the number of files written.  lib/ is generated
+    (lib/README.md) and goes on the board whole, so any other .py in it - a
+    library no longer needed, adafruit_pixelbuf without with_pixelbuf - is
+    removed."""
     n = 0
-    for src, rel in library_files(with_pixelbuf):
+    wanted = library_files(with_pixelbuf)
+    for src, rel in wanted:
         n += copy_file(src, os.path.join(lib_dir, rel), log)
+    keep = set(rel for _src, rel in wanted)
+    for here, _dirs, files in os.walk(lib_dir, topdown=False):
+        for name in files:
+            path = os.path.join(here, name)
+            if name.endswith(".py") and os.path.relpath(path, lib_dir).replace(os.sep, "/") not in keep:
+                os.remove(path)
+        if here != lib_dir and not os.listdir(here):
+            os.rmdir(here)
     return n
 
 
@@ -209,7 +226,7 @@ def settings_text(existing, template, profile, extra=()):
         line = "%s = %s" % (key, value)
         pattern = r"(?m)^%s\s*=.*$" % re.escape(key)
         if re.search(pattern, text):
-            text = re.sub(pattern, lambda _m: line, text)
+            text = re.sub(pattern, lambda _m, line=line: line, text)
         else:
             text = text.rstrip("\n") + "\n" + line + "\n"
     return text

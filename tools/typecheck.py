@@ -2,14 +2,15 @@
 
     python tools/typecheck.py [--board adafruit_feather_rp2040]
 
-Runs mypy on hardware/ (without the host-only host.py and sim.py), code.py
-and boot.py.  The board's pin names come from circuitpython-stubs' board
+Runs mypy on everything that goes on the board except jarmo/ and lib/:
+hardware/, code.py and boot.py, with the settings in pyproject.toml
+([tool.mypy]).  The board's pin names come from circuitpython-stubs' board
 definitions: instead of `circuitpython_setboard`, which overwrites the
 installed board-stubs package, the chosen definition is copied into a
-temporary folder put first on mypy's search path, so nothing installed
-changes.  Adafruit libraries without type information (neopixel,
-adafruit_ticks, adafruit_display_text, adafruit_displayio_sh1107) are treated as untyped; jarmo/ is read for its
-types but its own errors are not reported here.  Exit status is mypy's.
+temporary folder put first on mypy's search path (MYPYPATH), so nothing
+installed changes.  Adafruit libraries without type information are treated
+as untyped; jarmo/ is read for its types but its own errors are not reported
+here.  Exit status is mypy's.
 """
 
 import argparse
@@ -21,35 +22,17 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFIG = os.path.join(ROOT, "pyproject.toml")   # [tool.mypy], also for a copied tree
 
-DEVICE_FILES = (
-    "hardware/__init__.py", "hardware/profiles.py", "hardware/leds.py",
-    "hardware/buttons.py", "hardware/display.py", "hardware/mainloop.py",
-    "hardware/trace.py", "code.py", "boot.py",
-)
+# code.py and boot.py would be the modules `code` and `boot` (the standard
+# library owns `code`): checked as copies under these names.
+ENTRY_POINTS = {"code.py": "device_code.py", "boot.py": "device_boot.py"}
 
-UNTYPED_LIBRARIES = ("neopixel", "adafruit_ticks", "adafruit_display_text",
-                     "adafruit_display_text.*", "adafruit_displayio_sh1107")
 
-CONFIG = """\
-[mypy]
-mypy_path = {stubs}
-cache_dir = {cache}
-check_untyped_defs = True
-warn_unused_ignores = False
-show_error_codes = True
-follow_imports = normal
-
-[mypy-{untyped}]
-ignore_missing_imports = True
-follow_imports = skip
-
-[mypy-jarmo.*]
-follow_imports = silent
-
-[mypy-hardware.host,hardware.sim]
-follow_imports = skip
-"""
+def device_files(root=ROOT):
+    """hardware/'s modules: the device layer, all of it."""
+    folder = os.path.join(root, "hardware")
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".py"))
 
 
 def board_definition(board):
@@ -68,30 +51,17 @@ def run(board="adafruit_feather_rp2040", root=ROOT, extra=()):
         stubs = os.path.join(tmp, "stubs")
         os.makedirs(os.path.join(stubs, "board"))
         shutil.copyfile(board_definition(board), os.path.join(stubs, "board", "__init__.pyi"))
-        # code.py would be the module `code`, which the standard library owns:
-        # check it under another name.
         src = os.path.join(tmp, "src")
         os.makedirs(src)
-        files = []
-        for rel in DEVICE_FILES:
-            if rel == "code.py":
-                dst = os.path.join(src, "device_code.py")
-                shutil.copyfile(os.path.join(root, rel), dst)
-                files.append(dst)
-            elif rel == "boot.py":
-                dst = os.path.join(src, "device_boot.py")
-                shutil.copyfile(os.path.join(root, rel), dst)
-                files.append(dst)
-            else:
-                files.append(os.path.join(root, rel))
-        config = os.path.join(tmp, "mypy.ini")
-        with open(config, "w") as f:
-            f.write(CONFIG.format(stubs=stubs, cache=os.path.join(tmp, "cache"),
-                                  untyped=",".join(UNTYPED_LIBRARIES)))
+        files = device_files(root)
+        for name, copy in ENTRY_POINTS.items():
+            files.append(os.path.join(src, copy))
+            shutil.copyfile(os.path.join(root, name), files[-1])
         env = dict(os.environ)
         env["MYPYPATH"] = stubs
         env["PYTHONPATH"] = root
-        cmd = [sys.executable, "-m", "mypy", "--config-file", config] + list(extra) + files
+        cmd = [sys.executable, "-m", "mypy", "--config-file", CONFIG,
+               "--cache-dir", os.path.join(tmp, "cache")] + list(extra) + files
         proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
         return proc.returncode, (proc.stdout + proc.stderr).replace(src + os.sep, "")
 

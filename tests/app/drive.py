@@ -4,9 +4,11 @@ No pytest imports, so tests/core/test_app_logic.py can use it under
 MicroPython too.
 """
 
-from jarmo.buttons import NEXT, PREV, SELECT, MENU, BACK, DOWN, UP, LEFT, RIGHT
-from jarmo.board import point
 from jarmo import app_turn as T
+from jarmo.app_base import TICKS_MASK
+from jarmo.board import point
+from jarmo.buttons import DOWN, LEFT, NEXT, RIGHT, SELECT, UP
+from jarmo.notation import parse_action
 
 
 class Clock:
@@ -21,20 +23,20 @@ class Clock:
         end = self.now + ms
         while self.now < end:
             self.now += step
-            self.app.tick(self.now & 0x1FFFFFFF)
+            self.app.tick(self.now & TICKS_MASK)
 
     def press(self, button, player=0):
         self.app.press(button, player)
-        self.app.tick(self.now & 0x1FFFFFFF)
+        self.app.tick(self.now & TICKS_MASK)
 
 
 def picks(app, action):
-    """The choices that play `action` in the app's current turn."""
-    placements = []
+    """The choices that play `action` (notation) in the app's current turn."""
+    placements = 0
     for a in app.game.legal():
         if a[0] == "@":
-            placements.append(point(a[1:3]))
-    first, second = T.encode(action, placements)
+            placements |= 1 << point(a[1:3])
+    first, second = T.encode(parse_action(action), placements)
     return (first,) if second == T.NONE else (first, second)
 
 
@@ -42,9 +44,9 @@ def goto(clock, choice, limit=40):
     """Press NEXT until the cursor is on `choice`."""
     app = clock.app
     for _ in range(limit):
-        if app._cursor == choice:
+        if app.board.cursor == choice:
             return
-        clock.press(NEXT, app._turn_side())
+        clock.press(NEXT, app.turn_side())
     raise AssertionError("cursor never reached %r" % (choice,))
 
 
@@ -53,7 +55,7 @@ def play(clock, action):
     app = clock.app
     assert app.state == "play", app.state
     assert action in app.game.legal(), (action, app.game.legal())
-    seat = app._turn_side()
+    seat = app.turn_side()
     for c in picks(app, action):
         goto(clock, c)
         clock.press(SELECT, seat)
@@ -153,7 +155,7 @@ def joy_to(clock, name, seat=0):
     target = point(name)
     sign = -1 if (app.tabletop and seat == 1) else 1
     for _ in range(20):
-        c = app._cursor
+        c = app.board.cursor
         if c == target:
             return
         if c >= 25:

@@ -1,7 +1,8 @@
 """Playing against the AI: slices, thinking animation, visible actions."""
 
-from jarmo.app import App
 from jarmo import app_view as V
+from jarmo.app import App
+from jarmo.app_base import S_AI
 from jarmo.buttons import MENU, SELECT
 from tests.app.drive import Clock, Rand, new_game, play, play_out, wait_state
 from tests.app.memstore import MemoryStore
@@ -14,21 +15,21 @@ def test_ai_thinks_in_slices_and_shows_each_action():
     play(clock, "b1-d2")
     assert app.state == "ai"
     calls = []
-    real = app._player.step
+    real = app.player.step
 
     def counting(*clock_ms):      # the app passes its clock (the AI's time budget)
         calls.append(1)
         return real(*clock_ms)
 
-    app._player.step = counting
+    app.player.step = counting
     app.ai_steps = 1
     assert "(AI) thinks" in app.text[1]
     assert app.cursor == -1                        # no cursor in the AI's turn
-    while app._queue is None:
+    while app.states[S_AI].queue is None:
         n = len(calls)
         clock.run(16, 16)
         assert len(calls) - n <= app.ai_steps
-        if app._queue is None:
+        if app.states[S_AI].queue is None:
             assert "(AI) thinks" in app.text[1]
             lit = [i for i in V.RING if app.pixel(i) == V.CURSOR[1]]
             assert lit                             # the spinner
@@ -63,6 +64,7 @@ def test_whole_games_against_each_level():
         new_game(clock, rules, heroes=exp, challenges=exp, opponent=level)
         play_out(clock, Rand(7), limit=300)
         assert app.state == "end", (level, app.state)
+        clock.run(32)                   # the count takes a pass of its own
         # counted against that AI level (you, AI, draws), not as two players
         k = "ai%d" % (int(level[3]) - 1)
         assert sum(app.stats.counts(rules, k)) == 1 and app.stats.keys(rules) == [k]
@@ -96,3 +98,18 @@ def test_menu_while_the_ai_thinks_then_resume():
     clock.press(SELECT)
     assert app.state == "ai"
     wait_state(clock, "play")
+
+
+def test_the_ai_answers_in_action_codes_and_masks_the_clock_like_the_app():
+    # The app plays the AI's answer as it is (codes, no notation between), and
+    # the AI's private mirror of the ticks mask wraps the clock where the app does.
+    from jarmo import ai
+    from jarmo.app_base import TICKS_MASK
+    from jarmo.game import Game
+    assert ai._TICKS_MASK == TICKS_MASK
+    g = Game("standard")
+    turn = ai.Player(2, 1).choose(g)
+    assert turn and all(type(code) is int for code in turn)
+    for code in turn:
+        g.play_code(code)
+    assert g.turn == "north"

@@ -3,13 +3,24 @@
 Measured with gc.mem_alloc() after a gc.collect() in a separate runPython
 call (the only way this port reclaims garbage). The baseline holds the rules
 core, the AI module and the test store; the app's figure includes its code
-(bytecode lives in RAM on the device too), its interned names, the App, a
-running Game (in the menu too: the game can be resumed) and its turn's
-choices. docs/APP.md lists the figures. Issue 4's budget for the app logic
-is 24 KB; in the menus the play overlay is unloaded, so they need less.
+(bytecode lives in RAM on the device too), its interned names, the App and
+its states, a running Game (in the menu too: the game can be resumed) and
+its turn's choices. As on the device, every state's code is loaded with
+jarmo.app and stays (docs/ARCHITECTURE.md, On the device); only How to play
+comes and goes. docs/APP.md lists the figures.
 """
 
 import re
+
+# The app in play: 35,440 bytes before the states became objects (issue 11);
+# the emulated Pico then had 52,352 bytes free at the worst moment of a game
+# against the AI, 1,152 over its 51,200 budget (python3 run.py bench
+# --device). Issue 12 made the statistics and their screen come and go
+# (33,504 bytes here; 54,832 free on the Pico) and added the move timer,
+# which costs about 2.9 KB more in a game that uses it: with the timer on,
+# the Pico had 52,544 bytes free (tests/device/test_modes_on_device.py).
+# This guard keeps a game with the timer within the device's budget.
+PLAY_BUDGET = 34 * 1024
 
 BASE = [
     "import gc",
@@ -22,8 +33,9 @@ BASE = [
 ]
 
 PLAY = [
-    "from jarmo.app import App\n"
+    "from jarmo.app import App, PRELOAD\n"
     "app = App(store=MemoryStore())\n"
+    "for name in PRELOAD: __import__(name)\n"
     "app.tick(0)\n"
     "app.new_game(rules='standard', expansions=('heroes', 'challenges'), opponent='human')\n"
     "for i in range(3):\n"
@@ -35,6 +47,12 @@ PLAY = [
     "app.press(MENU); app.tick(3000)",
     "gc.collect()",
     "gc.collect(); print('menu', gc.mem_alloc() - base, app.state)",
+    "app.how_to_play(); app.tick(3100)",
+    "gc.collect()",
+    "gc.collect(); print('help', gc.mem_alloc() - base, app.state)",
+    "app.press(MENU); app.tick(3200)",
+    "gc.collect()",
+    "gc.collect(); print('closed', gc.mem_alloc() - base, app.state)",
     "app.press(PREV); app.tick(4000)",
     "gc.collect()",
     "gc.collect(); print('again', gc.mem_alloc() - base, app.state)",
@@ -52,11 +70,15 @@ def test_app_heap_in_play_and_menu(micropython):
     rc, out, err = micropython(BASE + PLAY)
     assert rc == 0, out + err
     f = _figures(out)
-    for line in ("play", "menu", "again"):
-        assert re.search(r"^%s \d+ %s$" % (line, "menu" if line == "menu" else "play"), out, re.M), out
-    # the menu overlay is unloaded again when play resumes
-    assert f["again"] <= f["play"] + 512, f
-    assert f["play"] <= 24 * 1024, f
-    assert f["menu"] <= 20 * 1024, f
+    for line, state in (("play", "play"), ("menu", "menu"), ("help", "help"),
+                        ("closed", "menu"), ("again", "play")):
+        assert re.search(r"^%s \d+ %s$" % (line, state), out, re.M), out
+    assert f["play"] <= PLAY_BUDGET, f
+    # the menu is part of the resident code: opening it costs next to nothing
+    assert f["menu"] <= f["play"] + 256, f
+    assert f["again"] <= f["play"] + 256, f
+    # How to play's pages leave RAM when it closes (their names stay interned)
+    assert f["help"] > f["menu"] + 2048, f
+    assert f["closed"] <= f["menu"] + 512, f
     # drawing frames allocates nothing
     assert f["ticks"] <= 64, f

@@ -1,16 +1,16 @@
 """The menus: every item, values, LED-only menu, statistics screen."""
 
-from jarmo.app import App
 from jarmo import app_menu as M
 from jarmo import app_view as V
-from jarmo.buttons import LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP, DOWN, BACK
-from tests.app.drive import Clock, menu_to, new_game, set_option, play_out, Rand, wait_state
+from jarmo.app import App
+from jarmo.buttons import LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
+from tests.app.drive import Clock, Rand, menu_to, new_game, play_out, set_option, wait_state
 from tests.app.memstore import MemoryStore
 
 
 def items_seen(app, clock):
     seen = []
-    for _ in range(12):
+    for _ in range(len(M.ORDER)):
         line = [x for x in app.text[1:] if x.startswith(">")][0]
         seen.append(line[1:].split(":")[0])
         clock.press(NEXT)
@@ -25,10 +25,12 @@ def test_start_menu_lists_every_item():
     assert app.text[0] == "Jarmo"
     assert app.text[1] == ">New game"
     seen = items_seen(app, clock)
-    for title in ("New game", "Rules", "Heroes", "Challenges", "Versus", "Match",
-                  "Brightness", "Statistics", "How to play"):
+    for title in ("New game", "Campaign", "First game", "Rules", "Heroes", "Challenges",
+                  "Versus", "Match", "Timer", "Time out", "Hints", "Brightness", "Statistics",
+                  "How to play"):
         assert title in seen, (title, seen)
     assert "Side" in seen and "Resume" not in seen     # against the AI, no game yet
+    assert "Hint" not in seen                          # only during a game
     set_option(clock, "Versus", "human")
     assert "Side" not in items_seen(app, clock)        # two players: no side to choose
     assert all(len(x) <= 21 for x in app.text) and len(app.text) <= 5
@@ -45,7 +47,7 @@ def test_every_value_of_every_item():
         set_option(clock, title, "off")
     for o in M.OPPONENTS:
         set_option(clock, "Versus", o)
-    for s in M.SIDES:
+    for s in M.SIDE_WORDS:
         set_option(clock, "Side", s)
     for v in ("1 game", "2 games", "4 games", "6 games"):
         set_option(clock, "Match", v)
@@ -59,8 +61,8 @@ def test_every_value_of_every_item():
     assert app.brightness == M.BRIGHTNESS[0]
     clock.press(LEFT)
     assert app.brightness == M.BRIGHTNESS[7]
-    clock.press(UP)
-    assert app.text[1:].count(">Match: 6 games") == 1 or ">Match: 6 games" in app.text
+    clock.press(UP)                                 # UP: the item before
+    assert ">Hints: on" in app.text
 
 
 def test_classic_takes_no_expansions():
@@ -192,31 +194,33 @@ def test_new_game_method_for_the_simulator():
             raise AssertionError(bad)
 
 
-def test_only_the_running_overlay_is_loaded():
-    import sys
-
-    def loaded():
-        return set(n[6:] for n in ("jarmo.app_play", "jarmo.app_turn", "jarmo.app_menu",
-                                   "jarmo.app_screens", "jarmo.stats") if n in sys.modules)
-
+def test_every_state_is_an_object_reached_through_goto():
+    """Each state keeps its own fields: the menu's item stays the menu's,
+    the turn's selection the play state's, across the other screens."""
+    from jarmo.app_base import S_MENU, S_PLAY, STATE_NAMES
     store = MemoryStore()
     app = App(store=store, tabletop=True)
     clock = Clock(app)
     clock.run(50)
-    assert app.state == "menu" and loaded() == {"app_menu"}
+    assert [type(s).__name__ for s in app.states] == \
+        ["Menu", "Play", "Ai", "End", "Result", "Notice"] + ["NoneType"] * 4
+    assert len(STATE_NAMES) == len(app.states)
     new_game(clock, "classic")
-    assert app.state == "play" and loaded() == {"app_play", "app_turn"}
+    assert app.state == "play"
+    clock.press(SELECT)                             # a piece selected
+    assert app.states[S_PLAY].sel >= 0
     clock.press(MENU)
-    assert app.state == "menu" and loaded() == {"app_menu"} and app._choices is None
+    assert app.state == "menu" and app.states[S_MENU].item == 0      # on Resume
     menu_to(clock, "Statistics")
     clock.press(SELECT)
-    assert app.state == "stats" and loaded() == {"app_screens", "app_menu", "stats"}
+    assert app.state == "stats"
     clock.press(PREV)
+    assert app.state == "menu" and app.text[1:].count(">Statistics") == 1
     menu_to(clock, "Resume")
     clock.press(SELECT)
-    assert app.state == "play" and loaded() == {"app_play", "app_turn"}
+    assert app.state == "play" and app.states[S_PLAY].sel == -1       # a fresh pick
     play_out(clock, Rand(2))
-    assert app.state == "end" and loaded() == {"app_screens", "app_menu", "stats"}
+    assert app.state == "end"
     assert sum(app.stats.counts("classic")) == 1
 
 

@@ -3,8 +3,8 @@
 import json
 
 from jarmo.app import App
-from jarmo.buttons import MENU, NEXT, PREV, SELECT
-from jarmo.storage import Store, unwrap, wrap
+from jarmo.buttons import NEXT, SELECT
+from jarmo.storage import Store
 from tests.app.drive import Clock, Rand, choose, new_game, play, play_out, wait_state
 from tests.app.fakefs import FakeFS, PowerCut
 from tests.app.memstore import MemoryStore
@@ -189,3 +189,41 @@ def test_power_cut_at_every_step_of_a_turn_save():
         assert h in (["b1-d2", "e5-d3"], ["b1-d2", "e5-d3", "a1-c2"]), (cut, h)
         outcomes.add(len(h))
     assert outcomes == {2, 3}
+
+
+def test_recover_after_a_memory_error_resumes_the_last_save():
+    """App.recover (hardware/mainloop.run_guarded calls it after a
+    MemoryError) drops what can be rebuilt and goes on from the last save."""
+    import sys
+
+    from jarmo.app_base import S_PLAY
+    store = MemoryStore()
+    app = App(store=store, seed=4)
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="AI 2 greedy")
+    play(clock, "b1-d2")
+    wait_state(clock, "play")
+    history = app.game.history()
+    clock.press(SELECT)                         # a piece picked: the turn in progress
+    turn = app.states[S_PLAY]
+    assert turn.sel >= 0 and app.player is not None
+    app.recover()
+    assert app.state == "play" and app.game.history() == history
+    assert app.states[S_PLAY] is not turn and app.states[S_PLAY].sel == -1
+    assert app.player is None and app.opp == 2  # the AI is made again at its turn
+    assert "jarmo.app_start" not in sys.modules     # start-up code used once, forgotten
+    play(clock, app.game.legal()[0])
+    wait_state(clock, "play")
+    assert len(app.game.history()) == len(history) + 2
+
+
+def test_recover_without_a_save_opens_the_menu():
+    from jarmo.app_base import S_HELP
+    app = App(store=MemoryStore())
+    clock = Clock(app)
+    app.how_to_play()
+    assert app.state == "help"
+    app.recover()
+    assert app.state == "menu" and app.game is None and app.states[S_HELP] is None
+    clock.press(SELECT)
+    assert app.state == "play"

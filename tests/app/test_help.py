@@ -2,7 +2,8 @@
 
 import sys
 
-from jarmo.app import App, wrap
+from jarmo.app import App
+from jarmo.app_base import HELP, S_MENU, wrap
 from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from tests.app.drive import Clock, menu_to, set_option
 
@@ -120,8 +121,8 @@ def test_led_only_boards_show_lit_examples():
 
 def menu_to_led(app, clock):
     """The LED-only menu: NEXT until the How to play LED (a3) blinks."""
-    for _ in range(12):
-        if app._item == 10:
+    for _ in range(20):
+        if app.states[S_MENU].item == HELP:
             return
         clock.press(NEXT)
     raise AssertionError("no How to play item")

@@ -1,56 +1,78 @@
 """jarmo.app_turn: how actions map to picks."""
 
 from jarmo.app_turn import (
-    DONE, MENU, NONE, REDEPLOY, Choices, bits, choice_name, cycle, encode, step,
+    DONE,
+    MENU,
+    NONE,
+    REDEPLOY,
+    Choices,
+    bits,
+    choice_name,
+    cycle,
+    encode,
+    step,
 )
 from jarmo.board import point
+from jarmo.notation import action_text, parse_action
+
+
+def codes(*actions):
+    return [parse_action(a) for a in actions]
+
+
+def names(ch, *picks):
+    """The action Choices.action picks, in notation ("" for none)."""
+    code = ch.action(*picks)
+    return action_text(code) if code >= 0 else ""
 
 
 def test_encode_every_action_shape():
     p = point
-    assert encode("b4-c5", []) == (p("b4"), p("c5"))
-    assert encode("c5@a1", []) == (p("c5"), p("a1"))
-    assert encode("c5*", []) == (p("c5"), p("c5"))
-    assert encode("c5*@a1", []) == (p("c5"), p("a1"))
-    assert encode("@a1", []) == (p("a1"), NONE)
-    assert encode("r@a1", []) == (p("a1"), NONE)
-    assert encode("r@a1", [p("a1")]) == (REDEPLOY, p("a1"))
-    assert encode("done", []) == (DONE, NONE)
+    a = parse_action
+    assert encode(a("b4-c5"), 0) == (p("b4"), p("c5"))
+    assert encode(a("c5@a1"), 0) == (p("c5"), p("a1"))
+    assert encode(a("c5*"), 0) == (p("c5"), p("c5"))
+    assert encode(a("c5*@a1"), 0) == (p("c5"), p("a1"))
+    assert encode(a("@a1"), 0) == (p("a1"), NONE)
+    assert encode(a("r@a1"), 0) == (p("a1"), NONE)
+    assert encode(a("r@a1"), 1 << p("a1")) == (REDEPLOY, p("a1"))
+    assert encode(a("done"), 0) == (DONE, NONE)
 
 
 def test_choices_masks_and_lookup():
     ch = Choices()
-    legal = ["a1-c2", "a1-b3", "b1-d2", "@c1", "r@c1", "r@d1", "done"]
-    ch.build(legal)
+    ch.build(codes("a1-c2", "a1-b3", "b1-d2", "@c1", "r@c1", "r@d1", "done"))
     for name in ("a1", "b1", "c1", "d1"):
         assert ch.firsts >> point(name) & 1
     assert ch.firsts >> DONE & 1 and ch.firsts >> REDEPLOY & 1 and ch.firsts >> MENU & 1
     assert bits(ch.targets(point("a1"))) == "c2 b3"
-    assert ch.action(legal, point("a1"), point("b3")) == "a1-b3"
-    assert ch.action(legal, point("c1")) == "@c1"
-    assert ch.action(legal, REDEPLOY, point("c1")) == "r@c1"
-    assert ch.action(legal, point("d1")) == "r@d1"       # not ambiguous: one pick
-    assert ch.action(legal, DONE) == "done"
-    assert ch.action(legal, point("a1")) is None
+    assert names(ch, point("a1"), point("b3")) == "a1-b3"
+    assert names(ch, point("c1")) == "@c1"
+    assert names(ch, REDEPLOY, point("c1")) == "r@c1"
+    assert names(ch, point("d1")) == "r@d1"       # not ambiguous: one pick
+    assert names(ch, DONE) == "done"
+    assert ch.action(point("a1")) == -1           # a piece: a second pick is due
     assert bits(ch.placements()) == "c1 d1"
+    assert ch.can_redeploy()
 
 
 def test_every_action_reachable_exactly_once():
     ch = Choices()
     legal = ["c5*", "c5*@a1", "c5*@b1", "@a1", "@b1", "r@a1", "d4-e5", "done"]
-    ch.build(legal)
+    ch.build(codes(*legal))
     seen = []
     for f in range(28):
         if not ch.firsts >> f & 1:
             continue
-        a = ch.action(legal, f)
+        a = names(ch, f)
         if a:
             seen.append(a)
         t = ch.targets(f)
         for s in range(28):
             if t >> s & 1:
-                seen.append(ch.action(legal, f, s))
+                seen.append(names(ch, f, s))
     assert sorted(seen) == sorted(legal)
+    assert not Choices().can_redeploy()
 
 
 def test_cycle_wraps_and_skips():

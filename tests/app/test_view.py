@@ -3,13 +3,15 @@
 from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.board import point
+from jarmo.codes import GOLD, GUARD, MARK, NORTH, PRESENT
 from tests.app.drive import Clock, play
 
 
 def test_every_face_has_its_own_colour_per_side():
     colours = set()
-    for cell in range(1, 11):
-        colours.add(V.piece_colour(cell, 0))
+    for side in (0, NORTH):
+        for face in (0, MARK, GUARD, GOLD, GOLD | GUARD):
+            colours.add(V.piece_colour(PRESENT | side | face, 0))
     assert len(colours) == 10
     # guards brighter than archers, in the same colour family
     for side in (0, 1):
@@ -67,7 +69,7 @@ def test_promotion_shows_as_a_guard():
         play(clock, a)
     assert app.game.piece("d3") == "Sg"
     clock.run(1000)
-    if app._cursor != point("d3"):
+    if app.board.cursor != point("d3"):
         assert app.pixel("d3") == V.PIECE[2]
 
 

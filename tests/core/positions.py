@@ -34,7 +34,7 @@ def raises(exc_type, fn, *args):
         fn(*args)
     except exc_type as exc:
         return exc
-    assert False, "%r did not raise %s" % (args, exc_type.__name__)
+    raise AssertionError("%r did not raise %s" % (args, exc_type.__name__))
 
 
 def board(g):
@@ -63,8 +63,10 @@ def moves_from(g, point):
     return sorted(a for a in g.legal() if a[:3] == point + "-")
 
 
-def snapshot(g):
-    """Everything the public API shows about a game, to compare before/after."""
-    return (g.dump(), g.turn, sorted(g.legal()), board(g), g.held("south"), g.held("north"),
-            g.captured("south"), g.captured("north"), g.out("south"), g.out("north"),
-            repr(g.result()))
+def public_state(g):
+    """Everything the public API shows about a game, to compare before/after
+    (Game.snapshot() holds the position; this adds the history and what the
+    text queries show)."""
+    return (g.snapshot(), g.history(), g.plies, g.turn, sorted(g.legal()), board(g),
+            g.held("south"), g.held("north"), g.captured("south"), g.captured("north"),
+            g.out("south"), g.out("north"), repr(g.result()))

@@ -6,8 +6,8 @@ histories and results compares the whole engine across interpreters.
 """
 
 from jarmo import Game
+from jarmo.checksum import checksum
 from jarmo.rng import Rng
-from jarmo.save import checksum
 
 MIXES = (
     ("classic", ()),
@@ -30,8 +30,10 @@ def play_random_game(rules, expansions, seed, ply_limit=150):
         roll = rng.below(20)
         if roll == 0:
             last = game.history()[-1]
+            before = game.snapshot()
             game.undo()
             game.play(last)
+            assert game.snapshot() == before, "undo and replay give the same position"
         elif roll == 1:
             game = Game.load(game.dump())
     return game

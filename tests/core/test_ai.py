@@ -15,10 +15,11 @@ def play_turn(g, turn):
     """Play a turn, checking every action is legal and that it ends the turn exactly."""
     side = g.turn
     assert turn, "an empty turn while the game runs"
-    for k, action in enumerate(turn):
+    for k, code in enumerate(turn):
         assert g.result() is None and g.turn == side, (turn, k)
-        assert action in g.legal(), (action, g.legal(), g.history())
-        g.play(action)
+        assert type(code) is int, "Player answers in action codes"
+        assert code in g.legal_codes(), (code, g.legal(), g.history())
+        g.play_code(code)
     assert g.result() is not None or g.turn != side, ("turn left open", turn, g.legal())
 
 
@@ -54,7 +55,7 @@ def test_level_names():
             level_number(bad)
         except ValueError:
             continue
-        assert False, "level %r accepted" % (bad,)
+        raise AssertionError("level %r accepted" % (bad,))
     assert Player().level == 1
 
 
@@ -101,8 +102,8 @@ def midgame(rules="standard", expansions=(), plies=8, seed=1):
     g = Game(rules, expansions)
     players = (Player("greedy", seed), Player("greedy", seed + 1))
     while g.result() is None and g.plies < plies:
-        for action in players[0 if g.turn == "south" else 1].choose(g):
-            g.play(action)
+        for code in players[0 if g.turn == "south" else 1].choose(g):
+            g.play_code(code)
     assert g.result() is None
     return g
 
@@ -316,6 +317,64 @@ def test_race_rules_skip_the_three_turn_iteration_but_not_the_depth_limit():
         p.node_budget = 100000
         turn = p.choose(g)
         assert p.completed_depth == depth
-        h = g.copy()
-        for a in turn:
-            h.play(a)
+        h = Game.load(g.dump())
+        for code in turn:
+            h.play_code(code)
+
+
+def test_prepared_tables_leave_the_first_turn_only_its_search():
+    # The device builds the distance tables after start-up (code.py's
+    # preload): the first step() of a first greedy turn then searches at once
+    # (else it builds tables, applying no action).
+    from jarmo import ai
+    ai.prepare_tables("standard")
+    ai.prepare_tables("jasyr")
+    for rules in ("classic", "standard", "legendary", "jasyr"):
+        p = Player("greedy", 1)
+        p.start(Game(rules))
+        p.step()
+        assert p.nodes > 0
+
+
+def _full_end_check(g, mover):
+    """The end-of-turn tests without the quick ones (RULES.md section 2 order)."""
+    other = 1 - mover
+    if not g._classic and 5 in (g._pool[other] + g._out[other], g._pool[mover] + g._out[mover]):
+        return "wipeout"
+    if g._all_in_camp(mover) or (g._scored and g._all_in_camp(other)):
+        return "camp"
+    if not g._classic and g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
+        return "repetition"
+    if g.ply_limit is not None and g._plies >= g.ply_limit:
+        return "limit"
+    return None
+
+
+def test_quick_end_of_turn_tests_give_the_full_tests_results():
+    # The search ends a turn at almost every node, so Game._end_check rules
+    # out most results from the last action; it must agree with the full tests.
+    checked = [0]
+    quick = Game._end_check
+
+    def both(g, mover):
+        result = quick(g, mover)
+        assert (result is None) == (_full_end_check(g, mover) is None), g.history()
+        checked[0] += 1
+        return result
+    Game._end_check = both
+    try:
+        for rules, expansions in MIXES:
+            for seed in range(2):
+                rng = Rng(seed + 5)
+                g = Game(rules, expansions, 120)
+                greedy = Player("greedy", seed)
+                while g.result() is None:
+                    if rng.below(2):
+                        for code in greedy.choose(g):
+                            g.play_code(code)
+                    else:
+                        legal = g.legal()
+                        g.play(legal[rng.below(len(legal))])
+    finally:
+        Game._end_check = quick
+    assert checked[0] > 600

@@ -4,10 +4,10 @@ so the same tests run under pytest and under MicroPython (tests/micropython).
 
 import json
 
-from jarmo.app import App
 from jarmo import app_view as V
+from jarmo.app import App
 from jarmo.board import point
-from jarmo.buttons import MENU, NEXT, PREV, SELECT
+from jarmo.buttons import SELECT
 from jarmo.stats import percent
 from jarmo.storage import Store
 from tests.app.drive import Clock, Rand, goto, joy_to, new_game, play, play_out, wait_state

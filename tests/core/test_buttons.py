@@ -32,7 +32,7 @@ def test_unknown_names_raise_value_error():
         except ValueError as exc:
             assert "unknown button" in str(exc)
         else:
-            assert False, "no ValueError for %r" % bad
+            raise AssertionError("no ValueError for %r" % bad)
 
 
 def test_names_are_nine_unique_lower_case_strings():

@@ -84,7 +84,7 @@ def test_points_are_named_a1_to_e5_files_left_to_right_and_ranks_as_seen_by_sout
             g.piece(bad)
         except ValueError:
             continue
-        assert False, "%s accepted as a point" % bad
+        raise AssertionError("%s accepted as a point" % bad)
 
 
 def test_south_camp_is_rank_1_and_north_camp_is_rank_5():
@@ -113,7 +113,7 @@ def test_30_lines_are_knight_shaped_and_8_are_orthogonal_steps():
         elif d == [0, 1]:
             orthogonal += 1
         else:
-            assert False, "line %s-%s is neither knight-shaped nor a step" % (a, b)
+            raise AssertionError("line %s-%s is neither knight-shaped nor a step" % (a, b))
     assert (knight, orthogonal) == (30, 8)
 
 

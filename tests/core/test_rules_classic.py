@@ -6,7 +6,7 @@ pytest and MicroPython.
 """
 
 from jarmo import Game, IllegalMove
-from tests.core.positions import board, game, play, raises, snapshot
+from tests.core.positions import board, game, play, public_state, raises
 
 # South: a marked archer on c5, one archer captured, a1 empty.
 RECALL = "a1-b3 e5-d3 b3-c5 d3-c1"
@@ -108,10 +108,10 @@ def test_no_move_back_and_forth_a_third_time():
     # South's own last four moves: a1-c2, c2-a1, a1-c2, c2-a1
     assert "a1-c2" not in g.legal()
     assert "a1-b3" in g.legal()
-    before = snapshot(g)
+    before = public_state(g)
     e = raises(IllegalMove, g.play, "a1-c2")
     assert str(e)
-    assert snapshot(g) == before
+    assert public_state(g) == before
 
 
 def test_back_and_forth_twice_is_still_allowed():

@@ -8,7 +8,14 @@ pytest and MicroPython.
 from jarmo import Game, IllegalMove, Match
 from jarmo.board import LINES
 from tests.core.positions import (
-    NORTH_CAMP, SOUTH_CAMP, board, game, moves_from, play, raises, snapshot,
+    NORTH_CAMP,
+    SOUTH_CAMP,
+    board,
+    game,
+    moves_from,
+    play,
+    public_state,
+    raises,
 )
 
 RULE_SETS = ("classic", "standard", "legendary", "jasyr")
@@ -59,9 +66,9 @@ def test_a_move_takes_one_own_piece_along_one_line_to_a_connected_point():
         a, b = action.split("-")
         assert a + "-" + b in lines or b + "-" + a in lines
     for bad in ("a1-a2", "a1-c3", "c1-c2", "a5-b3", "c3-d4"):
-        before = snapshot(g)
+        before = public_state(g)
         raises(IllegalMove, g.play, bad)
-        assert snapshot(g) == before
+        assert public_state(g) == before
     g.play("c1-d3")
     assert g.piece("c1") is None and g.piece("d3") == "Sa"
 

@@ -6,7 +6,7 @@ pytest and MicroPython.
 """
 
 from jarmo import Game, IllegalMove
-from tests.core.positions import POINTS, game, raises, snapshot
+from tests.core.positions import POINTS, game, public_state, raises
 
 # classic: South's marked archer on c5 may recall to a1
 RECALL = "a1-b3 e5-d3 b3-c5 d3-c1"
@@ -55,9 +55,9 @@ def _well_formed(action):
 
 
 def _refused_unchanged(g, text):
-    before = snapshot(g)
+    before = public_state(g)
     e = raises(IllegalMove, g.play, text)
-    assert snapshot(g) == before, text
+    assert public_state(g) == before, text
     message = str(e)
     assert message, text
     return message

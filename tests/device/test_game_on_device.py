@@ -5,6 +5,9 @@ with CircuitPython's mpy-cross when there is one) for a profile, unmodified,
 boots the firmware of the board that profile names, and plays through the
 profile's buttons, reading the console trace (hardware/trace.py), the LEDs
 from the pixel pin and, on the OLED FeatherWing build, the I2C bus.
+
+The default tier boots one board and plays a turn each (the device stage
+in a quarter of a minute); the rest is marked `full` (run.py test --full).
 """
 
 import contextlib
@@ -18,11 +21,6 @@ from tests.device.device import Device, firmware_path, unavailable_reason
 
 PRESS_MS = 100       # a tap: shorter than the profiles' 600 ms long press
 GAP_MS = 300         # between taps
-
-
-@pytest.fixture
-def firmware_option(request):
-    return request.config.getoption("--firmware")
 
 
 @contextlib.contextmanager
@@ -98,7 +96,7 @@ def assert_pin_shows_every_frame(dev):
 
 # ---------------------------------------------------------------- QT Py + 5x5 BFF (no display)
 
-def test_qtpy_boots_into_the_menu_and_lights_the_grid(tmp_path, firmware_option):
+def test_qtpy_boots_lights_the_grid_and_plays_a_turn_each(tmp_path, firmware_option):
     with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
         wait_state(dev, "menu", 5000)
         dev.run(500)
@@ -107,10 +105,20 @@ def test_qtpy_boots_into_the_menu_and_lights_the_grid(tmp_path, firmware_option)
         assert t.texts()[-1][0] == "Jarmo"
         assert any("New game" in line for line in t.texts()[-1])
         assert len(dev.frames) >= 1 and dev.frames[-1][1] != bytes(75)     # something is lit
+        tap(dev, "select")                                   # New game
+        wait_state(dev, "play", 5000)
+        tap(dev, "select")                                   # a piece
+        tap(dev, "select")                                   # its first target
+        wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)                       # the AI has answered
+        assert len(trace(dev).last_game()) == 2
+        dev.run(1000)                                        # a save takes a few passes
+        assert json.loads(saved(dev, "game"))["game"].count("\n") > 5   # saved after every turn
         assert_pin_shows_every_frame(dev)
         assert "Traceback" not in "\n".join(dev.console)
 
 
+@pytest.mark.full
 def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_option):
     with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
         wait_state(dev, "menu", 5000)
@@ -130,6 +138,7 @@ def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_opt
         assert "Traceback" not in "\n".join(dev.console)
 
 
+@pytest.mark.full
 def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option):
     with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
         wait_state(dev, "menu", 5000)
@@ -151,6 +160,7 @@ def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option):
         assert trace(dev).last_game() == before
 
 
+@pytest.mark.full
 def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option):
     damaged = {"game.0": b"JARMO1 40 0000\n{\"v\": 1, \"game\": \"garbled\xff" + bytes(4000)}
     with booted(tmp_path, firmware_option, "qtpy_bff", files=damaged) as dev:
@@ -167,6 +177,7 @@ def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option):
         assert "Traceback" not in "\n".join(dev.console)
 
 
+@pytest.mark.full
 def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option):
     # JARMO_TRACE_BALLAST fills the heap when the AI starts to think
     with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai") as dev:
@@ -188,6 +199,7 @@ def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option):
 
 # ---------------------------------------------------------------- Feather + OLED FeatherWing
 
+@pytest.mark.full
 def test_feather_oled_menu_on_the_display(tmp_path, firmware_option):
     with booted(tmp_path, firmware_option, "feather_oled") as dev:
         wait_state(dev, "menu", 8000)

@@ -90,6 +90,7 @@ def pico(tmp_path_factory):
         yield dev
 
 
+@pytest.mark.full
 def test_pico_boots_to_code_py_with_the_console(pico):
     assert pico.board == "raspberry_pi_pico"
     # boot_out.txt is pre-seeded, so power-on to code.py is ~0.2 emulated s, not 1.2 s
@@ -99,12 +100,14 @@ def test_pico_boots_to_code_py_with_the_console(pico):
     assert 100_000 < free < 264 * 1024, line
 
 
+@pytest.mark.full
 def test_neopixel_frame_is_what_code_py_sent(pico):
     _reach(pico, r"^SHOWN$")
     frames = [grb for _t, grb in pico.frames]
     assert frames and frames[-1] == PIXELS
 
 
+@pytest.mark.full
 def test_button_press_reaches_keypad(pico):
     _reach(pico, r"^READY$")
     pico.press("GP13", ms=120)
@@ -114,6 +117,7 @@ def test_button_press_reaches_keypad(pico):
     assert 100 <= released - pressed <= 140
 
 
+@pytest.mark.full
 def test_file_written_by_code_py_survives_a_power_cycle(pico):
     _reach(pico, r"^READY$")
     pico.press("GP14")
@@ -157,6 +161,7 @@ QTPY_CODE = textwrap.dedent(
 )
 
 
+@pytest.mark.full
 def test_qtpy_batch_mode(tmp_path):
     firmware = _firmware("adafruit_qtpy_rp2040")
     drive = _drive(tmp_path / "drive", {
@@ -211,6 +216,7 @@ FEATHER_CODE = textwrap.dedent(
 )
 
 
+@pytest.mark.full
 def test_feather_oled_i2c_and_pin_names(tmp_path):
     firmware = _firmware("adafruit_feather_rp2040")
     drive = _drive(tmp_path, {"code.py": FEATHER_CODE})

@@ -123,7 +123,7 @@ def board_colours(game):
     for name in NAMES:
         face = game.piece(name)
         if face:
-            out[name] = scaled(V.PIECE[V.cell_of(face[:2]) - 1])
+            out[name] = scaled(V.PIECE[V.KIND[V.cell_of(face[:2]) >> 1]])
         elif name in markers:
             out[name] = scaled(V.MARKER)
         else:
@@ -139,12 +139,12 @@ def delivery_times(lines):
 
     Uses the host's own EventSource and VirtualClock, which depend only on
     the script, not on the game."""
-    from hardware import host
-    events = host.parse_events("\n".join(lines))
+    from host import blinka
+    events = blinka.parse_events("\n".join(lines))
     assert len(events) == len(lines), "one event a line, please"
     presses = []
-    src = host.EventSource(events)
-    clock = host.VirtualClock()
+    src = blinka.EventSource(events)
+    clock = blinka.VirtualClock()
     while True:
         now = clock()
         if not src.poll(now, lambda button, seat, now=now: presses.append(now)):

@@ -106,6 +106,20 @@ def test_poll_keeps_the_loop_running():
     assert buttons.poll(0, lambda b, p: None) is True
 
 
+def test_every_profile_has_the_same_fields_and_no_others():
+    fields = set(profiles.profile("a board", "D1"))
+    for name, profile in profiles.PROFILES.items():
+        assert set(profile) == fields, name
+    with pytest.raises(TypeError):
+        profiles.profile("a board", "D1", colour="red")
+
+
+def test_the_three_button_set_taps_and_holds():
+    assert profiles.three_buttons("A0", "A1", "A2") == (
+        ("a", "A0", 0, "next", "prev"), ("b", "A1", 0, "select", "menu"), ("c", "A2", 0, "back", None))
+    assert profiles.TABLETOP["keys"][3:] == profiles.three_buttons("D11", "D12", "D13", "890", 1)
+
+
 @pytest.mark.parametrize("name", sorted(profiles.PROFILES))
 def test_profile_keys_are_well_formed(name):
     profile = profiles.PROFILES[name]
@@ -113,7 +127,7 @@ def test_profile_keys_are_well_formed(name):
     assert len(set(labels)) == len(labels), "labels must differ"
     pins = [k[1] for k in profile["keys"]]
     assert len(set(pins)) == len(pins), "one key per pin"
-    for label, pin, seat, short, long in profile["keys"]:
+    for label, _pin, seat, short, long in profile["keys"]:
         assert len(label) == 1 and label == label.lower()
         assert seat in (0, 1)
         B.code(short)
@@ -165,7 +179,8 @@ def test_real_keypad_keys_under_blinka():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     child = """
 import time
-from hardware import host, profiles
+from hardware import profiles
+from host import blinka
 from hardware.buttons import Buttons
 profile = dict(profiles.QTPY_BFF, keys=(("a", "Dx_INPUT_TRUE", 0, "next", None),
                                         ("b", "Dx_INPUT_FALSE", 0, "select", None)))

@@ -3,7 +3,6 @@
 from jarmo import app_view as V
 from tests.hardware.codepy import blocks, run_code, scaled
 
-
 GAME = """\
 select        # New game (standard rules, against the greedy AI)
 select        # pick the piece under the cursor: a1
@@ -56,7 +55,7 @@ def test_events_from_stdin_and_resume(tmp_path):
 def test_host_needs_events(tmp_path):
     proc = run_code(tmp_path, None)
     assert proc.returncode != 0
-    assert "JARMO_EVENTS" in proc.stderr and "hardware.sim" in proc.stderr
+    assert "JARMO_EVENTS" in proc.stderr and "python3 run.py play" in proc.stderr
 
 
 def test_bad_event_file_is_reported(tmp_path):

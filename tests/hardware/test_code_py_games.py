@@ -26,12 +26,26 @@ import pytest
 
 from jarmo import Game
 from jarmo import app_view as V
+from jarmo.app_menu import OPPONENTS  # noqa: E402
 from jarmo.storage import Store, parse, record
 from tests.hardware.codepy import (
-    CUT_PRELUDE, ROOT, Thumb, advance, board_colours, code_command, code_env, cut_at_time,
-    first_legal, frames, offered, read_cut_log, run_code, scaled, write_events)
+    CUT_PRELUDE,
+    ROOT,
+    Thumb,
+    advance,
+    board_colours,
+    code_command,
+    code_env,
+    cut_at_time,
+    first_legal,
+    frames,
+    offered,
+    read_cut_log,
+    run_code,
+    scaled,
+    write_events,
+)
 
-from jarmo.app_menu import OPPONENTS  # noqa: E402
 HEADS = {"south": "South wins", "north": "North wins", None: "Draw"}
 REASONS = {"camp": "camp", "wipeout": "wipe-out", "repetition": "repetition",
            "stuck": "no moves", "limit": "ply limit"}
@@ -56,13 +70,16 @@ def new_game_lines(tmp_path, opponent, look_through=False):
     against `opponent`: walk down to Versus (the opponent), read it, SELECT until it says
     the wanted one (look_through: at least once round all of them, so the
     settings are written), back up to New game, SELECT."""
-    look = ok(run_code(tmp_path / "look", ["next"] * 4, frames="last"))
-    line = [t for t in look[-1].text if t.startswith(">")][0]
-    assert line.startswith(">Versus: "), look[-1].text
-    steps = (OPPONENTS.index(opponent) - OPPONENTS.index(line[9:])) % len(OPPONENTS)
+    cursor = []                      # the menu line under the cursor, after 0, 1, 2 ... NEXTs
+    for frame in ok(run_code(tmp_path / "look", ["next"] * 24)):
+        line = [t for t in frame.text if t.startswith(">")][:1]
+        if line and (not cursor or cursor[-1] != line[0]):
+            cursor.append(line[0])
+    down = next(k for k, line in enumerate(cursor) if line.startswith(">Versus: "))
+    steps = (OPPONENTS.index(opponent) - OPPONENTS.index(cursor[down][9:])) % len(OPPONENTS)
     if look_through and not steps:
         steps = len(OPPONENTS)
-    return ["next"] * 4 + ["select"] * steps + ["up"] * 4 + ["select"]
+    return ["next"] * down + ["select"] * steps + ["up"] * down + ["select"]
 
 
 def result_text(result):
@@ -503,6 +520,7 @@ def test_power_cut_at_every_step_of_a_save(tmp_path):
     assert {sum(c) for _, c in outcomes} == {0, 1}
 
 
+@pytest.mark.full
 def test_power_cut_at_random_moments(tmp_path):
     """SIGKILL from outside at moments spread over a whole game, with a slow
     drive (2 ms a file step) so that many cuts land inside a save."""

@@ -1,4 +1,5 @@
-"""tools/deploy.py: everything the device imports lands on the drive, nothing host-only."""
+"""tools/deploy.py: the board's folders go on the drive whole, everything the
+device imports lands there, and nothing host-only is inside them."""
 
 import ast
 import importlib.util
@@ -47,7 +48,7 @@ def test_deploy_to_a_folder(drive, tmp_path):
             "hardware/mainloop.py", "hardware/profiles.py", "lib/neopixel.py",
             "lib/adafruit_ticks.py", "lib/adafruit_display_text/label.py",
             "lib/adafruit_displayio_sh1107.py"} <= files
-    assert "hardware/sim.py" not in files and "hardware/host.py" not in files
+    assert not any(f.startswith("host/") or f.startswith("tools/") for f in files)
     assert "lib/adafruit_pixelbuf.py" not in files          # built into CircuitPython
     assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
     assert n == len(files) - 1                               # all but boot_out.txt
@@ -64,6 +65,81 @@ def test_settings_are_kept_and_profile_replaced(drive):
     assert (drive / "settings.toml").read_text() == 'JARMO_PROFILE = "tabletop"\nJARMO_BRIGHTNESS = 20\n'
     deploy.deploy(str(drive), profile="joystick", log=lambda s: None)
     assert (drive / "settings.toml").read_text() == 'JARMO_PROFILE = "joystick"\nJARMO_BRIGHTNESS = 20\n'
+
+
+def test_the_folders_go_on_whole(drive, tmp_path):
+    """Every .py file under jarmo/, hardware/ and lib/ is copied, at any depth:
+    there is no list of files to keep up to date."""
+    root = tmp_path / "repo"
+    for rel in ("code.py", "boot.py", "device/settings.toml"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(open(os.path.join(ROOT, rel), "rb").read())
+    for folder in ("jarmo", "hardware"):
+        (root / folder / "deep").mkdir(parents=True)
+        (root / folder / "__init__.py").write_text("")
+        (root / folder / "deep" / "new_module.py").write_text("x = 1\n")
+        (root / folder / "NOTES.md").write_text("docs stay home\n")
+    deploy.deploy(str(drive), root=str(root), log=lambda s: None)
+    files = _tree(drive)
+    assert {"jarmo/deep/new_module.py", "hardware/deep/new_module.py", "lib/neopixel.py"} <= files
+    assert not any(f.endswith(".md") for f in files)
+
+
+def test_lib_holds_exactly_the_libraries_the_device_needs(tmp_path):
+    lib = tmp_path / "lib"
+    deploy.fill_lib(str(lib), with_pixelbuf=True, log=lambda s: None)
+    (lib / "adafruit_led_animation").mkdir()
+    (lib / "adafruit_led_animation" / "pulse.py").write_text("# no longer used\n")
+    (lib / "README.md").write_text("kept\n")
+    deploy.fill_lib(str(lib), log=lambda s: None)
+    assert _tree(lib) == {"README.md"} | {rel for _src, rel in deploy.library_files()}
+
+
+# What only a PC has: a module that imports one of these, reads the
+# environment, forks or sets up Blinka is host code: host/ or tools/.
+HOST_ONLY_MODULES = {"argparse", "subprocess", "termios", "tty", "pty", "signal", "select", "shutil",
+                     "tempfile", "importlib", "pathlib", "multiprocessing", "threading", "socket",
+                     "host", "tools", "tests", "pytest"}
+HOST_ONLY_OS = {"environ", "fork", "pipe", "waitpid", "get_terminal_size"}
+
+
+def _host_only_uses(path):
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    found = sorted(_imports_anywhere(tree) & HOST_ONLY_MODULES)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "os" and node.attr in HOST_ONLY_OS):
+            found.append("os." + node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "BLINKA" in node.value:
+            found.append("BLINKA")
+    return found
+
+
+def _imports_anywhere(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_nothing_host_only_is_inside_the_boards_folders():
+    found = {}
+    for package in deploy.PACKAGES:
+        for src, rel in deploy.folder_files(ROOT, package):
+            uses = _host_only_uses(src)
+            if uses:
+                found[rel] = uses
+    assert found == {}
+
+
+def test_the_host_only_check_has_teeth(tmp_path):
+    sim = tmp_path / "sim.py"
+    sim.write_text("import os\nimport termios\nos.environ.setdefault('BLINKA_OS_AGNOSTIC', '1')\n")
+    assert sorted(_host_only_uses(str(sim))) == ["BLINKA", "os.environ", "termios"]
 
 
 def test_stale_modules_are_removed(drive):
@@ -107,12 +183,14 @@ def _board_modules(board="adafruit_feather_rp2040"):
 
 
 def _imports(path):
-    """Top-level module names imported outside try blocks (those are fallbacks)."""
+    """Top-level module names imported outside try blocks (those are fallbacks)
+    and outside code.py's `if ON_HOST:` (what it runs on a PC)."""
     with open(path) as f:
         tree = ast.parse(f.read())
     guarded = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Try):
+        on_host = isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "ON_HOST"
+        if isinstance(node, ast.Try) or on_host:
             for sub in node.body:
                 for inner in ast.walk(sub):
                     guarded.add(id(inner))

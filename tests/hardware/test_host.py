@@ -2,8 +2,8 @@
 
 import pytest
 
-from hardware import host
 from hardware.mainloop import run
+from host import blinka
 from jarmo import buttons as B
 
 
@@ -16,7 +16,7 @@ def test_parse_events():
     WAIT 500
     p1 back
     """
-    assert host.parse_events(text) == [
+    assert blinka.parse_events(text) == [
         ("press", B.SELECT, 0), ("press", B.NEXT, 1),
         ("press", B.NEXT, 0), ("press", B.NEXT, 0), ("press", B.NEXT, 0),
         ("wait", 500, 0), ("press", B.BACK, 0)]
@@ -25,13 +25,13 @@ def test_parse_events():
 @pytest.mark.parametrize("line", ["jump", "wait", "wait soon", "next 0", "next 2 3", "p3 next"])
 def test_parse_errors_name_the_line(line):
     with pytest.raises(ValueError, match="line 2"):
-        host.parse_events("select\n" + line)
+        blinka.parse_events("select\n" + line)
 
 
 def test_extra_words():
-    assert host.parse_events("quit", extra=("quit",)) == [("word", "quit", 0)]
+    assert blinka.parse_events("quit", extra=("quit",)) == [("word", "quit", 0)]
     with pytest.raises(ValueError):
-        host.parse_events("quit")
+        blinka.parse_events("quit")
 
 
 class Recorder:
@@ -61,8 +61,8 @@ class NoLeds:
 
 def test_event_timing_on_the_virtual_clock():
     app = Recorder()
-    events = host.EventSource(host.parse_events("next\np2 select\nwait 100\nback\nwait 50"))
-    clock = host.VirtualClock()
+    events = blinka.EventSource(blinka.parse_events("next\np2 select\nwait 100\nback\nwait 50"))
+    clock = blinka.VirtualClock()
     presses = []
 
     def press(b, p):
@@ -81,14 +81,14 @@ def test_event_timing_on_the_virtual_clock():
 
 
 def test_virtual_clock_wraps_like_ticks():
-    clock = host.VirtualClock(start=(1 << 29) - 10)
+    clock = blinka.VirtualClock(start=(1 << 29) - 10)
     assert clock() == (1 << 29) - 10
     assert clock() == 0
 
 
 def test_frame_text_rank_5_on_top():
     colours = list(range(25))
-    lines = host.frame_text(colours)
+    lines = blinka.frame_text(colours)
     assert lines[0].split() == ["5", "000014", "000015", "000016", "000017", "000018"]
     assert lines[4].split()[:2] == ["1", "000000"]
     assert lines[5].split() == list("abcde")

@@ -2,9 +2,9 @@
 
 import pytest
 
-from hardware import host
-from hardware.leds import Leds, make_leds, pixel_map, scale_level
 from hardware import profiles
+from hardware.leds import Leds, make_leds, pixel_map, scale_level
+from host import blinka
 
 
 def _named(table):
@@ -64,7 +64,7 @@ class FakeApp:
 
 def _leds(profile=None, cap=-1):
     profile = profile or profiles.HOST
-    return make_leds(profile, cap, host.capturing_neopixel())
+    return make_leds(profile, cap, blinka.capturing_neopixel())
 
 
 class TestLeds:
@@ -81,7 +81,7 @@ class TestLeds:
         j = table[24] * 3
         assert sent[j:j + 3] == bytes((0, 0, 255))
         assert sum(sent) == 510
-        assert host.sent_colours(leds.pixels, table)[0] == 0xFF0000
+        assert blinka.sent_colours(leds.pixels, table)[0] == 0xFF0000
         leds.pixels.deinit()
 
     def test_one_show_per_changed_frame(self):
@@ -117,7 +117,7 @@ class TestLeds:
         app.brightness = 8
         app.frame[0:6] = b"\x40\x1c\x00\x10\x36\x50"     # dim South and North archers
         leds.update(app)
-        south, north = list(host.sent_colours(leds.pixels, leds.map))[0:2]
+        south, north = list(blinka.sent_colours(leds.pixels, leds.map))[0:2]
         assert south == 0x010000 and north == 0x000001    # red and blue, not off
         leds.pixels.deinit()
 
@@ -127,7 +127,7 @@ class TestLeds:
         app = FakeApp()
         app.frame[:] = bytes(range(75))
         leds.update(app)
-        assert list(host.sent_colours(leds.pixels, leds.map))[1] == (3 << 16) | (4 << 8) | 5
+        assert list(blinka.sent_colours(leds.pixels, leds.map))[1] == (3 << 16) | (4 << 8) | 5
         leds.pixels.deinit()
 
     def test_celebration_runs_an_animation_then_the_frame_returns(self):
@@ -143,7 +143,7 @@ class TestLeds:
         while leds.pixels.shows < shows + 3 and time.monotonic() < deadline:
             leds.update(app)
         assert leds.pixels.shows >= shows + 3       # the pulse shows itself
-        lit = [c for c in host.sent_colours(leds.pixels, leds.map) if c]
+        lit = [c for c in blinka.sent_colours(leds.pixels, leds.map) if c]
         assert all(c == lit[0] for c in lit)        # the whole grid in one colour
         app.celebrate = None
         assert leds.update(app) is True              # back to the app's frame

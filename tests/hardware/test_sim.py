@@ -16,9 +16,7 @@ import time
 import pytest
 
 from jarmo.storage import Store
-
-from tests.hardware.ptyrun import (ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen,
-                                    strip_ansi)
+from tests.hardware.ptyrun import ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -47,7 +45,7 @@ def sim(tmp_path):
     started = []
 
     def start(*args, rows=40, cols=120):
-        argv = [sys.executable, "-m", "hardware.sim", "--data", str(tmp_path)] + list(args)
+        argv = [sys.executable, "-m", "host.sim", "--data", str(tmp_path)] + list(args)
         p = PtyProcess(argv, ROOT, _env(tmp_path), rows, cols)
         started.append(p)
         return p
@@ -64,7 +62,7 @@ AI_ANSWERED = r"^5 (?!  a {9}a {9}a {9}a {9}a ).*South \(you\) to move"
 
 def board_of(screen):
     """{point name: letters} of the pieces on the full board in a screen's text."""
-    from hardware import sim as S
+    from host import sim as S
     from jarmo.board import NAMES
     lines = screen.splitlines()
     out = {}
@@ -141,10 +139,15 @@ def test_play_command_opens_a_game_against_the_greedy_ai(sim):
     _play_a1_c2_and_get_the_answer(p)                             # the AI answered
     mark = len(p.raw)
     p.send(b"m")                                                 # the menu
-    p.expect_screen(r">Resume.*New game.*Rules: standard", since=mark)
-    mark = len(p.raw)
-    p.send(b"\t" * 5)                                            # down to Opponent
-    p.expect_screen(r">(?:Opponent|Versus): AI.*greedy", since=mark)  # the default opponent
+    p.expect_screen(r">Resume.*New game", since=mark)
+    item = re.search(r"\| >(\S[^|]*?)\s*\|", first_screen(p.raw[mark:])).group(1)
+    for _ in range(24):                                          # Tab down to Versus
+        if item.startswith("Versus: "):
+            break
+        mark = len(p.raw)
+        p.send(b"\t")
+        item = p.expect_screen(r"\| >(?!%s)(\S[^|]*?)\s*\|" % re.escape(item), since=mark).group(1)
+    assert re.match(r"Versus: AI.*greedy", item), item          # the default opponent
     mark = len(p.raw)
     p.send(b"m")                                                 # menu again: back to the game
     p.expect_screen(r"South \(you\) to move", since=mark)
@@ -185,7 +188,7 @@ def test_true_colour_cells_come_from_the_pixel_buffer(sim):
 def test_colour_follows_the_terminal(tmp_path, env, expect, absent):
     """256 colours on a 256color TERM without COLORTERM; letters only on a
     plain TERM or with NO_COLOR set, and still every piece's letter."""
-    argv = [sys.executable, "-m", "hardware.sim", "--data", str(tmp_path)]
+    argv = [sys.executable, "-m", "host.sim", "--data", str(tmp_path)]
     p = PtyProcess(argv, ROOT, _env(tmp_path, **env), 40, 120)
     try:
         p.expect_screen(r"South \(you\) to move")
@@ -286,12 +289,14 @@ def test_too_small_terminal_says_so_and_recovers(sim):
 
 def _screen_in_process(tmp_path, profile_name, menu=False):
     """A Screen on the real app and LEDs (no terminal), and its clean-up."""
-    from hardware import host, profiles, sim as S
+    from hardware import profiles
     from hardware.display import TextDisplay
     from hardware.leds import make_leds
+    from host import blinka
+    from host import sim as S
     from jarmo import buttons as codes
     profile = profiles.get(profile_name)
-    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, host.capturing_neopixel())
+    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
     has_display = profile["display"] is not None or profile is profiles.HOST
     text = TextDisplay() if has_display else None
     app = S.make_app(profile, S.parse_args(["--data", str(tmp_path)]), str(tmp_path))
@@ -308,14 +313,15 @@ def _screen_in_process(tmp_path, profile_name, menu=False):
 def test_every_terminal_size_gets_a_screen_that_fits(tmp_path, profile, menu):
     """Never a row too many or a character too wide: no scrolling, no wrapped lines."""
     import io
-    from hardware import sim as S
+
+    from host import sim as S
     screen, leds = _screen_in_process(tmp_path, profile, menu)
     try:
         for cols in (1, 2, 10, 20, 29, 30, 31, 40, 49, 50, 53, 54, 60, 76, 77, 80, 100, 130):
             for rows in (1, 2, 8, 11, 12, 13, 15, 16, 20, 23, 24, 25, 30, 40, 50):
                 out = io.StringIO()
                 screen.out = out
-                screen.size = lambda: os.terminal_size((cols, rows))
+                screen.size = lambda cols=cols, rows=rows: os.terminal_size((cols, rows))
                 screen.resized = True
                 screen.draw()
                 raw = out.getvalue()
@@ -358,7 +364,7 @@ def test_sigterm_restores_the_terminal(tmp_path):
     master, slave = os.openpty()
     set_size(slave, 40, 120)
     before = termios.tcgetattr(slave)
-    proc = subprocess.Popen([sys.executable, "-m", "hardware.sim"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "host.sim"], cwd=ROOT,
                             env=_env(tmp_path), stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True)
     try:
@@ -389,7 +395,7 @@ def test_sigterm_restores_the_terminal(tmp_path):
 
 
 def test_terminal_is_restored_after_an_error():
-    from hardware.sim import Terminal
+    from host.sim import Terminal
     master, slave = os.openpty()
     before = termios.tcgetattr(slave)
 
@@ -418,7 +424,7 @@ def test_terminal_is_restored_after_an_error():
 def test_not_a_tty_says_so_and_fails(stdin, tmp_path):
     # CI runs `python3 run.py play` with stdin at /dev/null, or with no stdin at all
     kw = {"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"preexec_fn": lambda: os.close(0)}
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim"], cwd=ROOT, env=_env(tmp_path),
+    proc = subprocess.run([sys.executable, "-m", "host.sim"], cwd=ROOT, env=_env(tmp_path),
                           capture_output=True, text=True, timeout=RUN_TIMEOUT, **kw)
     assert proc.returncode == 2, proc.stderr
     assert "needs a terminal" in proc.stderr and "--script" in proc.stderr
@@ -434,7 +440,7 @@ quit
 
 
 def test_script_mode_for_ci(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-",
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--script", "-",
                            "--data", str(tmp_path)], cwd=ROOT, env=_env(tmp_path),
                           input=SCRIPT, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
@@ -453,7 +459,7 @@ def test_script_mode_for_ci(tmp_path):
 
 
 def test_script_with_start_options(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-", "--rules",
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--script", "-", "--rules",
                            "classic", "--opponent", "greedy", "--side", "north",
                            "--data", str(tmp_path)], cwd=ROOT, env=_env(tmp_path),
                           input="wait 3000\nquit\n", capture_output=True, text=True,
@@ -465,7 +471,7 @@ def test_script_with_start_options(tmp_path):
 
 
 def test_bad_start_option(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-", "--rules",
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--script", "-", "--rules",
                            "chess"], cwd=ROOT, env=_env(tmp_path), input="quit\n",
                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode != 0 and "--rules must be one of" in proc.stderr
@@ -478,7 +484,7 @@ def test_replay_steps_through_a_saved_game(tmp_path):
         g.play(a)
     saved = tmp_path / "game.txt"
     saved.write_text(g.dump())
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--replay", str(saved),
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--replay", str(saved),
                            "--script", "-"], cwd=ROOT, env=_env(tmp_path),
                           input="prev\nprev\nprev\nnext\nquit\n", capture_output=True,
                           text=True, timeout=RUN_TIMEOUT)
@@ -506,7 +512,7 @@ def test_replay_in_the_terminal(sim, tmp_path):
 
 def test_start_options_with_a_saved_game(tmp_path):
     run = lambda args, events: subprocess.run(  # noqa: E731
-        [sys.executable, "-m", "hardware.sim", "--script", "-", "--data", str(tmp_path)] + args,
+        [sys.executable, "-m", "host.sim", "--script", "-", "--data", str(tmp_path)] + args,
         cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
         timeout=RUN_TIMEOUT)
     first = run([], SCRIPT)
@@ -522,7 +528,7 @@ def test_start_options_with_a_saved_game(tmp_path):
 
 def test_script_with_a_saved_game_opens_on_resume(tmp_path):
     run = lambda events: subprocess.run(  # noqa: E731
-        [sys.executable, "-m", "hardware.sim", "--script", "-", "--data", str(tmp_path)],
+        [sys.executable, "-m", "host.sim", "--script", "-", "--data", str(tmp_path)],
         cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
         timeout=RUN_TIMEOUT)
     assert run(SCRIPT).returncode == 0
@@ -575,8 +581,8 @@ def test_x_exports_the_game_and_says_where(sim, tmp_path):
     files = [f for f in os.listdir(tmp_path) if f.startswith("jarmo-game-")]
     assert len(files) == 1 and re.fullmatch(r"jarmo-game-\d{8}-\d{6}\.txt", files[0]), files
     assert files[0] in p.screen(), p.screen()
-    from hardware import host
-    game = host.load_game_text((tmp_path / files[0]).read_text())
+    from host import blinka
+    game = blinka.load_game_text((tmp_path / files[0]).read_text())
     assert game.history()[0] == "a1-c2" and len(game.history()) == 2
     mark = len(p.raw)
     p.send(b"m")                                        # the game goes on
@@ -591,12 +597,12 @@ def test_x_exports_the_game_and_says_where(sim, tmp_path):
 def test_a_bad_replay_on_a_terminal_exits_2_with_one_line(tmp_path):
     bad = tmp_path / "garbled.txt"
     bad.write_bytes(b"\x00\x01 not a game")
-    argv = [sys.executable, "-m", "hardware.sim", "--replay", str(bad), "--data", str(tmp_path)]
+    argv = [sys.executable, "-m", "host.sim", "--replay", str(bad), "--data", str(tmp_path)]
     p = PtyProcess(argv, ROOT, _env(tmp_path), 40, 120)
     try:
         assert p.wait() == 2
         text = p.text.strip()
-        assert text.splitlines() == ["hardware.sim: --replay %s: not a text file" % bad], text
+        assert text.splitlines() == ["python3 run.py play: --replay %s: not a text file" % bad], text
         assert ENTER_ALT not in p.raw                     # the terminal was never taken over
     finally:
         p.close()

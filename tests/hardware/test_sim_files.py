@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from hardware import host
-from hardware import sim as S
+from host import blinka
+from host import sim as S
 from jarmo import Game
 from jarmo.storage import Store, wrap
 
@@ -29,7 +29,7 @@ def _env(home, **extra):
 
 def sim(args, home, events="quit\n", **env):
     """Run the simulator with --script - (no terminal); the CompletedProcess."""
-    return subprocess.run([sys.executable, "-m", "hardware.sim", "--script", "-"] + list(args),
+    return subprocess.run([sys.executable, "-m", "host.sim", "--script", "-"] + list(args),
                           cwd=ROOT, env=_env(home, **env), input=events, capture_output=True,
                           text=True, timeout=RUN_TIMEOUT)
 
@@ -39,7 +39,7 @@ def _one_clear_line(proc, *words):
     assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], proc.stderr)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
-    assert lines[0].startswith("hardware.sim: "), lines
+    assert lines[0].startswith("python3 run.py play: "), lines
     for w in words:
         assert w in lines[0], lines
     assert proc.stdout == ""
@@ -69,7 +69,7 @@ def _game(*actions):
 
 def test_data_folder_defaults_to_xdg_then_home(tmp_path):
     xdg = tmp_path / "xdg"
-    assert host.data_folder(None, {"XDG_DATA_HOME": str(xdg)}) == str(xdg / "jarmo")
+    assert blinka.data_folder(None, {"XDG_DATA_HOME": str(xdg)}) == str(xdg / "jarmo")
     assert (xdg / "jarmo").is_dir()                             # made when missing
     home = tmp_path / "home"
     old = os.environ.get("HOME")
@@ -77,7 +77,7 @@ def test_data_folder_defaults_to_xdg_then_home(tmp_path):
     try:
         # unset or relative XDG_DATA_HOME: ~/.local/share/jarmo (the XDG rule)
         for env in ({}, {"XDG_DATA_HOME": "relative/path"}, {"XDG_DATA_HOME": ""}):
-            assert host.data_folder(None, env) == str(home / ".local" / "share" / "jarmo")
+            assert blinka.data_folder(None, env) == str(home / ".local" / "share" / "jarmo")
     finally:
         if old is None:
             del os.environ["HOME"]
@@ -125,7 +125,7 @@ def test_export_text_is_readable_and_loads_back():
     assert "# AI seed 42" in lines
     assert "#   1 south a1-c2" in lines and "#   2 north a5-b3" in lines
     assert text.endswith(g.dump())
-    assert host.load_game_text(text).history() == ["a1-c2", "a5-b3"]
+    assert blinka.load_game_text(text).history() == ["a1-c2", "a5-b3"]
 
 
 def test_export_names_the_file_by_the_time_and_never_overwrites(tmp_path):
@@ -134,7 +134,7 @@ def test_export_names_the_file_by_the_time_and_never_overwrites(tmp_path):
     second = S.export_game(_game(), str(tmp_path), when)
     assert os.path.basename(first) == "jarmo-game-20250304-050607.txt"
     assert os.path.basename(second) == "jarmo-game-20250304-050607-2.txt"
-    assert host.load_game_text(open(first).read()).history() == list(ACTIONS)
+    assert blinka.load_game_text(open(first).read()).history() == list(ACTIONS)
 
 
 def test_script_export_writes_into_the_data_folder_and_says_where(tmp_path):
@@ -144,7 +144,7 @@ def test_script_export_writes_into_the_data_folder_and_says_where(tmp_path):
     files = sorted(p.name for p in (tmp_path / "d").iterdir() if p.name.startswith("jarmo-game-"))
     assert len(files) == 1 and files[0].endswith(".txt")
     assert "game exported as" in proc.stdout and files[0] in proc.stdout
-    game = host.load_game_text((tmp_path / "d" / files[0]).read_text())
+    game = blinka.load_game_text((tmp_path / "d" / files[0]).read_text())
     assert game.history()[0] == "a1-c2" and len(game.history()) == 2   # ours and the AI's
 
 
@@ -265,7 +265,7 @@ def test_a_bad_script_file_is_one_clear_line(tmp_path, content, words):
     path = tmp_path / "events.txt"
     if content is not None:
         path.write_bytes(content)
-    proc = subprocess.run([sys.executable, "-m", "hardware.sim", "--script", str(path),
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--script", str(path),
                            "--data", str(tmp_path / "d")], cwd=ROOT, env=_env(tmp_path),
                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
     _one_clear_line(proc, "--script", *words)
@@ -301,7 +301,7 @@ def test_a_seed_repeats_the_ai_exactly(tmp_path):
                    tmp_path, "select\nselect\nwait 3000\nexport\nquit\n")
         assert proc.returncode == 0, proc.stderr
         exported = [p for p in (tmp_path / data).iterdir() if p.name.startswith("jarmo-game")]
-        return host.load_game_text(exported[0].read_text()).history()
+        return blinka.load_game_text(exported[0].read_text()).history()
     first = answers("one")
     assert len(first) == 2 and first == answers("two")
 
@@ -321,7 +321,8 @@ def test_the_app_gets_the_seed(tmp_path):
     ("test", "usage: python3 run.py test"),
     ("play", "usage: python3 run.py play"),
     ("bench", "usage: python3 run.py bench"),
-    ("selfplay", "usage: python -m jarmo selfplay"),
+    ("selfplay", "usage: python3 run.py selfplay"),
+    ("lint", "usage: python3 run.py lint"),
     ("deploy", "usage: python3 run.py deploy"),
 ])
 @pytest.mark.parametrize("flag", ["--help", "-h"])

@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from hardware import host
-from hardware import sim as S
 from hardware.leds import scale_level
+from host import blinka
+from host import sim as S
 from jarmo import Game
 from jarmo.board import NAMES, point
 
@@ -101,11 +101,11 @@ def test_legend_names_the_letters_the_rules_can_show():
 
 def test_perceived_colour_undoes_the_dimming_and_lifts_dim_leds():
     # brightness 255 on the host profile: nothing is dimmed, a guard stays itself
-    assert host.perceived(0xFF6400, 255) == 0xFF6400
+    assert blinka.perceived(0xFF6400, 255) == 0xFF6400
     # an archer (0x401C00) is lifted to a clear vermillion-brown, same hue
-    r, g, b = _rgb(host.perceived(0x401C00, 255))
+    r, g, b = _rgb(blinka.perceived(0x401C00, 255))
     assert (r, b) == (136, 0) and abs(g / r - 0x1C / 0x40) < 0.01
-    assert host.perceived(0, 128) == 0                     # an LED that is off stays off
+    assert blinka.perceived(0, 128) == 0                     # an LED that is off stays off
 
 
 PROFILES_AND_CAPS = [("host", 255), ("feather_oled", 64), ("qtpy_bff", 48)]
@@ -130,17 +130,17 @@ def test_a_dim_archer_reads_as_its_side_colour_in_every_profile(profile, cap, br
     made-up colour and never nothing."""
     level = scale_level(cap, brightness)
     if not _hue_survives(cap, brightness):
-        r, g, b = _rgb(host.perceived(_sent(0x401C00, cap, brightness), level))
+        r, g, b = _rgb(blinka.perceived(_sent(0x401C00, cap, brightness), level))
         assert g == b == 0 and r >= 0x70, (r, g, b)        # red, never off
-        r, g, b = _rgb(host.perceived(_sent(0x103650, cap, brightness), level))
+        r, g, b = _rgb(blinka.perceived(_sent(0x103650, cap, brightness), level))
         assert r == 0 and b >= 0x70, (r, g, b)                 # blue, never off
         return
-    r, g, b = _rgb(host.perceived(_sent(0x401C00, cap, brightness), level))
+    r, g, b = _rgb(blinka.perceived(_sent(0x401C00, cap, brightness), level))
     assert r >= 0x80 and r > g > b == 0 and 0.25 < g / r < 0.7, (r, g, b)
-    r, g, b = _rgb(host.perceived(_sent(0x103650, cap, brightness), level))
+    r, g, b = _rgb(blinka.perceived(_sent(0x103650, cap, brightness), level))
     assert b >= 0x80 and b > g > r and 0.4 < g / b < 0.9, (r, g, b)
     # a guard stays brighter than an archer of its side
-    guard = host.perceived(_sent(0xFF6400, cap, brightness), level)
+    guard = blinka.perceived(_sent(0xFF6400, cap, brightness), level)
     assert _rgb(guard)[0] > 0xE0
 
 
@@ -148,41 +148,41 @@ def test_the_same_piece_looks_the_same_at_every_brightness():
     """The eye adapts: the menu brightness and the profile's cap do not change
     the drawn colour (beyond the LED's own rounding)."""
     for colour in (0x401C00, 0x103650, 0xFF6400, 0x40A8FF, 0xFFC020):
-        ref = _rgb(host.perceived(colour, 255))
+        ref = _rgb(blinka.perceived(colour, 255))
         for cap in (255, 64):
             for brightness in (64, 128, 255):
                 level = scale_level(cap, brightness)
-                got = _rgb(host.perceived(_sent(colour, cap, brightness), level))
+                got = _rgb(blinka.perceived(_sent(colour, cap, brightness), level))
                 assert max(abs(a - b) for a, b in zip(got, ref)) <= 24, (hex(colour), cap, got, ref)
 
 
 def test_colour_mode_detection():
-    assert host.colour_mode("auto", {"COLORTERM": "truecolor", "TERM": "xterm"}) == "truecolor"
-    assert host.colour_mode("auto", {"COLORTERM": "24bit"}) == "truecolor"
-    assert host.colour_mode("auto", {"TERM": "xterm-256color"}) == "256"
-    assert host.colour_mode("auto", {"TERM": "xterm"}) == "none"
-    assert host.colour_mode("auto", {"TERM": "dumb"}) == "none"
-    assert host.colour_mode("auto", {}) == "none"
+    assert blinka.colour_mode("auto", {"COLORTERM": "truecolor", "TERM": "xterm"}) == "truecolor"
+    assert blinka.colour_mode("auto", {"COLORTERM": "24bit"}) == "truecolor"
+    assert blinka.colour_mode("auto", {"TERM": "xterm-256color"}) == "256"
+    assert blinka.colour_mode("auto", {"TERM": "xterm"}) == "none"
+    assert blinka.colour_mode("auto", {"TERM": "dumb"}) == "none"
+    assert blinka.colour_mode("auto", {}) == "none"
     # NO_COLOR: any non-empty value, whatever the terminal says
     env = {"COLORTERM": "truecolor", "TERM": "xterm-256color"}
-    assert host.colour_mode("auto", dict(env, NO_COLOR="1")) == "none"
-    assert host.colour_mode("auto", dict(env, NO_COLOR="")) == "truecolor"
+    assert blinka.colour_mode("auto", dict(env, NO_COLOR="1")) == "none"
+    assert blinka.colour_mode("auto", dict(env, NO_COLOR="")) == "truecolor"
     # the command line wins over the environment
-    assert host.colour_mode("truecolor", {"NO_COLOR": "1"}) == "truecolor"
-    assert host.colour_mode("256", {}) == "256"
+    assert blinka.colour_mode("truecolor", {"NO_COLOR": "1"}) == "truecolor"
+    assert blinka.colour_mode("256", {}) == "256"
     with pytest.raises(ValueError):
-        host.colour_mode("16", {})
+        blinka.colour_mode("16", {})
 
 
 def test_xterm_256_palette():
-    assert host.xterm256(0x000000) == 16
-    assert host.xterm256(0xFFFFFF) == 231
-    assert host.xterm256(0xFF0000) == 196
-    assert host.xterm256(0x808080) == 244           # the grey ramp is nearer than the cube
-    assert host.xterm256(0x893C00) == 94            # a South archer as drawn
-    assert host.sgr_colour(0xFF0000, "256", background=True) == "\x1b[48;5;196m"
-    assert host.sgr_colour(0x102030, "truecolor") == "\x1b[38;2;16;32;48m"
-    assert host.sgr_colour(0x102030, "none") == ""
+    assert blinka.xterm256(0x000000) == 16
+    assert blinka.xterm256(0xFFFFFF) == 231
+    assert blinka.xterm256(0xFF0000) == 196
+    assert blinka.xterm256(0x808080) == 244           # the grey ramp is nearer than the cube
+    assert blinka.xterm256(0x893C00) == 94            # a South archer as drawn
+    assert blinka.sgr_colour(0xFF0000, "256", background=True) == "\x1b[48;5;196m"
+    assert blinka.sgr_colour(0x102030, "truecolor") == "\x1b[38;2;16;32;48m"
+    assert blinka.sgr_colour(0x102030, "none") == ""
 
 
 def test_ink_reads_on_the_led_colour():
@@ -200,7 +200,7 @@ def _screen(tmp_path, profile_name="host", mode="truecolor", args=()):
     from hardware.display import TextDisplay
     from hardware.leds import make_leds
     profile = profiles.get(profile_name)
-    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, host.capturing_neopixel())
+    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
     has_display = profile["display"] is not None or profile is profiles.HOST
     text = TextDisplay() if has_display else None
     app = S.make_app(profile, S.parse_args(["--data", str(tmp_path), "--seed", "1"] + list(args)),
@@ -258,14 +258,14 @@ def test_true_colour_cells_carry_the_letter_and_the_perceived_led(tmp_path, prof
     screen, leds, app = _screen(tmp_path, profile)
     try:
         rows = _rows(screen)
-        sent = host.sent_colours(leds.pixels, leds.map, screen.profile["pixel_order"])
+        sent = blinka.sent_colours(leds.pixels, leds.map, screen.profile["pixel_order"])
         for name, letter in (("b1", "A"), ("c5", "a")):
             p = point(name)
-            colour = host.perceived(sent[p], leds.level)
+            colour = blinka.perceived(sent[p], leds.level)
             cell = _cell_at(rows, p)
             assert ANSI.sub("", cell) == " %s  " % letter, cell
-            assert cell.startswith("\x1b[1m" + host.sgr_colour(colour, "truecolor", True)), cell
-            assert host.sgr_colour(S.ink_for(colour), "truecolor") in cell
+            assert cell.startswith("\x1b[1m" + blinka.sgr_colour(colour, "truecolor", True)), cell
+            assert blinka.sgr_colour(S.ink_for(colour), "truecolor") in cell
             r, g, b = _rgb(colour)
             assert (r > g > b) if letter == "A" else (b > g > r), (name, hex(colour))
         cursor = _cell_at(rows, point("a1"))
@@ -279,9 +279,9 @@ def test_256_colour_cells(tmp_path):
     screen, leds, app = _screen(tmp_path, mode="256")
     try:
         rows = _rows(screen)
-        sent = host.sent_colours(leds.pixels, leds.map, "GRB")
+        sent = blinka.sent_colours(leds.pixels, leds.map, "GRB")
         cell = _cell_at(rows, point("b1"))
-        index = host.xterm256(host.perceived(sent[point("b1")], leds.level))
+        index = blinka.xterm256(blinka.perceived(sent[point("b1")], leds.level))
         assert cell.startswith("\x1b[1m\x1b[48;5;%dm" % index) and " A  " in cell, cell
         assert "\x1b[48;2;" not in "".join(rows)
     finally:

@@ -9,7 +9,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _typecheck():
-    spec = importlib.util.spec_from_file_location("jarmo_typecheck", os.path.join(ROOT, "tools", "typecheck.py"))
+    path = os.path.join(ROOT, "tools", "typecheck.py")
+    spec = importlib.util.spec_from_file_location("jarmo_typecheck", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -26,10 +27,8 @@ def test_mypy_catches_a_missing_circuitpython_api(tmp_path):
     tc = _typecheck()
     bad = tmp_path / "root"
     (bad / "hardware").mkdir(parents=True)
-    for rel in tc.DEVICE_FILES:
-        src = os.path.join(ROOT, rel)
-        dst = bad / rel
-        dst.parent.mkdir(parents=True, exist_ok=True)
+    for src in tc.device_files() + [os.path.join(ROOT, name) for name in tc.ENTRY_POINTS]:
+        dst = bad / os.path.relpath(src, ROOT)
         dst.write_text(open(src).read())
     with open(bad / "hardware" / "mainloop.py", "a") as f:
         f.write("\nimport keypad\nkeypad.Keys(()).scan_now()\n")

@@ -86,7 +86,7 @@ def _check_board_data():
     """R1: 38 lines, 30 knight-shaped + 8 orthogonal ring steps, and the
     per-point table agrees with the line list."""
     assert len(LINES) == 38
-    assert len({frozenset(l) for l in LINES}) == 38
+    assert len({frozenset(line) for line in LINES}) == 38
     knight = ortho = 0
     for a, b in LINES:
         df = abs(FILES.index(a[0]) - FILES.index(b[0]))
@@ -473,7 +473,8 @@ class RefGame:
         if _RE_RECALL.match(action):
             if self.ruleset != "classic":
                 return "recall exists only in classic"
-            return f"{action}: recall needs a marked archer on the enemy camp, a captured archer and an empty own-camp point"
+            return (f"{action}: recall needs a marked archer on the enemy camp, a captured archer"
+                    " and an empty own-camp point")
         if _RE_PLACE.match(action):
             if self.ruleset == "classic":
                 return "classic has no held pieces"

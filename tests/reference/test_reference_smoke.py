@@ -310,7 +310,6 @@ MIXES = [("classic", ())] + [
     for r in ("standard", "legendary", "jasyr")
     for e in ((), ("heroes",), ("challenges",), ("heroes", "challenges"))
 ]
-GAMES = 1000
 FULL_CHECK_GAMES = 100  # games in which every legal action is tried at every step
 
 
@@ -326,9 +325,8 @@ def check_accounting(g):
         assert on_board <= 5
 
 
-@pytest.mark.parametrize("ruleset, expansions", MIXES, ids=lambda v: str(v))
-def test_random_play(ruleset, expansions):
-    for seed in range(GAMES):
+def random_play(ruleset, expansions, seeds):
+    for seed in seeds:
         rng = random.Random(f"{ruleset}{expansions}{seed}")
         g = RefGame(ruleset, expansions, ply_limit=200)
         steps = 0
@@ -357,3 +355,14 @@ def test_random_play(ruleset, expansions):
         assert g.legal() == []
         if ruleset == "classic":
             assert g.out("south") == 0 and g.out("north") == 0
+
+
+@pytest.mark.parametrize("ruleset, expansions", MIXES, ids=lambda v: str(v))
+def test_random_play(ruleset, expansions):
+    random_play(ruleset, expansions, range(5))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("ruleset, expansions", MIXES, ids=lambda v: str(v))
+def test_a_thousand_random_games(ruleset, expansions):
+    random_play(ruleset, expansions, range(5, 1000))

@@ -13,8 +13,10 @@ time.monotonic_ns(), passing the clock in ms as the app does, and prints
 
     @@AI rules+exp level n median_ms max_ms max_slice_ms median_nodes max_nodes
 
-then `@@MEM low ... end ...` (the least gc.mem_free() after a turn, after
-gc.collect(), with the player alive; and at the end) and `@@END`.
+The AI's distance tables are built before a mix's first turn, as code.py
+does after start-up (ai.prepare_tables).  Then `@@MEM low ... end ...` (the
+least gc.mem_free() after a turn, after gc.collect(), with the player
+alive; and at the end) and `@@END`.
 """
 
 import gc
@@ -29,9 +31,9 @@ except (ImportError, AttributeError):    # MicroPython, CPython
     def _ticks():
         return (time.monotonic_ns() // 1000000) & 0x1FFFFFFF
 
-from jarmo.game import Game
 import jarmo.ai as ai
 from jarmo.ai import Player
+from jarmo.game import Game
 
 TIMED = hasattr(ai, "TIME_MS")          # the AI takes the clock (start(game, now), step(now))
 
@@ -92,6 +94,8 @@ def main():
     print("@@MEM start %d" % gc.mem_free())
     low = gc.mem_free()
     for label, rules, expansions, histories in mixes:
+        if hasattr(ai, "prepare_tables"):
+            ai.prepare_tables(rules)      # as code.py's start-up preload does
         for level in levels:
             p = Player(level, 7)
             times = []

@@ -1,9 +1,11 @@
-"""Host-only helpers (CPython + Blinka): event files, a virtual clock, frame printing.
+"""The device's code on a PC (CPython + Adafruit Blinka): event files, a
+virtual clock, captured NeoPixel frames, colours as a terminal shows them,
+data folders and game files.
 
-Never copied to the device.  Importing this module sets BLINKA_OS_AGNOSTIC
+Host only (host/ never goes on the board).  Importing this module sets BLINKA_OS_AGNOSTIC
 so that `import board` gives Blinka's simulated board on any PC.
 
-Event files (JARMO_EVENTS, `python -m hardware.sim --script`), one event a line:
+Event files (JARMO_EVENTS, `python3 run.py play --script`), one event a line:
 
     select              a button of jarmo/buttons.py, pressed by player 1 (seat 0)
     p2 select           the same button pressed by player 2 (seat 1; tabletop)
@@ -22,10 +24,11 @@ import sys
 
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
+from adafruit_ticks import ticks_add, ticks_diff  # noqa: E402
+
 from jarmo import buttons as codes  # noqa: E402
 
 STEP_MS = 10  # virtual time of one main-loop pass on the host
-TICKS_PERIOD = 1 << 29  # adafruit_ticks wraps here
 
 
 def parse_events(text, extra=()):
@@ -60,7 +63,7 @@ def parse_events(text, extra=()):
             for _ in range(count):
                 out.append(("press", code, seat))
         except (ValueError, IndexError) as err:
-            raise ValueError("event line %d %r: %s" % (number, raw.strip(), err))
+            raise ValueError("event line %d %r: %s" % (number, raw.strip(), err)) from err
     return out
 
 
@@ -90,7 +93,7 @@ class EventSource:
                 self.due += value
                 self.pos += 1
                 continue
-            if _diff(now, self.due) < 0:
+            if ticks_diff(now, self.due) < 0:
                 return True
             self.pos += 1
             self.due = now + self.gap_ms
@@ -102,18 +105,12 @@ class EventSource:
                 continue
             press(value, seat)
             return True
-        if _diff(now, self.due) < 0:
+        if ticks_diff(now, self.due) < 0:
             return True      # a trailing wait still runs
         if self.finished:
             return False
         self.finished = True  # one more pass after the last event
         return True
-
-
-def _diff(a, b):
-    """a - b on the wrapping millisecond clock."""
-    d = (a - b) & (TICKS_PERIOD - 1)
-    return d - TICKS_PERIOD if d >= TICKS_PERIOD // 2 else d
 
 
 class VirtualClock:
@@ -124,7 +121,7 @@ class VirtualClock:
         self.step = step
 
     def __call__(self):
-        self.now = (self.now + self.step) % TICKS_PERIOD
+        self.now = ticks_add(self.now, self.step)
         return self.now
 
 
@@ -350,7 +347,7 @@ def data_folder(path=None, env=None):
             f.write("ok")
         os.remove(probe)
     except OSError as err:
-        raise FileError("cannot keep saves in %s: %s" % (path, err.strerror or err))
+        raise FileError("cannot keep saves in %s: %s" % (path, err.strerror or err)) from err
     return path
 
 
@@ -361,11 +358,11 @@ def read_text(path, what):
         with open(path, "rb") as f:
             data = f.read((1 << 20) + 1)
     except FileNotFoundError:
-        raise FileError("%s %s: no such file" % (what, path))
+        raise FileError("%s %s: no such file" % (what, path)) from None
     except IsADirectoryError:
-        raise FileError("%s %s: is a folder, not a file" % (what, path))
+        raise FileError("%s %s: is a folder, not a file" % (what, path)) from None
     except OSError as err:
-        raise FileError("%s %s: cannot read it (%s)" % (what, path, err.strerror or err))
+        raise FileError("%s %s: cannot read it (%s)" % (what, path, err.strerror or err)) from err
     if len(data) > 1 << 20:
         raise FileError("%s %s: too big for a game or event file (over 1 MB)" % (what, path))
     try:
@@ -387,7 +384,7 @@ def game_from_save(body):
     try:
         d = json.loads(body)
     except ValueError:
-        raise ValueError("a Jarmo file, but not a saved game")
+        raise ValueError("a Jarmo file, but not a saved game") from None
     if not isinstance(d, dict) or not ("game" in d or "match" in d):
         raise ValueError("a Jarmo file, but not a saved game")
     if "match" in d:
@@ -436,9 +433,8 @@ def load_game_text(text, rules=None, expansions=()):
       (default standard) and `expansions`; lines "rules R" and
       "expansions E ..." at the top choose them too.
     """
-    from jarmo import Game, IllegalMove
+    from jarmo import Game, IllegalMove, storage
     from jarmo.match import Match
-    from jarmo import storage
     OLD_TAG = getattr(storage, "OLD_TAG", "JARMO1")    # the single-file save format
     unwrap = storage.unwrap
 
@@ -446,7 +442,7 @@ def load_game_text(text, rules=None, expansions=()):
         try:
             body = unwrap(text)
         except ValueError as err:
-            raise ValueError("a damaged save (%s)" % err)
+            raise ValueError("a damaged save (%s)" % err) from err
         return game_from_save(body)
     lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
     while lines and not lines[0].strip():
@@ -477,10 +473,10 @@ def load_game_text(text, rules=None, expansions=()):
     try:
         game = Game(rules, expansions=expansions)
     except ValueError as err:
-        raise ValueError(str(err))
+        raise ValueError(str(err)) from err
     for i, a in enumerate(actions, 1):
         try:
             game.play(a)
         except IllegalMove as err:
-            raise ValueError("action %d %r is not legal in %s rules: %s" % (i, a, rules, err))
+            raise ValueError("action %d %r is not legal in %s rules: %s" % (i, a, rules, err)) from err
     return game

@@ -1,15 +1,15 @@
-"""Terminal simulator of the handheld: `python -m hardware.sim`.
+"""Terminal simulator of the handheld: `python3 run.py play` (python -m host.sim).
 
 Runs the device's own main loop (hardware/mainloop.py) with jarmo.App,
 Leds writing into a NeoPixel object and the display's Labels; instead of
 buttons it reads the keyboard, and instead of LEDs it draws the bytes that
 NeoPixel object last transmitted, as the eye sees the LED
-(host.perceived), with each piece's letter from the game on top.
+(blinka.perceived), with each piece's letter from the game on top.
 
-    python -m hardware.sim [--rules R] [--expansions E ...] [--opponent human|random|greedy|2|3]
-                           [--side south|north] [--profile host|feather_oled|...]
-                           [--color auto|truecolor|256|none] [--seed N] [--data DIR]
-                           [--replay FILE] [--script FILE|-]
+    python3 run.py play [--rules R] [--expansions E ...] [--opponent human|random|greedy|2|3|4]
+                        [--side south|north] [--profile host|feather_oled|...]
+                        [--color auto|truecolor|256|none] [--seed N] [--data DIR]
+                        [--replay FILE] [--script FILE|-]
 
 Keys: arrows move, Enter (or space) selects, Esc / Shift-Tab / Backspace
 go back, Tab next choice, m menu, ? How to play (the device's own pages),
@@ -34,7 +34,7 @@ Saves and statistics go to --data DIR, by default $XDG_DATA_HOME/jarmo
 (else ~/.local/share/jarmo); the folder is made when missing.
 
 --script FILE (or - for stdin) runs without a terminal, for CI and bug
-reports: one event a line as in hardware/host.py (`select`, `p2 next`,
+reports: one event a line as in host/blinka.py (`select`, `p2 next`,
 `wait 500`, `quit`, `export`), on a virtual clock; every screen that
 changes is printed as plain text, with the LED bytes in hex under it.
 
@@ -49,13 +49,17 @@ import signal
 import sys
 import time
 
-from hardware import host  # sets BLINKA_OS_AGNOSTIC before board is imported
+from adafruit_ticks import ticks_diff, ticks_ms
+
 from hardware import profiles
+from host import blinka  # sets BLINKA_OS_AGNOSTIC before board is imported
 from jarmo import board as jboard
 from jarmo import buttons as codes
+from jarmo.game import EXPANSIONS, RULE_SETS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES_FILE = os.path.join(ROOT, "docs", "RULES.md")
+COMMAND = "python3 run.py play"   # how players start it: the name in its messages
 
 # ---------------------------------------------------------------- drawing
 
@@ -169,9 +173,11 @@ def board_labels(app):
     screen, a pseudo choice's icon)."""
     game = getattr(app, "game", None)
     state = getattr(app, "state", None)
+    if state == "lesson":                   # the guided first game has its own game
+        return [piece_label(app.states[app.sid].game.piece(name)) for name in jboard.NAMES]
     if game is None:
         return None
-    if state == "play" and getattr(app, "_cursor", 0) >= 25:
+    if state == "play" and app.cursor < 0:
         return None           # done / redeploy / menu: an icon replaces the board
     if state not in ("play", "ai", "end", "replay") and not (
             state == "menu" and getattr(app, "has_display", False)):
@@ -242,8 +248,8 @@ def paint_cell(text, colour, mode, bold=False):
     plain text in mode "none"."""
     if mode == "none":
         return text
-    return ((BOLD if bold else "") + host.sgr_colour(colour, mode, background=True)
-            + host.sgr_colour(ink_for(colour), mode) + text + RESET)
+    return ((BOLD if bold else "") + blinka.sgr_colour(colour, mode, background=True)
+            + blinka.sgr_colour(ink_for(colour), mode) + text + RESET)
 
 
 def draw_board(colours, highlight=-1, mode="truecolor", labels=None, dotted=True):
@@ -636,20 +642,10 @@ def _home(path):
 
 
 def app_cursor(app):
-    """The point under the app's cursor while a human picks, else -1.
-
-    Reads the public App.cursor; an App without it falls back to the
-    private _cursor, which only means something while a game is played.
-    """
-    if hasattr(app, "cursor"):
-        cursor = app.cursor
-    elif getattr(app, "state", None) == "play":
-        cursor = getattr(app, "_cursor", None)
-    else:
-        cursor = None
-    if not isinstance(cursor, int) or not 0 <= cursor < 25:
-        return -1
-    return cursor
+    """The point under the app's cursor while a human picks, else -1 (a
+    replay has no cursor)."""
+    cursor = getattr(app, "cursor", -1)
+    return cursor if 0 <= cursor < 25 else -1
 
 
 class Screen:
@@ -686,9 +682,9 @@ class Screen:
 
     def colours(self):
         """(the 25 colours as sent to the LEDs, the same as the eye sees them)."""
-        sent = host.sent_colours(self.leds.pixels, self.leds.map, self.profile["pixel_order"])
+        sent = blinka.sent_colours(self.leds.pixels, self.leds.map, self.profile["pixel_order"])
         level = getattr(self.leds, "level", 255)
-        return sent, [host.perceived(c, level) for c in sent]
+        return sent, [blinka.perceived(c, level) for c in sent]
 
     def lines(self, size=None):
         """The rows of the screen for a terminal of this size (default: the
@@ -725,7 +721,7 @@ class Screen:
             board_rows = draw_board(colours, cursor, self.mode, labels, dotted) + lines_row
             body = compose(board_rows, side, columns if not self.log else 200)
             if self.log:
-                return body + ["LEDs as sent (hex):"] + host.frame_text(sent)
+                return body + ["LEDs as sent (hex):"] + blinka.frame_text(sent)
             # the whole legend, else one short line of it; no legend: too small for this
             whole = []
             for line in legend(self.profile, replay=replay):
@@ -858,6 +854,7 @@ class ProfileKeys:
 
     def __init__(self, profile):
         import keypad
+
         from hardware.buttons import Buttons
 
         class _Keys:
@@ -889,7 +886,7 @@ class ProfileKeys:
 
     def poll(self, now, press):
         for item in list(self.pending):
-            if host._diff(now, item[0]) >= 0:
+            if ticks_diff(now, item[0]) >= 0:
                 self.pending.remove(item)
                 self.keys.events.keypad_eventqueue_record(item[1], False)
         return self.buttons.poll(now, press)
@@ -1127,23 +1124,23 @@ class ReplayKeys(TerminalInput):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        prog="python3 run.py play",
+        prog=COMMAND,
         description="Play Jarmo in a terminal: the handheld's own code with "
                     "the keyboard for buttons and coloured, lettered cells for LEDs. "
                     "Keys: arrows, Enter select, Tab next, Esc/Shift-Tab back, m menu, "
                     "? how to play, r rules, x export the game, q quit.")
     ap.add_argument("--rules", default=None,
-                    help="classic, standard, legendary or jasyr (default: the app's)")
+                    help="%s (default: the app's)" % ", ".join(RULE_SETS))
     ap.add_argument("--expansions", nargs="*", default=None, metavar="E",
-                    help="heroes and/or challenges")
+                    help=" and/or ".join(EXPANSIONS))
     ap.add_argument("--opponent", default=None,
-                    help="human, random, greedy, 2, 3 or 4 (lookahead levels, strongest last)")
+                    help="%s (the menu's Versus ladder, strongest last)" % ", ".join(opponent_names()))
     ap.add_argument("--side", default=None, choices=("south", "north"),
                     help="the side you play against the computer")
     ap.add_argument("--profile", default="host", choices=sorted(profiles.PROFILES),
                     help="board profile: its buttons, pixel order and brightness")
     ap.add_argument("--color", "--colour", dest="color", default="auto",
-                    choices=("auto",) + host.COLOUR_MODES,
+                    choices=("auto",) + blinka.COLOUR_MODES,
                     help="auto (default: NO_COLOR, COLORTERM and TERM decide), truecolor, "
                          "256 or none (letters only)")
     ap.add_argument("--replay", metavar="FILE",
@@ -1181,56 +1178,30 @@ def start_options(args):
     return opts
 
 
-# the menu's Versus values, in order: human, then jarmo.ai's levels in the menu
-OPPONENT_NAMES = ("human", "random", "greedy", "2", "3", "4")
+def opponent_names():
+    """--opponent's choices: the menu's Versus ladder (human, then AI 1, AI 2,
+    ...) by the names of the jarmo.ai levels its rungs play."""
+    from jarmo.ai import LEVELS
+    from jarmo.app_base import OPPONENTS
+    return ("human",) + LEVELS[:len(OPPONENTS) - 1]
 
 
 def check_options(opts):
     """ValueError naming a bad start option."""
-    from jarmo import app_menu as M
-    if "rules" in opts and opts["rules"] not in M.RULES:
-        raise ValueError("--rules must be one of %s" % ", ".join(M.RULES))
+    if "rules" in opts and opts["rules"] not in RULE_SETS:
+        raise ValueError("--rules must be one of %s" % ", ".join(RULE_SETS))
     for e in opts.get("expansions", ()):
-        if e not in ("heroes", "challenges"):
-            raise ValueError("--expansions takes heroes and/or challenges, not %r" % e)
+        if e not in EXPANSIONS:
+            raise ValueError("--expansions takes %s, not %r" % (" and/or ".join(EXPANSIONS), e))
     if opts.get("rules") == "classic" and opts.get("expansions"):
         raise ValueError("the expansions do not go with the classic rules")
-    if "opponent" in opts and opts["opponent"] not in OPPONENT_NAMES:
-        raise ValueError("--opponent must be one of %s" % ", ".join(OPPONENT_NAMES))
+    if "opponent" in opts and opts["opponent"] not in opponent_names():
+        raise ValueError("--opponent must be one of %s" % ", ".join(opponent_names()))
 
 
 def start_game(app, opts):
-    """Start a game with the given options, as the menu's "New game" would.
-
-    Uses App.new_game(**opts) when the App has it; otherwise it changes the
-    settings through app_menu's dump()/load() (the names the settings file
-    uses) and presses SELECT on "New game", the way a player would.
-    """
-    new_game = getattr(app, "new_game", None)
-    if new_game is not None:
-        new_game(**opts)
-        return
-    from jarmo import app_menu as M
-    values = M.dump(app.settings)
-    if "rules" in opts:
-        values["rules"] = M.RULES.index(opts["rules"])
-    if "expansions" in opts or "rules" in opts:
-        ex = opts.get("expansions", M.expansions(app.settings))
-        values["heroes"] = 1 if "heroes" in ex else 0
-        values["challenges"] = 1 if "challenges" in ex else 0
-    if "opponent" in opts:
-        values["opp"] = OPPONENT_NAMES.index(opts["opponent"])
-    if "side" in opts:
-        values["side"] = 0 if opts["side"] == "south" else 1
-    M.load(app.settings, values)
-    if app.state != "menu":
-        raise SystemExit("cannot start a game from the command line now (app state %s)"
-                         % app.state)
-    for _ in range(M.ITEMS):       # a saved game puts the menu on "Resume"
-        if getattr(app, "_item", M.NEW) == M.NEW:
-            break
-        app.press(codes.NEXT, 0)
-    app.press(codes.SELECT, 0)
+    """Start a game with the given options, as the menu's "New game" would."""
+    app.new_game(**opts)
 
 
 def make_app(profile, args, data, seed=None):
@@ -1262,14 +1233,14 @@ def read_script(path):
             except UnicodeError:
                 data = "\0"
         if "\0" in data:
-            raise host.FileError("--script -: standard input is not text")
+            raise blinka.FileError("--script -: standard input is not text")
         text = data
     else:
-        text = host.read_text(path, "--script")
+        text = blinka.read_text(path, "--script")
     try:
-        return host.parse_events(text, extra=("quit", "export", "rules"))
+        return blinka.parse_events(text, extra=("quit", "export", "rules"))
     except ValueError as err:
-        raise host.FileError("--script %s: %s" % (path, err))
+        raise blinka.FileError("--script %s: %s" % (path, err)) from err
 
 
 def read_replay(path, args):
@@ -1277,20 +1248,20 @@ def read_replay(path, args):
 
     FILE: the app's saved game (a data folder, its `game`, or the store's
     files for it), an export, Game.dump() text or a plain list of moves."""
-    entry = host.saved_game_entry(path) if os.path.exists(path) or path.endswith("game") \
+    entry = blinka.saved_game_entry(path) if os.path.exists(path) or path.endswith("game") \
         else None
     if entry is not None:
         try:
-            return host.load_saved_game(*entry)
+            return blinka.load_saved_game(*entry)
         except ValueError as err:
-            raise host.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err))
+            raise blinka.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err)) from err
     if os.path.isdir(path):
-        raise host.FileError("--replay %s: is a folder without a saved game" % path)
-    text = host.read_text(path, "--replay")
+        raise blinka.FileError("--replay %s: is a folder without a saved game" % path)
+    text = blinka.read_text(path, "--replay")
     try:
-        return host.load_game_text(text, args.rules, args.expansions or ())
+        return blinka.load_game_text(text, args.rules, args.expansions or ())
     except ValueError as err:
-        raise host.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err))
+        raise blinka.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err)) from err
 
 
 def main(argv=None):
@@ -1300,23 +1271,23 @@ def main(argv=None):
     try:
         check_options(start_options(args))
         game = read_replay(args.replay, args) if args.replay else None
-    except (host.FileError, ValueError) as err:
-        _say("hardware.sim: %s\n" % err)
+    except (blinka.FileError, ValueError) as err:
+        _say("%s: %s\n" % (COMMAND, err))
         return 2
     if args.script is None and not (_isatty(sys.stdin) and _isatty(sys.stdout)):
         _say(
-            "hardware.sim needs a terminal: stdin/stdout is not a tty.\n"
+            COMMAND + " needs a terminal: stdin/stdout is not a tty.\n"
             "For a run without one, give the button events as a script:\n"
-            "  python -m hardware.sim --script events.txt   (or --script - to read stdin)\n")
+            "  " + COMMAND + " --script events.txt   (or --script - to read stdin)\n")
         return 2
     if args.script == "-" and sys.stdin is None:
-        _say("hardware.sim: --script - reads stdin, but there is none\n")
+        _say(COMMAND + ": --script - reads stdin, but there is none\n")
         return 2
     try:
-        data = host.data_folder(args.data)
+        data = blinka.data_folder(args.data)
         events = read_script(args.script) if args.script is not None else None
-    except host.FileError as err:
-        _say("hardware.sim: %s\n" % err)
+    except blinka.FileError as err:
+        _say("%s: %s\n" % (COMMAND, err))
         return 2
 
     from hardware.display import TextDisplay
@@ -1327,7 +1298,7 @@ def main(argv=None):
     profile = profiles.get(args.profile)
     # the profile's pixel order, rotation, brightness and buttons; Blinka's
     # simulated board has none of the device's pins, so the LEDs use its NEOPIXEL
-    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, host.capturing_neopixel())
+    leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
     has_display = profile["display"] is not None or profile is profiles.HOST
     text_display = TextDisplay() if has_display else None
     try:
@@ -1362,7 +1333,7 @@ class ScriptInput:
     """Events of a --script for the main loop; the word `export` exports the game."""
 
     def __init__(self, events, screen, data, seed):
-        self.events = host.EventSource(events)
+        self.events = blinka.EventSource(events)
         self.screen = screen
         self.data = data
         self.seed = seed
@@ -1385,16 +1356,15 @@ def _run_script(args, events, app, leds, text_display, profile, run, data, seed)
     sys.stdout.write("\n".join(legend(profile, replay=args.replay is not None)) + "\n")
     sys.stdout.write("AI seed %d (--seed %d plays this session again)\n" % (seed, seed))
     run(app, ScriptInput(events, screen, data, seed), leds, text_display,
-        host.VirtualClock(), screen)
+        blinka.VirtualClock(), screen)
     return 0
 
 
 def _run_terminal(args, app, leds, text_display, profile, run, data, seed):
-    import adafruit_ticks
     fd = sys.stdin.fileno()
     out = sys.stdout
     notes = ["Saves in " + _home(data)]
-    screen = Screen(app, leds, text_display, profile, out, host.colour_mode(args.color),
+    screen = Screen(app, leds, text_display, profile, out, blinka.colour_mode(args.color),
                     notes=notes)
 
     def on_winch(signum, frame):
@@ -1408,7 +1378,7 @@ def _run_terminal(args, app, leds, text_display, profile, run, data, seed):
             else:
                 inputs = TerminalInput(fd, screen, ProfileKeys(profile) if profile["keys"]
                                        else None, data=data, seed=seed)
-            run(app, inputs, leds, text_display, adafruit_ticks.ticks_ms, screen)
+            run(app, inputs, leds, text_display, ticks_ms, screen)
     finally:
         signal.signal(signal.SIGWINCH, old_winch)
     return 0

@@ -1,17 +1,15 @@
-"""Command line: AI self-play statistics.
+"""AI self-play statistics: `python3 run.py selfplay` (python -m host.selfplay).
 
-    python -m jarmo selfplay --rules classic --games 1000 --south greedy --north greedy
-                             [--seed S] [--jobs N] [--expansions heroes challenges]
-                             [--ply-limit N] [--swap] [--quiet]
+    python3 run.py selfplay --rules classic --games 1000 --south greedy --north greedy
+                            [--seed S] [--jobs N] [--expansions heroes challenges]
+                            [--ply-limit N] [--swap] [--quiet]
 
 Prints wins for South and North and draws, each with its share (like the
 online site's own table), the average game length in plies (completed
 turns) and why the games ended.  --swap exchanges the players' sides after
 every game and adds a line per player.  --jobs N plays on N processes
-(os.fork and os.pipe; CPython on Linux or macOS).
-
-Only the modules allowed in jarmo/ are used (no argparse), so the same file
-also imports on MicroPython, where --jobs is refused.
+(os.fork and os.pipe; CPython on Linux or macOS).  tools/bench_ai.py plays
+its strength table through run_games().
 """
 
 import json
@@ -20,16 +18,15 @@ import sys
 import time
 
 from jarmo.ai import Player, level_number
-from jarmo.game import EXPANSIONS, RULE_SETS, Game
+from jarmo.game import EXPANSIONS, REASONS, RULE_SETS, Game
 
 DEFAULT_PLY_LIMIT = 300
 COLOURS = {"classic": ("White", "Black")}
 DEFAULT_COLOURS = ("Green", "Blue")
-REASONS = ("camp", "wipeout", "repetition", "stuck", "limit")
 
-USAGE = """usage: python -m jarmo selfplay [--rules R] [--games N] [--south LEVEL] [--north LEVEL]
-                          [--seed S] [--jobs N] [--expansions E [E ...]]
-                          [--ply-limit N] [--swap] [--quiet]
+USAGE = """usage: python3 run.py selfplay [--rules R] [--games N] [--south LEVEL] [--north LEVEL]
+                               [--seed S] [--jobs N] [--expansions E [E ...]]
+                               [--ply-limit N] [--swap] [--quiet]
 
   --rules       classic | standard | legendary | jasyr (default classic)
   --games       number of games (default 100)
@@ -65,9 +62,8 @@ def play_game(rules, expansions, ply_limit, south, north, seed=0, index=0, swap=
     players = (Player(first, s1), Player(second, s2))
     game = Game(rules, expansions, ply_limit)
     while game.result() is None:
-        side = game._turn
-        for action in players[side].choose(game):
-            game.play(action)
+        for code in players[0 if game.turn == "south" else 1].choose(game):
+            game.play_code(code)
     result = game.result()
     winner_player = None
     if result.winner is not None:
@@ -232,7 +228,7 @@ def parse_selfplay(argv):
             try:
                 number = int(value)
             except ValueError:
-                raise UsageError("%s takes a whole number, not %r" % (name, value))
+                raise UsageError("%s takes a whole number, not %r" % (name, value)) from None
             if key == "ply_limit" and number <= 0:
                 opts[key] = None          # --ply-limit 0: no limit
                 continue
@@ -252,7 +248,7 @@ def parse_selfplay(argv):
         try:
             level_number(opts[side])
         except ValueError as exc:
-            raise UsageError(str(exc))
+            raise UsageError(str(exc)) from exc
     return opts
 
 
@@ -282,17 +278,11 @@ def selfplay(argv, stdout=None):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        sys.stdout.write(USAGE)
-        return 0 if argv else 2
-    if argv[0] != "selfplay":
-        sys.stderr.write("unknown command %r\n%s" % (argv[0], USAGE))
-        return 2
     if "-h" in argv or "--help" in argv:
         sys.stdout.write(USAGE)
         return 0
     try:
-        selfplay(argv[1:])
+        selfplay(argv)
     except UsageError as exc:
         sys.stderr.write("error: %s\n%s" % (exc, USAGE))
         return 2

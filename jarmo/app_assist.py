@@ -1,0 +1,237 @@
+# Assist: the move timer and the hint - the human's turn (Play) with a clock and an adviser.
+#
+# Assisted is Play with both: App puts one in place of the play state when a
+# turn begins with the timer on (install) or the menu's Hint is chosen
+# (ask), and a plain Play comes back with the next game (App.set_game), so
+# neither costs RAM in a game without them: this module is imported then and
+# forgotten with it.
+#
+# Timer: `limit` ms for each human turn (both seats of a two-player game;
+# against the AI only the human's). The top line of the display ends with
+# the seconds left; in the last 5 s the dark points of rank 3 (a3..) count
+# them down in dim red, one point a second, so pieces, targets and markers
+# stay visible. The clock pauses while the menu is open. When time runs out
+# the selection is dropped and an AI plays the turn for the player: greedy
+# by default, or a random turn (setting "Time out").
+#
+# Hint: the AI at the opponent's level (greedy in a two-player game) thinks
+# about the player's turn in slices, one Player.step() a pass (under 30 ms
+# on an RP2040), so the buttons stay live; then the display says
+# the turn and the LEDs light its points in order (piece, then target; a
+# placement's point), 0.5 s each, in reddish purple, without playing it.
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+from jarmo import app_view as V
+from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
+from jarmo.app_play import Play, title_line
+from jarmo.buttons import MENU
+from jarmo.notation import action_text
+
+HINT = const(0xCC79A7)      # Okabe-Ito reddish purple
+_DIM_RED = const(0x500000)
+# action kinds (mirrors of jarmo/codes.py, inlined by MicroPython)
+_MOVE = const(0)
+_RECALL = const(1)
+_DONE = const(3)
+_FLIP = const(4)
+_FLIP_PLACE = const(5)
+_COUNTDOWN = const(5000)    # ms: the LEDs count the last seconds down
+_SHOW = const(500)          # ms each hint point is lit
+
+_IDLE = const(0)
+_ASKED = const(1)           # a hint was asked: it starts with the human's turn
+_HINTING = const(2)         # the AI thinks about the hint
+_SHOWN = const(3)
+_TIMED_OUT = const(4)       # an AI thinks about the turn it will play for the player
+
+
+def install(app):
+    """The assisted play state of the running game, following the settings
+    Timer and Time out (App.next_turn calls it before each human turn)."""
+    p = app.states[S_PLAY]
+    if not isinstance(p, Assisted):
+        p = app.states[S_PLAY] = Assisted()
+    s = app.settings
+    p.limit = TIMER_S[s[TIMER - RULE]] * 1000
+    p.timeout_level = 1 - s[TIMEOUT - RULE]         # greedy, or random
+    return p
+
+
+def ask(app):
+    """The menu's Hint: the next human turn (or this one) gets one."""
+    install(app).mode = _ASKED
+
+
+# A human's turn with the timer and the hint: the turn the clock belongs to
+# (game, plies, side), the ms left while the menu is open, the Player
+# thinking now, and the hint's points.
+class Assisted(Play):
+    def __init__(self):
+        Play.__init__(self)
+        self.limit = 0                  # ms per turn, 0: no timer
+        self.timeout_level = 1          # jarmo.ai level playing a timed-out turn
+        self.left = 0
+        self.deadline = 0
+        self.game = None
+        self.plies = -1
+        self.side = -1
+        self.mode = _IDLE
+        self.player = None              # the Player thinking now
+        self.helper_level = -1          # the level of our own Player, while it thinks
+        self.points = bytearray(20)     # the hint's points in order
+        self.n = 0
+        self.t0 = 0
+        self.shown = -1                 # the seconds last shown
+
+    # ------------------------------------------------------------ the turn
+
+    def enter(self, app, arg):
+        g = app.game
+        side = app.turn_side()
+        if g is not self.game or g.plies != self.plies or side != self.side:
+            self.game = g                   # a new turn: the whole time again
+            self.plies = g.plies
+            self.side = side
+            self.left = self.limit
+            if self.mode != _ASKED:
+                self.mode = _IDLE
+        self.deadline = V.ticks_add(app.now, self.left)
+        if self.mode == _ASKED:
+            self._think(app, self._hint_player(app))
+            self.mode = _HINTING
+            app.msg = ("Hint: thinking...",)
+        Play.enter(self, app, arg)
+
+    def exit(self, app):
+        self.left = max(0, V.ticks_diff(self.deadline, app.now))
+        if self.mode == _HINTING or self.mode == _TIMED_OUT:
+            self.mode = _IDLE       # thought over when asked again
+        self.player = None
+
+    def press(self, app, b, player):
+        if self.mode != _TIMED_OUT or b == MENU:
+            Play.press(self, app, b, player)
+
+    def human(self, app, code):
+        if self.mode == _SHOWN:
+            self.mode = _IDLE       # the hint is out of date once you act
+        Play.human(self, app, code)
+
+    def tick(self, app):
+        mode = self.mode
+        if mode == _HINTING or mode == _TIMED_OUT:
+            # one slice a pass (at most jarmo.ai.SLICE actions: under 30 ms
+            # on an RP2040), so the buttons and the LEDs stay live
+            answer = self.player.step(app.now)
+            if answer is not None:
+                self.player = None          # our own Player (if any) leaves RAM
+                if mode == _HINTING:
+                    self._show(app, answer)
+                else:
+                    self._play(app, answer)
+                return
+        if self.limit and mode != _TIMED_OUT:
+            left = V.ticks_diff(self.deadline, app.now)
+            if left <= 0:
+                self.drop()
+                # the opponent's AI makes room (App.make_player makes it again
+                # at its turn; it starts every turn afresh anyway)
+                app.player = None
+                self._think(app, self._helper(app, self.timeout_level))
+                self.mode = _TIMED_OUT
+                app.msg = ("Time is up: the AI", "plays your turn")
+                self.text(app)
+            elif (left + 999) // 1000 != self.shown:
+                self.text(app)
+                app.dirty = True
+
+    def text(self, app):
+        """Play's lines; with the timer, the title always on top, ending with
+        the seconds left (the last line of the body gives way)."""
+        Play.text(self, app)
+        if not self.limit:
+            return
+        s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
+        self.shown = s
+        clock = " %d s" % s
+        title = title_line(app)
+        t = app.text
+        if t[0] != title:
+            t = t[:3] + t[-1:]      # 5 lines without the title: one body line goes
+        else:
+            t = t[1:]
+        app.set_text((title[:21 - len(clock)] + clock,) + t)
+
+    def draw(self, app, buf):
+        Play.draw(self, app, buf)
+        now = app.now
+        if app.board.cursor >= 25:
+            return                  # an icon fills the board
+        if self.mode == _SHOWN and self.n:
+            k = V.ticks_diff(now, self.t0) // _SHOW % (self.n + 1)
+            if k < self.n:
+                V.put(buf, self.points[k], HINT)
+        if self.limit and self.mode != _TIMED_OUT:
+            left = V.ticks_diff(self.deadline, now)
+            if 0 < left <= _COUNTDOWN and left % 1000 > 300:
+                for i in range(10, 10 + (left + 999) // 1000):
+                    j = i * 3
+                    if not (buf[j] or buf[j + 1] or buf[j + 2]):
+                        V.put(buf, i, _DIM_RED)
+
+    # ------------------------------------------------------------ thinking
+
+    def _hint_player(self, app):
+        """The opponent's AI against the AI; a greedy one between two players."""
+        if app.opp and app.make_player():
+            return app.player
+        return self._helper(app, 1)
+
+    def _helper(self, app, level):
+        """A Player of our own, kept only while it thinks (RAM)."""
+        from jarmo.ai import Player
+        self.helper_level = level
+        return Player(level, seed=app.seed + app.game.plies)
+
+    def _think(self, app, player):
+        self.player = player
+        player.start(app.game, app.now)
+
+    def _show(self, app, answer):
+        pts = self.points
+        n = 0
+        for code in answer:
+            kind = code & 7
+            if kind == _DONE:           # nothing to light
+                continue
+            if kind == _MOVE or kind == _RECALL or kind == _FLIP or kind == _FLIP_PLACE:
+                pts[n] = code >> 3 & 31     # the piece
+                n += 1
+            if kind != _FLIP:
+                pts[n] = code >> 8 & 31     # where it goes
+                n += 1
+        self.n = n
+        self.t0 = app.now
+        self.mode = _SHOWN
+        app.msg = wrap("Hint: " + " ".join([action_text(c) for c in answer]), 21, 2)
+        self.text(app)
+
+    def _play(self, app, answer):
+        """The timed-out turn: play the AI's actions as the player's picks would."""
+        self.mode = _IDLE
+        app.msg = ()
+        g = app.game
+        plies = g.plies
+        for code in answer:
+            if g.plies != plies or g.result() is not None or app.game is not g:
+                break
+            self.human(app, code)
+        if g.plies == plies and g.result() is None and app.game is g:
+            # the answer left the turn open (cannot happen with a whole turn): think again
+            self._think(app, self._helper(app, self.timeout_level))
+            self.mode = _TIMED_OUT

@@ -1,0 +1,87 @@
+"""The app's modules import only downwards: no cycles, no module imports jarmo.app.
+
+The layers are app_base's comment: a module may import app modules of lower
+layers only (a state goes to another state with App.goto, never by
+importing it). Checked on the source with ast, function-level imports too.
+"""
+
+import ast
+import pathlib
+
+JARMO = pathlib.Path(__file__).resolve().parents[2] / "jarmo"
+
+# lowest first; modules on one layer do not import each other
+LAYERS = (
+    ("app_base",),
+    ("app_view",),
+    ("app_turn", "app_legend", "stats"),
+    ("app_play",),
+    ("app_assist",),
+    ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson"),
+    ("app_start",),
+    ("app",),
+)
+LAYER = dict((name, k) for k in range(len(LAYERS)) for name in LAYERS[k])
+
+
+def app_modules():
+    return sorted(p.stem for p in JARMO.glob("app*.py")) + ["stats"]
+
+
+def imported(name):
+    """The jarmo modules a module imports anywhere in its source."""
+    tree = ast.parse((JARMO / (name + ".py")).read_text())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "jarmo":
+                out.update("jarmo." + a.name for a in node.names)
+            else:
+                out.add(node.module)
+    return set(m[6:] for m in out if m.startswith("jarmo."))
+
+
+def test_the_app_modules_import_each_other_without_a_cycle():
+    graph = dict((name, imported(name) & set(app_modules())) for name in app_modules())
+    done = set()
+
+    def visit(name, path):
+        assert name not in path, "import cycle: " + " -> ".join(path + [name])
+        if name not in done:
+            for dep in sorted(graph[name]):
+                visit(dep, path + [name])
+            done.add(name)
+
+    for name in app_modules():
+        visit(name, [])
+
+
+def test_the_layered_modules_import_only_downwards():
+    # a new app module may take the lowest layer above everything it imports
+    for name in app_modules():
+        for dep in imported(name):
+            if dep in LAYER and name in LAYER:
+                assert LAYER[dep] < LAYER[name], "%s imports %s (not below it)" % (name, dep)
+
+
+def test_the_leaf_imports_nothing_of_jarmo():
+    assert imported("app_base") == set()
+
+
+def test_nothing_imports_the_app_module():
+    for path in JARMO.glob("*.py"):
+        if path.stem != "app":
+            assert "app" not in imported(path.stem), path.name
+
+
+def test_each_app_module_opens_with_its_concept():
+    for name in app_modules():
+        first = (JARMO / (name + ".py")).read_text().splitlines()[0]
+        assert first.startswith("# ") and ": " in first, (name, first)
+        tree = ast.parse((JARMO / (name + ".py")).read_text())
+        assert ast.get_docstring(tree) is None, name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                assert ast.get_docstring(node) is None, (name, node.name)

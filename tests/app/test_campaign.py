@@ -1,0 +1,192 @@
+"""The campaign: a ladder of battles against the AI, progress kept on flash,
+and its screen driven through the buttons only."""
+
+import json
+
+from jarmo.ai import LEVELS, Player
+from jarmo.app import App
+from jarmo.app_campaign import LOCKED, WON
+from jarmo.buttons import MENU, NEXT, PREV, SELECT
+from jarmo.campaign import BATTLES, NAME, Progress, human_turns
+from jarmo.game import EXPANSIONS, RULE_SETS, Game
+from jarmo.notation import action_text
+from jarmo.storage import Store
+from tests.app.drive import Clock, menu_to, play, wait_state
+from tests.app.fakefs import FakeFS, PowerCut
+from tests.app.memstore import MemoryStore
+
+# ---------------------------------------------------------------- the ladder
+
+def test_at_least_eight_battles_at_rising_levels_across_rule_sets():
+    assert len(BATTLES) >= 8
+    levels = [b[2] for b in BATTLES]
+    assert levels == sorted(levels)
+    assert set(levels) == {0, 1, 2, 3, 4}          # random .. 4, never 3-legacy
+    assert max(levels) < LEVELS.index("3-legacy")
+    assert set(b[0] for b in BATTLES) == set(RULE_SETS)
+    assert set(e for b in BATTLES for e in b[1]) == set(EXPANSIONS)
+    for rules, expansions, _level, side in BATTLES:
+        Game(rules, expansions)                    # every battle is a valid game
+        assert side in (0, 1)
+
+
+def test_each_won_battle_opens_the_next():
+    p = Progress()
+    assert p.is_open(0) and not p.is_open(1) and p.first_open() == 0
+    p.record(0, 20)
+    assert p.won(0) and p.is_open(1) and not p.is_open(2) and p.first_open() == 1
+    assert p.wins() == 1
+
+
+def test_the_best_result_is_the_fewest_turns():
+    p = Progress()
+    p.record(3, 20)
+    p.record(3, 25)
+    assert p.best[3] == 20
+    p.record(3, 12)
+    assert p.best[3] == 12
+
+
+def test_human_turns_count_the_human_side_only():
+    g = Game("standard")
+    for a in ("b1-d2", "b5-d4", "c1-a2"):
+        g.play(a)
+    assert human_turns(g, 0) == 2 and human_turns(g, 1) == 1
+
+
+# ---------------------------------------------------------------- on flash
+
+def test_progress_is_kept_in_the_store_and_read_back():
+    store = MemoryStore()
+    Progress(store).record(0, 17)
+    again = Progress(store)
+    assert again.best[0] == 17 and again.is_open(1)
+    assert json.loads(store.read(NAME)) == {"v": 1, "best": again.best}
+
+
+def test_a_power_cut_at_every_step_keeps_the_old_or_the_new_progress():
+    fs = FakeFS()
+    Progress(Store("/", fs)).record(0, 30)
+    fs.steps = []
+    Progress(Store("/", fs)).record(1, 40)
+    steps = len(fs.steps)
+    seen = set()
+    for cut in range(steps + 1):
+        fs = FakeFS()
+        Progress(Store("/", fs)).record(0, 30)
+        fs.cut_after(cut)
+        try:
+            Progress(Store("/", fs)).record(1, 40)
+        except PowerCut:
+            pass
+        fs.reboot()
+        p = Progress(Store("/", fs))
+        assert p.problem is None, (cut, p.problem)
+        assert p.best[0] == 30 and p.best[1] in (0, 40), (cut, p.best)
+        seen.add(p.best[1])
+    assert seen == {0, 40}
+
+
+def test_a_damaged_progress_file_is_reported_and_set_aside():
+    store = MemoryStore()
+    store.files[NAME] = "JARMO1 5 00000000\nhello"
+    p = Progress(store)
+    assert p.problem and p.best == [0] * len(BATTLES)
+    assert NAME + ".bad" in store.files and NAME not in store.files
+    store.write(NAME, '{"v": 1, "best": "x"}')     # intact but unreadable
+    assert Progress(store).problem == "campaign: unreadable"
+
+
+# ---------------------------------------------------------------- the screen
+
+def open_campaign(has_display=True, store=None):
+    app = App(store=store or MemoryStore(), has_display=has_display)
+    clock = Clock(app)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    assert app.state == "campaign", app.state
+    return app, clock
+
+
+def test_the_campaign_screen_says_where_you_stand():
+    app, clock = open_campaign()
+    assert app.text[0] == "Campaign: 0/%d won" % len(BATTLES)
+    assert app.text[1] == "1: classic, South"
+    assert app.text[2] == "vs AI 1 random"
+    assert app.text[3] == "Open: SELECT plays"
+    clock.press(NEXT)
+    assert app.text[1].startswith("2: standard") and app.text[3] == "Locked"
+    clock.press(SELECT)                             # a locked battle does not start
+    assert app.state == "campaign" and app.text[3] == "Win battle 1 first"
+    clock.press(PREV)
+    clock.press(PREV)                               # PREV on the first battle: the menu
+    assert app.state == "menu"
+
+
+def test_the_ladder_on_the_leds_without_a_display():
+    store = MemoryStore()
+    Progress(store).record(0, 9)
+    app, clock = open_campaign(has_display=False, store=store)
+    assert app.states[app.sid].k == 1               # it opens on the first battle not won
+    clock.press(NEXT)
+    clock.press(NEXT)                               # the cursor on battle 4, d1
+    clock.run(600)
+    assert app.pixel("a1") == WON
+    assert app.pixel("c1") == LOCKED and app.pixel("e3") == 0
+    b1 = [app.pixel("b1") for _ in range(8) if clock.run(256) is None]
+    assert len(set(b1)) > 1 and all(c and c & 0xFF == c >> 16 & 0xFF for c in b1)   # breathes white
+    clock.press(MENU)
+    assert app.state == "menu"
+
+
+def win_battle(app, clock, seed=1):
+    """Play the human's turns with a greedy AI's choice, through the buttons."""
+    helper = Player("greedy", seed=seed)
+    for _ in range(300):
+        if app.state == "play":
+            for code in helper.choose(app.game):
+                if app.state != "play":
+                    break
+                play(clock, action_text(code))
+        elif app.state == "ai":
+            clock.run(64)
+        else:
+            break
+    assert app.state in ("end", "result"), app.state
+
+
+def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
+    store = MemoryStore()
+    app, clock = open_campaign(store=store)
+    clock.press(SELECT)                             # battle 1: classic against AI 1
+    assert app.state in ("play", "ai")
+    assert app.game.rules == "classic" and app.opp == 1 and app.battle == 0
+    assert json.loads(store.read("game"))["battle"] == 0
+    # a power-off in the battle: it resumes as that battle
+    again = App(store=store)
+    assert again.battle == 0 and again.states[0].title == "Saved game found"
+    win_battle(app, clock)
+    wait_state(clock, "result")
+    assert app.game.result().winner == "south"
+    best = Progress(store).best[0]
+    assert best == human_turns(app.game, 0)
+    clock.press(SELECT)                             # from a battle's result: the ladder
+    assert app.state == "campaign"
+    assert app.text[0] == "Campaign: 1/%d won" % len(BATTLES)
+    assert app.text[1].startswith("2: ") and app.text[3] == "Open: SELECT plays"
+
+
+def test_a_win_lost_to_a_power_cut_is_recorded_when_the_battle_is_resumed():
+    store = MemoryStore()
+    app, clock = open_campaign(store=store)
+    clock.press(SELECT)
+    win_battle(app, clock)
+    wait_state(clock, "result")
+    store.delete(NAME)                  # as if the power went before the progress was written
+    again = App(store=store)
+    clock = Clock(again)
+    assert again.battle == 0
+    menu_to(clock, "Resume")
+    clock.press(SELECT)                 # the finished battle's result again
+    assert again.state == "result" and again.text[-1] == "SELECT: campaign"
+    assert Progress(store).won(0)

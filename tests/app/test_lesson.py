@@ -1,0 +1,178 @@
+"""The guided first game, driven through the buttons only."""
+
+from jarmo.app import App
+from jarmo.app_base import wrap
+from jarmo.app_lesson import HINT, SCRIPT, STEPS
+from jarmo.board import point
+from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
+from jarmo.game import Game
+from tests.app.drive import Clock, menu_to, new_game, play
+from tests.app.memstore import MemoryStore
+
+
+def open_lesson(has_display=True, store=None):
+    app = App(store=store or MemoryStore(), has_display=has_display)
+    clock = Clock(app)
+    menu_to(clock, "First game")
+    clock.press(SELECT)
+    assert app.state == "lesson", app.state
+    return app, clock
+
+
+def lesson(app):
+    return app.states[app.sid]
+
+
+def lit(app, clock):
+    """The point lit in the hint colour (what to pick next), or None."""
+    for _ in range(8):
+        clock.run(128)
+        for i in range(25):
+            if app.pixel(i) == HINT:
+                return i
+    return None
+
+
+def joy_to(app, clock, target):
+    """Move the lesson's cursor to a point with the joystick alone."""
+    for _ in range(12):
+        c = lesson(app).board.cursor
+        if c == target:
+            return
+        if c % 5 != target % 5:
+            clock.press(RIGHT if target % 5 > c % 5 else LEFT)
+        else:
+            clock.press(UP if target // 5 > c // 5 else DOWN)
+    raise AssertionError("the joystick never reached %d" % target)
+
+
+def follow(app, clock, joystick=False):
+    """Pick whatever the LEDs light, with NEXT (or the joystick) and SELECT."""
+    for _ in range(60):
+        if lesson(app).game.result() is not None:
+            return
+        if lesson(app).game.turn == "north":
+            clock.run(800)
+            continue
+        want = lit(app, clock)
+        assert want is not None, app.text
+        if joystick:
+            joy_to(app, clock, want)
+        else:
+            for _ in range(30):
+                if lesson(app).board.cursor == want:
+                    break
+                clock.press(NEXT)
+        assert "SELECT" in app.text[-1]
+        clock.press(SELECT)
+    raise AssertionError("the lesson never ended")
+
+
+def test_the_script_is_a_game_that_south_wins_and_every_step_has_words():
+    g = Game("standard")
+    for a in SCRIPT:
+        g.play(a)
+    assert g.result().winner == "south"
+    south = 0
+    g = Game("standard")
+    for a in SCRIPT:
+        south += g.turn == "south"
+        g.play(a)
+    assert len(STEPS) == south + 1                  # one per South action, then the end
+    for words in STEPS:
+        assert len(wrap(words, 21, 9)) <= 3, words
+
+
+def test_the_lesson_walks_through_a_whole_game_and_returns_to_the_menu():
+    app, clock = open_lesson()
+    assert app.text[0] == "First game 1/7"
+    assert app.text[-1] == "Cursor to e1, SELECT"
+    seen = []
+    for _ in range(60):
+        if lesson(app).game.result() is not None:
+            break
+        if lesson(app).game.turn == "south":
+            seen.append(app.text[1])
+        follow_one(app, clock)
+    g = lesson(app).game
+    assert g.history() == SCRIPT
+    assert g.result().reason == "wipeout"
+    assert app.text[0] == "First game: done" and "won" in app.text[1]
+    # the steps named moving, taking, guards, the camp, placing and the end
+    words = " ".join(STEPS)
+    for idea in ("lines", "take", "guard", "enemy camp", "Place", "win"):
+        assert idea in words
+    clock.press(SELECT)
+    assert app.state == "menu"
+
+
+def follow_one(app, clock):
+    if lesson(app).game.turn == "north":
+        clock.run(800)
+        return
+    want = lit(app, clock)
+    for _ in range(30):
+        if lesson(app).board.cursor == want:
+            break
+        clock.press(NEXT)
+    clock.press(SELECT)
+
+
+def test_a_wrong_pick_gets_a_hint_and_changes_nothing():
+    app, clock = open_lesson()
+    want = lit(app, clock)
+    assert want == point("e1")
+    while lesson(app).board.cursor == want:
+        clock.press(NEXT)
+    clock.press(SELECT)
+    assert app.state == "lesson"
+    assert app.text[-1] == "Not that: the lit one"
+    assert lesson(app).game.plies == 0 and lesson(app).sel == -1
+    assert lit(app, clock) == want                  # still lit: try again
+    follow_one(app, clock)                          # e1
+    follow_one(app, clock)                          # d3
+    assert lesson(app).game.history() == ["e1-d3"]
+
+
+def test_it_can_be_left_at_any_time_and_started_again():
+    app, clock = open_lesson()
+    follow_one(app, clock)
+    follow_one(app, clock)                          # e1-d3 played
+    clock.run(1000)                                 # North answered
+    assert lesson(app).game.plies == 2
+    clock.press(MENU)
+    assert app.state == "menu"
+    menu_to(clock, "First game")
+    clock.press(SELECT)
+    assert app.state == "lesson" and lesson(app).game.plies == 0
+    assert app.text[0] == "First game 1/7"
+    clock.press(BACK)
+    assert app.state == "menu"
+    clock.press(SELECT)                             # First game again
+    clock.press(PREV)                               # nothing selected: PREV leaves too
+    assert app.state == "menu"
+
+
+def test_on_the_leds_alone_with_the_joystick():
+    app, clock = open_lesson(has_display=False)
+    follow(app, clock, joystick=True)
+    assert lesson(app).game.history() == SCRIPT
+
+
+def test_a_saved_game_is_untouched_by_the_lesson():
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    new_game(clock, "standard")
+    play(clock, "b1-d2")
+    saved = store.read("game")
+    clock.press(MENU)
+    menu_to(clock, "First game")
+    clock.press(SELECT)
+    follow_one(app, clock)
+    follow_one(app, clock)
+    clock.press(MENU)
+    assert store.read("game") == saved
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.state == "play" and app.game.history() == ["b1-d2"]

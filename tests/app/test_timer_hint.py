@@ -1,0 +1,232 @@
+"""The move timer and the hint, driven through the buttons and the virtual clock."""
+
+from jarmo.app import App
+from jarmo.app_assist import HINT
+from jarmo.app_base import S_PLAY
+from jarmo.board import point
+from jarmo.buttons import MENU, NEXT, SELECT
+from jarmo.notation import parse_action
+from tests.app.drive import Clock, menu_to, new_game, play, set_option, wait_state
+from tests.app.memstore import MemoryStore
+
+DIM_RED = 0x500000
+
+
+def start(timer="30 s", opponent="human", timeout=None, hints=None, has_display=True,
+          tabletop=True, rules="standard"):
+    app = App(store=MemoryStore(), has_display=has_display, tabletop=tabletop)
+    clock = Clock(app)
+    set_option(clock, "Timer", timer)
+    if timeout:
+        set_option(clock, "Time out", timeout)
+    if hints:
+        set_option(clock, "Hints", hints)
+    new_game(clock, rules, opponent=opponent)
+    clock.run(100)
+    return app, clock
+
+
+def seconds_shown(app):
+    head = app.text[0]
+    assert head.endswith(" s"), app.text
+    return int(head.split()[-2])
+
+
+# ---------------------------------------------------------------- timer
+
+def test_the_timer_is_a_menu_setting_off_by_default():
+    app = App(store=MemoryStore())
+    clock = Clock(app)
+    assert menu_to(clock, "Timer") == ">Timer: off"
+    for value in ("15 s", "30 s", "60 s", "off"):
+        clock.press(SELECT)
+        assert ">Timer: " + value in app.text
+    assert menu_to(clock, "Time out") == ">Time out: greedy AI"
+
+
+def test_the_display_counts_the_seconds_of_the_turn():
+    app, clock = start("30 s")
+    assert seconds_shown(app) == 30
+    clock.run(10000)
+    assert seconds_shown(app) == 20
+    clock.run(9000)
+    assert seconds_shown(app) == 11
+
+
+def run_until_left(clock, seconds):
+    """Run the clock until `seconds` (rounded up) are left of the turn, then 0.1 s more."""
+    app = clock.app
+    while (app.states[S_PLAY].deadline - clock.now + 999) // 1000 > seconds:
+        clock.run(16)
+    clock.run(100)
+
+
+def red_points(app):
+    return [i for i in range(25) if app.pixel(i) == DIM_RED]
+
+
+def test_the_last_seconds_count_down_on_dark_points_without_hiding_pieces():
+    app, clock = start("15 s")
+    run_until_left(clock, 6)
+    assert not red_points(app)
+    run_until_left(clock, 4)                # a3 .. d3 in dim red
+    assert red_points(app) == [10, 11, 12, 13]
+    assert seconds_shown(app) == 4
+    run_until_left(clock, 2)
+    assert red_points(app) == [10, 11]
+    clock.run(700)                          # the dark part of the second
+    assert red_points(app) == []
+    # the pieces stay as they were
+    assert app.pixel("b1") != 0 and app.pixel("c5") != 0
+
+
+def test_when_time_runs_out_the_greedy_ai_plays_the_turn():
+    app, clock = start("15 s")
+    clock.press(SELECT)                     # a piece selected, then nothing more
+    clock.run(15500)
+    assert app.game.plies == 1 and app.game.turn == "north"
+    assert app.state == "play"
+    assert seconds_shown(app) == 15         # North's turn: the whole time again
+    assert any(line.startswith("South moved") or line.startswith("South took")
+               for line in app.text)
+
+
+def test_a_random_turn_when_the_setting_says_so():
+    app, clock = start("15 s", timeout="random AI")
+    clock.run(15500)
+    assert app.game.plies == 1
+    assert app.states[S_PLAY].helper_level == 0
+
+
+def test_the_menu_pauses_the_clock():
+    app, clock = start("30 s")
+    clock.run(10000)
+    clock.press(MENU)
+    clock.run(60000)
+    assert app.game.plies == 0
+    clock.press(MENU)                       # back to the game
+    assert app.state == "play" and seconds_shown(app) == 20
+
+
+def test_against_the_ai_only_the_humans_turns_are_timed():
+    app, clock = start("15 s", opponent="AI 4 level 3", tabletop=False)
+    play(clock, "b1-d2")
+    assert app.state == "ai"
+    wait_state(clock, "play")
+    assert seconds_shown(app) == 15
+    clock.run(16000)
+    assert app.game.plies >= 3              # timed out: played for the human, then the AI
+
+
+def test_without_a_display_the_timer_runs_all_the_same():
+    app, clock = start("15 s", has_display=False)
+    run_until_left(clock, 2)
+    assert red_points(app) == [10, 11]
+    clock.run(2000)
+    assert app.game.plies == 1
+
+
+# ---------------------------------------------------------------- hint
+
+def ask_hint(clock):
+    app = clock.app
+    clock.press(MENU)
+    menu_to(clock, "Hint")
+    clock.press(SELECT)
+    assert app.state == "play"
+
+
+def hint_points(app, clock, ms=4000):
+    """The points the LEDs light in the hint colour, in their order."""
+    order = []
+    for _ in range(ms // 16):
+        clock.run(16)
+        for i in range(25):
+            if app.pixel(i) == HINT and (not order or order[-1] != i):
+                order.append(i)
+    return order
+
+
+def test_a_hint_in_a_two_player_game_shows_the_turn_without_playing_it():
+    app, clock = start("off")
+    ask_hint(clock)
+    for _ in range(200):
+        if app.text and any(line.startswith("Hint: ") and "thinking" not in line
+                            for line in app.text):
+            break
+        clock.run(16)
+    line = [line for line in app.text if line.startswith("Hint: ")][0]
+    actions = line[6:].split()
+    assert actions and actions[0] in app.game.legal()
+    assert app.game.plies == 0                       # not played
+    code = parse_action(actions[0])
+    piece, target = code >> 3 & 31, code >> 8 & 31
+    order = hint_points(app, clock)
+    assert order[:2] == [piece, target]              # piece, then target
+    assert app.states[S_PLAY].helper_level == 1              # greedy between two players
+    play(clock, actions[0])                          # the hint is gone once you act
+    assert not hint_points(app, clock, 1200)
+
+
+def test_a_hint_against_the_ai_thinks_at_its_level_in_slices():
+    app, clock = start("off", opponent="AI 4 level 3", tabletop=False)
+    ask_hint(clock)
+    player = app.player
+    assert player is not None and player.level == 3
+    calls = []
+    step = player.step
+
+    def counted(now=None):
+        calls.append(now)
+        return step(now)
+    player.step = counted
+    ticks = 0
+    while not any(line.startswith("Hint: ") and "thinking" not in line for line in app.text):
+        before = len(calls)
+        clock.run(16, 16)
+        ticks += 1
+        assert len(calls) - before <= 1             # one slice a pass: the UI stays live
+        assert ticks < 2000
+    assert ticks > 5 and app.game.plies == 0
+    assert app.state == "play"
+
+
+def test_hints_can_be_switched_off_for_two_players():
+    app, clock = start("off", hints="off")
+    clock.press(MENU)
+    for _ in range(20):
+        assert not any(line in (">Hint", " Hint") for line in app.text)
+        clock.press(NEXT)
+    app, clock = start("off", opponent="AI 2 greedy", hints="off", tabletop=False)
+    clock.press(MENU)
+    menu_to(clock, "Hint")                           # against the AI it is always there
+
+
+def test_the_new_items_have_their_own_leds_without_a_display():
+    app = App(store=MemoryStore(), has_display=False)
+    clock = Clock(app)
+    for title, spot in (("Campaign", "b3"), ("First game", "c3"), ("Hints", "d2")):
+        menu_to(clock, title)
+        clock.run(300)
+        assert app.pixel(spot) != 0, title
+    set_option(clock, "Timer", "60 s")
+    clock.run(32)
+    lit = [i for i in range(25) if app.pixel(i)]
+    assert lit == [0, 1, 2, 3, point("d3")]            # the 4th value, at the Timer's LED
+    set_option(clock, "Time out", "random AI")
+    clock.run(32)
+    assert [i for i in range(25) if app.pixel(i)] == [0, 1, point("e3")]
+
+
+def test_timer_settings_survive_a_restart():
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    set_option(clock, "Timer", "15 s")
+    set_option(clock, "Time out", "random AI")
+    set_option(clock, "Hints", "off")
+    again = App(store=store)
+    clock = Clock(again)
+    assert menu_to(clock, "Timer") == ">Timer: 15 s"
+    assert menu_to(clock, "Time out") == ">Time out: random AI"
+    assert menu_to(clock, "Hints") == ">Hints: off"

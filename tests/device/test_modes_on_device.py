@@ -1,0 +1,115 @@
+"""The play modes of issue 12 (campaign, guided first game) on real CircuitPython
+10 firmware on an emulated RP2040, through the board's buttons only.
+
+Same harness and patterns as test_game_on_device.py: the project deployed as
+`run.py deploy` does, the console trace (hardware/trace.py) read back.
+Each boots a board, so both are in the full tier (run.py test --full).
+"""
+
+import json
+
+import pytest
+
+from tests.device.test_game_on_device import booted, hold, saved, tap, trace, wait_state
+
+PASS_BUDGET_US = 100000
+HEAP_BUDGET = 51200
+
+
+def menu_to(dev, title, most_taps=24):
+    """Tap next until the menu's cursor is on the item whose line starts with title."""
+    for _ in range(most_taps):
+        texts = trace(dev).texts()
+        if texts and any(line.startswith(">" + title) for line in texts[-1]):
+            return
+        tap(dev, "next")
+    raise AssertionError("no menu item %r: %s" % (title, trace(dev).texts()[-1:]))
+
+
+@pytest.mark.full
+def test_qtpy_opens_the_campaign_and_starts_battle_one(tmp_path, firmware_option):
+    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+        wait_state(dev, "menu", 5000)
+        menu_to(dev, "Campaign")
+        tap(dev, "select")
+        wait_state(dev, "campaign", 5000)
+        assert trace(dev).texts()[-1][0].startswith("Campaign: 0/")
+        assert dev.frames and dev.frames[-1][1] != bytes(75)      # the ladder is lit
+        tap(dev, "select")                                         # battle 1
+        wait_state(dev, "(play|ai)", 5000)
+        tap(dev, "select")                                         # a piece
+        tap(dev, "select")                                         # its first target
+        wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)                             # the AI answered
+        dev.run(1000)                                              # the save's passes
+        record = json.loads(saved(dev, "game"))
+        assert record["battle"] == 0 and record["opp"] == 1
+        t = trace(dev)
+        assert "campaign" in t.state_names()
+        longest = max(us for us, _state in t.max_passes())
+        assert longest <= PASS_BUDGET_US, t.max_passes()
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+@pytest.mark.full
+def test_qtpy_plays_the_first_steps_of_the_lesson_and_leaves_it(tmp_path, firmware_option):
+    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+        wait_state(dev, "menu", 5000)
+        menu_to(dev, "First game")
+        tap(dev, "select")
+        wait_state(dev, "lesson", 5000)
+        assert trace(dev).texts()[-1][0] == "First game 1/7"
+        for _pick in ("e1", "d3"):                                 # NEXT to the lit point, SELECT
+            for _ in range(12):
+                if "Now SELECT" in trace(dev).texts()[-1][-1]:
+                    break
+                tap(dev, "next")
+            tap(dev, "select")
+        dev.run(1500)                                              # North answers
+        assert trace(dev).texts()[-1][0] == "First game 2/7"
+        tap(dev, "back")                                           # BACK: out, to the menu
+        wait_state(dev, "menu", 5000)
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+def timer_settings(timer):
+    """A settings slot (jarmo.storage record): standard, against the greedy AI, a move timer."""
+    from jarmo.storage import SIZES, record
+    data = record(0, json.dumps({"rules": 1, "heroes": 0, "challenges": 0, "opp": 2, "side": 0,
+                                 "games": 0, "bright": 5, "timer": timer, "timeout": 0}))
+    return bytes(data) + bytes(SIZES["settings"] - len(data))
+
+
+@pytest.mark.full
+def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_path, firmware_option):
+    # 15 s a turn: some turns are played, one runs out and the greedy AI plays it
+    with booted(tmp_path, firmware_option, "pico",
+                files={"settings.0": timer_settings(1)}) as dev:
+        wait_state(dev, "menu", 8000)
+        dev.run(1000)                                              # the AI module loads
+        tap(dev, "select")                                         # New game
+        for _ in range(3):
+            wait_state(dev, "play", 20000)
+            tap(dev, "select")
+            tap(dev, "select")
+        wait_state(dev, "play", 20000)
+        before = len(trace(dev).last_game())
+        dev.run(17000)                                             # time runs out
+        wait_state(dev, "play", 20000)                             # and the AI answered
+        assert len(trace(dev).last_game()) >= before + 2
+        hold(dev, "menu")                                          # a hint, from the menu
+        wait_state(dev, "menu", 5000)
+        menu_to(dev, "Hint")
+        tap(dev, "select")
+        wait_state(dev, "play", 5000)
+        dev.run(3000)
+        hints = [line for text in trace(dev).texts() for line in text if line.startswith("Hint: ")]
+        assert hints and "thinking" not in hints[-1], hints
+        t = trace(dev)
+        in_game = [free for name, free, _p, _ms in t.states() if name in ("play", "ai")]
+        in_game += [free for _ms, free in t.ai_turns()]
+        print("least free in a game with the timer", min(in_game), "longest pass", t.max_passes()[-1])
+        assert min(in_game) >= HEAP_BUDGET, min(in_game)
+        assert max(us for us, _s in t.max_passes()) <= PASS_BUDGET_US, t.max_passes()
+        assert any(" s" in text[0] for text in t.texts())          # the seconds on the display text
+        assert "Traceback" not in "\n".join(dev.console)
