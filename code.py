@@ -109,16 +109,12 @@ def _tables_of(rules):
     return build
 
 
-def _ai_tables_of(rules):
-    def build():
-        from jarmo.ai import prepare_tables   # else 46 ms in the first greedy turn
-        prepare_tables(rules)
-    return build
-
-
-# the board's tables too: a first Game() of a kind would build them (45 ms)
-PRELOAD_ALL = () if ON_HOST else PRELOAD + (_tables_of("standard"), _tables_of("jasyr"),
-                                              _ai_tables_of("standard"), _ai_tables_of("jasyr"))
+# the board's tables too: a first Game() of a kind would build them (45 ms).
+# They come first: once jarmo.ai is in, the menu builds the AI's tables
+# (2.2 KB a game kind) half a pass at a time, for the kind of the game it
+# would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
+# the same pass would take it over the 100 ms pass budget.
+PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"), _tables_of("jasyr")) + PRELOAD
 
 if ON_HOST:
     if not EVENTS:

@@ -11,6 +11,7 @@
 # (SPOTS, docs/APP.md).
 
 import json
+import sys
 
 from jarmo import app_view as V
 from jarmo.app_base import (
@@ -213,6 +214,20 @@ class Menu(State):
             item = RESUME if app.game is not None else NEW
         self.item = item
         self._text(app)
+
+    def tick(self, app):
+        # The AI's tables follow the menu: those of the game against the AI
+        # it would resume (else start) are built here, half a pass, and the
+        # other game kind's are forgotten (RAM). Only where jarmo.ai is already loaded (the
+        # device imports it after start-up): the menu never imports it.
+        ai = sys.modules.get("jarmo.ai")
+        if ai is not None:
+            g = app.game
+            s = app.settings
+            if g is not None and app.opp:
+                ai.prepare_tables_step(g.rules)
+            elif s[OPPONENT - RULE]:
+                ai.prepare_tables_step(RULES[s[0]])
 
     def _items(self, app):
         s = app.settings

@@ -7,7 +7,6 @@ named with file:line even when it would not import.
 import ast
 import io
 import pathlib
-import re
 import tokenize
 
 import pytest
@@ -322,43 +321,3 @@ def test_a_wrong_mirror_is_found(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("_MOVE = const(0)\n_DONE = const(4)\nDONE = const(25)\n")
     assert const_mirrors(bad, contract()) == [(1, "MOVE", 0), (2, "DONE", 4)]
-
-
-# ---- module and class documentation (docs/ARCHITECTURE.md) ----
-# Every module in jarmo/ opens with a comment block whose first line is
-# "# <Concept>: <one sentence>"; no module or class docstrings, which
-# MicroPython keeps on the heap (function docstrings are fine: it drops them).
-
-CONCEPT_LINE = re.compile(r"^# [A-Z][^:]{0,40}: \S.*$")
-# Modules still to follow the rule (their owners convert them); remove a name
-# once it does.
-NOT_YET = frozenset(("__main__.py", "ai.py"))
-
-
-def documentation_problems(source):
-    problems = []
-    first = source.split("\n", 1)[0]
-    if not CONCEPT_LINE.match(first):
-        problems.append("line 1 is not '# <Concept>: <one sentence>': %r" % first)
-    tree = ast.parse(source)
-    if ast.get_docstring(tree) is not None:
-        problems.append("a module docstring (make it the opening comment)")
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and ast.get_docstring(node) is not None:
-            problems.append("line %d: class %s has a docstring (make it a comment above)"
-                            % (node.lineno, node.name))
-    return problems
-
-
-@pytest.mark.parametrize("path", [p for p in jarmo_files() if p.name not in NOT_YET],
-                         ids=lambda p: str(p.relative_to(ROOT)))
-def test_a_module_opens_with_its_concept_and_has_no_docstrings(path):
-    problems = documentation_problems(path.read_text(encoding="utf-8"))
-    assert not problems, "%s: %s" % (path.relative_to(ROOT), "; ".join(problems))
-
-
-def test_the_documentation_rule_flags_docstrings():
-    assert documentation_problems("# Board: the board as data.\nx = 1\n") == []
-    assert len(documentation_problems('"""The board."""\n')) == 2
-    assert documentation_problems('# Rng: numbers.\nclass R:\n    """Doc."""\n') == [
-        "line 2: class R has a docstring (make it a comment above)"]

@@ -92,6 +92,20 @@ class Run:
         return False
 
 
+def longest_pass(states):
+    """(us, state) of the longest pass in a game's @@STATE lines. Each line
+    gives the longest pass of the state it ends; the first ends the menu,
+    start-up included, so it is left out. (@@MAXPASS lines name only passes
+    longer than every one since start-up: a game's own longest pass would be
+    missing where start-up had a longer one.)"""
+    best = (0, "-")
+    for i in range(1, len(states)):
+        pass_us = states[i][2]
+        if pass_us > best[0]:
+            best = (pass_us, states[i - 1][0])
+    return best
+
+
 def game_figures(lines):
     """Figures of one game's console lines (after the menu's New game)."""
     t = stage.Trace(lines)
@@ -103,7 +117,7 @@ def game_figures(lines):
         "min_free_in_game": min(in_game) if in_game else None,
         "free_at_end": end[0] if end else None,
         "ai_ms": [ms for ms, _free in t.ai_turns()],
-        "max_pass": max(t.max_passes(), default=(0, "-")),
+        "max_pass": max([longest_pass(states)] + t.max_passes()),
         "moves": max((len(g) for g in t.games()), default=0),
     }
 

@@ -4,7 +4,7 @@ from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.app_base import S_AI
 from jarmo.buttons import MENU, SELECT
-from tests.app.drive import Clock, Rand, new_game, play, play_out, wait_state
+from tests.app.drive import Clock, Rand, new_game, play, play_out, set_option, wait_state
 from tests.app.memstore import MemoryStore
 
 
@@ -113,3 +113,24 @@ def test_the_ai_answers_in_action_codes_and_masks_the_clock_like_the_app():
     for code in turn:
         g.play_code(code)
     assert g.turn == "north"
+
+
+def test_the_menu_builds_the_ai_tables_of_the_next_game_and_only_those():
+    # With jarmo.ai loaded (the device preloads it), the menu's passes build
+    # the distance tables of the game it would start against the AI, and
+    # drop the other game kind's: a game holds only its own (RAM).
+    from jarmo import ai
+    ai.prepare_tables("standard")
+    app = App(store=MemoryStore())
+    clock = Clock(app)
+    set_option(clock, "Rules", "jasyr")
+    set_option(clock, "Versus", "AI 2 greedy")
+    clock.run(100, 16)
+    assert list(ai._TABLES) == [True]           # jasyr's kind; standard's gone
+    set_option(clock, "Versus", "human")
+    set_option(clock, "Rules", "legendary")
+    clock.run(100, 16)
+    assert list(ai._TABLES) == [True]           # two players: nothing built
+    set_option(clock, "Versus", "AI 2 greedy")
+    clock.run(100, 16)
+    assert list(ai._TABLES) == [False]

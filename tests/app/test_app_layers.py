@@ -76,12 +76,4 @@ def test_nothing_imports_the_app_module():
             assert "app" not in imported(path.stem), path.name
 
 
-def test_each_app_module_opens_with_its_concept():
-    for name in app_modules():
-        first = (JARMO / (name + ".py")).read_text().splitlines()[0]
-        assert first.startswith("# ") and ": " in first, (name, first)
-        tree = ast.parse((JARMO / (name + ".py")).read_text())
-        assert ast.get_docstring(tree) is None, name
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                assert ast.get_docstring(node) is None, (name, node.name)
+# (The comment-header rule for every jarmo/ module: tests/test_module_docs.py.)

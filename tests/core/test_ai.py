@@ -323,8 +323,8 @@ def test_race_rules_skip_the_three_turn_iteration_but_not_the_depth_limit():
 
 
 def test_prepared_tables_leave_the_first_turn_only_its_search():
-    # The device builds the distance tables after start-up (code.py's
-    # preload): the first step() of a first greedy turn then searches at once
+    # The device builds the distance tables before a game (the menu's
+    # passes): the first step() of a first greedy turn then searches at once
     # (else it builds tables, applying no action).
     from jarmo import ai
     ai.prepare_tables("standard")
@@ -334,6 +334,26 @@ def test_prepared_tables_leave_the_first_turn_only_its_search():
         p.start(Game(rules))
         p.step()
         assert p.nodes > 0
+
+
+def test_the_menu_keeps_only_the_tables_of_the_game_it_would_start():
+    # Menu.tick calls prepare_tables_step every pass: two steps build the
+    # tables of the rules' game kind, and the other kind's leave RAM.
+    from jarmo import ai
+    ai.prepare_tables("standard")
+    while not ai.prepare_tables_step("classic"):        # (earlier tests built jasyr's)
+        pass
+    assert ai.prepare_tables_step("jasyr") is False      # one half built
+    assert ai.prepare_tables_step("jasyr") is True
+    assert list(ai._TABLES) == [True]                   # standard's are gone
+    assert ai.prepare_tables_step("jasyr") is True      # nothing more to do
+    assert ai.prepare_tables_step("legendary") is False   # standard's kind again
+    assert ai.prepare_tables_step("classic") is True
+    assert list(ai._TABLES) == [False]
+    p = Player("greedy", 1)
+    p.start(Game("standard"))
+    p.step()
+    assert p.nodes > 0                                  # no table left to build
 
 
 def _full_end_check(g, mover):

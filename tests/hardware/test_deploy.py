@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from tests.device import stage
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -283,8 +285,8 @@ def test_settings_lines_can_be_set(drive):
 
 # ---------------------------------------------------------------- .mpy
 
-SHARED_MPY_CROSS = os.path.join(os.path.dirname(ROOT), "shared", "rp2040", "mpy-cross")
-needs_mpy_cross = pytest.mark.skipif(not os.access(SHARED_MPY_CROSS, os.X_OK),
+SHARED_MPY_CROSS = stage.mpy_cross_path()     # the one the device stage compiles with
+needs_mpy_cross = pytest.mark.skipif(SHARED_MPY_CROSS is None,
                                      reason="CircuitPython's mpy-cross is not in ../shared/rp2040/")
 
 

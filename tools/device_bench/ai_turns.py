@@ -14,7 +14,7 @@ time.monotonic_ns(), passing the clock in ms as the app does, and prints
     @@AI rules+exp level n median_ms max_ms max_slice_ms median_nodes max_nodes
 
 The AI's distance tables are built before a mix's first turn, as code.py
-does after start-up (ai.prepare_tables).  Then `@@MEM low ... end ...` (the
+does in the menu before a game (ai.prepare_tables).  Then `@@MEM low ... end ...` (the
 least gc.mem_free() after a turn, after gc.collect(), with the player
 alive; and at the end) and `@@END`.
 """
@@ -95,7 +95,7 @@ def main():
     low = gc.mem_free()
     for label, rules, expansions, histories in mixes:
         if hasattr(ai, "prepare_tables"):
-            ai.prepare_tables(rules)      # as code.py's start-up preload does
+            ai.prepare_tables(rules)      # as the menu does before a game
         for level in levels:
             p = Player(level, 7)
             times = []
