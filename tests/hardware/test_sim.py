@@ -606,3 +606,23 @@ def test_a_bad_replay_on_a_terminal_exits_2_with_one_line(tmp_path):
         assert ENTER_ALT not in p.raw                     # the terminal was never taken over
     finally:
         p.close()
+
+
+def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
+    # Issue 12's modes need no keys of their own: the menu reaches them.
+    # A hint for the running game, then the campaign's ladder, then the
+    # guided first game; button events only.
+    script = ("menu\nnext\nselect\nwait 3000\n"           # Hint: thinks, then shows the turn
+              "menu\nnext\nnext\nnext\nselect\nwait 500\n"    # Campaign
+              "back\nnext\nnext\nnext\nnext\nselect\nwait 500\nquit\n")   # First game
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--script", "-", "--color", "none",
+                           "--data", str(tmp_path)], cwd=ROOT, env=_env(tmp_path),
+                          input=script, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    said = proc.stdout.split("-- screen ")[1:]
+    hint = next(i for i, s in enumerate(said) if re.search(r"\| Hint: [a-e][1-5]", s))
+    campaign = next(i for i, s in enumerate(said) if "Campaign: 0/12 won" in s)
+    lesson = next(i for i, s in enumerate(said) if "Pieces move along the" in s)
+    assert hint < campaign < lesson
+    assert "1: classic, South" in said[campaign]
+    assert "Move e1 to d3." in said[lesson]
