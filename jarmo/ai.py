@@ -186,7 +186,8 @@ def prepare_tables_step(rules):
 def prepare_tables(rules):
     """Build the distance tables of a rule set's kind now rather than in the
     first AI turn of that kind (about 46 ms on an RP2040, more than a greedy
-    turn may take): the device does it after start-up, with game.prepare_tables."""
+    turn may take). The device's menu builds them with prepare_tables_step,
+    half a pass at a time; this is for tests and benchmarks."""
     _tables(Game(rules))
 
 

@@ -85,7 +85,7 @@ def build(folder, levels, mixes, count, positions_from=None):
     src = os.path.join(ROOT, "jarmo")
     cross = MPY_CROSS if os.access(MPY_CROSS, os.X_OK) else None
     for name in sorted(os.listdir(src)):
-        if not name.endswith(".py") or name.startswith("app") or name == "__main__.py":
+        if not name.endswith(".py") or name.startswith("app"):
             continue
         if cross and name != "__init__.py":
             out = os.path.join(folder, "jarmo", name[:-3] + ".mpy")
