@@ -62,11 +62,12 @@ _EXACT = const(1)           # transposition table bounds (low 2 bits of _ttdf)
 _LOWER = const(2)
 _UPPER = const(3)
 _HIST = const(625)          # history table entries per side: from * 25 + to
-# Late-move reductions (levels 3, 4; standard and legendary): from the node's
-# 4th action, when 2+ turns would be left.  No 3-turn iteration (levels 3, 4;
-# legendary and jasyr): deepen 1, 2, 4, 5, ...  (Plain globals: the tests
-# switch them off.)
-_LMR_I = 3
+# Late-move reductions (levels 3, 4), per rule set (classic, standard,
+# legendary, jasyr): from the node's 2nd action in standard, its 4th in
+# legendary, none (99) in classic and jasyr; when 2+ turns would be left.
+# No 3-turn iteration (levels 3, 4; legendary and jasyr): deepen 1, 2, 4,
+# 5, ...  (Plain globals: the tests switch them off.)
+_LMR_I = (99, 1, 3, 99)
 _LMR_MIN = const(2)
 _SKIP3 = 1
 
@@ -668,7 +669,7 @@ class Player:
         # only where enabled.
         tt = self._ttmask >= 0
         self._skip3 = _SKIP3 and tt and not g._scored
-        self._lmr = _LMR_I if tt and not g._classic and not g._jasyr else 99
+        self._lmr = _LMR_I[0 if g._classic else 1 if g._scored else 2 if g._legendary else 3] if tt else 99
         self._tables = _TABLES.get(g._jasyr)
         self._zob = _ZOBRIST
         if self._tables is None or (self._ttmask >= 0 and self._zob is None):

@@ -284,7 +284,7 @@ def test_the_transposition_table_and_null_windows_keep_the_value():
     # off too: they change the value on purpose.)
     import jarmo.ai as ai
     saved = ai._LMR_I, ai._SKIP3
-    ai._LMR_I, ai._SKIP3 = 99, 0
+    ai._LMR_I, ai._SKIP3 = (99, 99, 99, 99), 0
     try:
         _check_table_value()
     finally:
@@ -320,6 +320,37 @@ def test_race_rules_skip_the_three_turn_iteration_but_not_the_depth_limit():
         h = Game.load(g.dump())
         for code in turn:
             h.play_code(code)
+
+
+def full_four_turn_nodes(g, reductions_from):
+    """Actions a level-3 look 4 turns ahead applies with late-move
+    reductions from the given action (index from 0; 99: none) in standard."""
+    import jarmo.ai as ai
+    saved = ai._LMR_I
+    ai._LMR_I = (99, reductions_from, 3, 99)
+    try:
+        p = Player(3, 5)
+        p.depth = 4
+        p.node_budget = 100000
+        p.choose(g)
+        assert p.completed_depth == 4
+        return p.nodes
+    finally:
+        ai._LMR_I = saved
+
+
+def test_standard_reduces_every_null_window_action_so_four_turns_fit_level_3():
+    # Standard reduces from a node's 2nd action (docs/AI.md, "Late-move
+    # reductions"): a full 4-turn look then needs fewer actions than
+    # reducing from the 4th, which needs fewer than not reducing.
+    import jarmo.ai as ai
+    assert ai._LMR_I[1] == 1
+    totals = [0, 0, 0]
+    for seed in (1, 2):
+        g = midgame("standard", plies=10, seed=seed)
+        for k, start in enumerate((1, 3, 99)):
+            totals[k] += full_four_turn_nodes(g, start)
+    assert totals[0] < totals[1] < totals[2], totals
 
 
 def test_prepared_tables_leave_the_first_turn_only_its_search():
