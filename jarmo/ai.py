@@ -36,6 +36,14 @@ SLICE = const(6)           # actions applied per step() by default: see docs/AI.
 _INF = const(1000000)
 _WIN = const(100000)       # a won game; minus the depth, so sooner is better
 _MAXACT = const(9)         # most actions one turn can take (place, move, redeploy, 5 x place, done)
+_PVW = const(11)           # _MAXACT + 2: the first turn's depths and line length
+# Most legal actions in one position: 35 (5 pieces x 6 neighbours, or fewer
+# moves and a recall or flip per frozen piece, plus 5 placements); the
+# buffers hold 40 (tests/core/test_ai.py checks the bound).
+_MAXGEN = const(40)
+# Most actions on one search path (the stacks' size): 8 turns could take 74,
+# searches reach about 12; a path that would go deeper is evaluated there.
+_STACK = const(32)
 
 # Per level: most turns searched, the node budget (actions applied) per turn
 # without a clock, and with a clock (start(game, now_ms)) the time budget in
@@ -53,7 +61,7 @@ TIME_MS = (0, 0, 130, 900, 2800, 0)
 # decided games against "3-legacy", 510 nodes 56.2 % (docs/AI.md, Strength).
 _CLASSIC_TIME3 = const(650)
 _CAP = (0, 1000000, 1500, 12000, 40000, 3000)
-_TT = (0, 0, 0, 512, 512, 0)   # transposition table entries (a power of 2; 0: none)
+_TT = (0, 0, 0, 128, 128, 0)   # transposition table entries (a power of 2; 0: none)
 # The caller's ms clock wraps here (supervisor.ticks_ms): a private mirror of
 # jarmo.app_base.TICKS_MASK (the core imports nothing of the app;
 # tests/app/test_app_ai.py checks that the two agree).
@@ -61,7 +69,10 @@ _TICKS_MASK = const(0x1FFFFFFF)
 _EXACT = const(1)           # transposition table bounds (low 2 bits of _ttdf)
 _LOWER = const(2)
 _UPPER = const(3)
-_HIST = const(625)          # history table entries per side: from * 25 + to
+# History table entries per side: a move from f to a neighbour t (t - f is
+# -6, -5, -4, -1, 1, 4, 5 or 6) at f * 13 + (t - f + 6) = f * 12 + t + 6.
+_HIST = const(319)
+_HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 400
 # Late-move reductions (levels 3, 4), per rule set (classic, standard,
 # legendary, jasyr): from the node's 2nd action in standard, its 4th in
 # legendary, none (99) in classic and jasyr; when 2+ turns would be left.
@@ -92,21 +103,24 @@ _UNREACHABLE = const(9)
 _BLOCKED = const(1)          # race: entering a camp point an enemy piece still holds
 
 _TABLES = {}
-_ZOBRIST = None             # array: a random 30-bit number per point and piece byte
 
 
 def _zobrist():
-    global _ZOBRIST
-    if _ZOBRIST is None:
-        z = array("l", [0] * (25 * 32))
-        x = Rng(20240609).state
-        for k in range(25 * 32):      # Rng.next() written out: this runs in one slice
-            x ^= (x & 0x7FFFFF) << 7
-            x ^= x >> 9
-            x ^= (x & 0xFFFFF) << 10
-            z[k] = x
-        _ZOBRIST = z
-    return _ZOBRIST
+    # A random 29-bit number per point (0..24) and per piece byte (25 + byte):
+    # a piece byte q on point p adds z[p] + z[25 + q] (below 2**30, a small
+    # int) to the key.  The sum, not a table per point and byte (3.2 KB):
+    # 57 numbers hold what 800 held, and a sum mixes the two unlike XOR.
+    z = array("l", [0] * 57)
+    x = Rng(20240609).state
+    for k in range(57):
+        x ^= (x & 0x7FFFFF) << 7      # Rng.next() written out
+        x ^= x >> 9
+        x ^= (x & 0xFFFFF) << 10
+        z[k] = x >> 1
+    return z
+
+
+_ZOBRIST = _zobrist()
 
 
 def _hash(g, z):
@@ -114,20 +128,20 @@ def _hash(g, z):
     top = g._top
     under = g._under
     h = 0
-    p = -32
+    p = -1
     if g._heroes:             # (only the Golden Soldier is ever a hostage)
         for q in top:         # (iterating over the bytes is cheaper than indexing)
-            p += 32
+            p += 1
             if q:
-                h ^= z[p + q]
-                q = under[p >> 5]
+                h ^= z[p] + z[25 + q]
+                q = under[p]
                 if q:
-                    h ^= z[p + (q ^ 1)]    # (no piece byte lacks bit 1: a free slot)
+                    h ^= z[p] + z[25 + (q ^ 1)]    # (no piece byte lacks bit 1: a free slot)
     else:
         for q in top:
-            p += 32
+            p += 1
             if q:
-                h ^= z[p + q]
+                h ^= z[p] + z[25 + q]
     held = g._held
     pool = g._pool
     out = g._out
@@ -567,9 +581,10 @@ class Player:
         self.time_ms = TIME_MS[self.level]   # with a clock: think this long at most
         self._legacy = self.level == 5
         self._t0 = -1                  # the clock at start(), -1: no clock (node budget)
-        # History heuristic (levels 2 to 4): per side and move from * 25 + to,
-        # how much cut-offs that move made this turn.
-        self._hist = array("H", [0] * (2 * _HIST)) if 2 <= self.level <= 4 else None
+        # History heuristic (levels 2 to 4): per side and move (f * 12 + t + 6),
+        # how much cut-offs that move made this turn, in halves up to
+        # _HIST_MAX (ordering adds twice the entry: at most 400).
+        self._hist = bytearray(2 * _HIST) if 2 <= self.level <= 4 else None
         # Transposition table (levels 3 and 4), probed where a turn begins:
         # key, value, first action of the best turn, and depth << 2 | bound.
         tt = _TT[self.level]
@@ -579,26 +594,28 @@ class Player:
             self._ttval = array("l", [0] * tt)
             self._ttmv = array("H", [0] * tt)
             self._ttdf = bytearray(tt)
-        self._zob = None
         self.nodes = 0                 # actions applied for the last answer
         self.completed_depth = 0       # turns fully searched for the last answer
         self._g = None
         self._answer = None
-        size = _MAXACT * max(self.depth, 1) + 2
+        size = min(_MAXACT * max(self.depth, 1) + 2, _STACK)
+        self._size = size
         self._bufs = [None] * size     # action buffers, allocated on first use
         self._keys = [None] * size     # ordering keys (levels 2+), same
-        self._n = [0] * size
-        self._i = [0] * size
+        self._n = bytearray(size)      # actions at each depth (at most _MAXGEN)
+        self._i = bytearray(size)
         self._alpha = [0] * size
         self._beta = [0] * size
         self._best = [0] * size
-        self._tdep = [0] * size
-        self._mover = [0] * size
+        self._tdep = bytearray(size)
+        self._mover = bytearray(size)
         self._neg = bytearray(size)    # 1: the turn passed on entering this node
         self._ft = bytearray(size)     # 1: this node is inside the first turn
-        self._pvcode = [array("H", [0] * (_MAXACT + 2)) for _ in range(_MAXACT + 2)]
-        self._pvlen = [0] * (_MAXACT + 2)
-        self._prev = array("H", [0] * (_MAXACT + 2))   # best line of the last iteration
+        # The best line found below each node of the first turn: row d (of
+        # _PVW actions) holds node d's, from index d on.
+        self._pvcode = array("H", [0] * (_PVW * _PVW))
+        self._pvlen = [0] * _PVW
+        self._prev = array("H", [0] * _PVW)   # best line of the last iteration
         self._prevlen = 0
         self._killer = array("H", [0] * (2 * size))
         self._hash = [0] * size        # the position's key at nodes where a turn begins
@@ -671,8 +688,7 @@ class Player:
         self._skip3 = _SKIP3 and tt and not g._scored
         self._lmr = _LMR_I[0 if g._classic else 1 if g._scored else 2 if g._legendary else 3] if tt else 99
         self._tables = _TABLES.get(g._jasyr)
-        self._zob = _ZOBRIST
-        if self._tables is None or (self._ttmask >= 0 and self._zob is None):
+        if self._tables is None:
             self._iter = 0        # the first steps build the tables: slices of their own
             self._d = 0
             return
@@ -691,8 +707,6 @@ class Player:
         if not self._iter:
             if self._tables is None:
                 self._tables = _tables(self._g, True)   # half of them
-            elif self._ttmask >= 0 and self._zob is None:
-                self._zob = _zobrist()
             else:
                 self._iter = 1
                 self._begin_iteration()
@@ -747,7 +761,7 @@ class Player:
     def _buffer(self, d):
         buf = self._bufs[d]
         if buf is None:
-            buf = self._bufs[d] = array("H", [0] * 96)
+            buf = self._bufs[d] = array("H", [0] * _MAXGEN)
         return buf
 
     def _begin_iteration(self):
@@ -757,7 +771,7 @@ class Player:
 
     def _keep_line(self):
         n = self._pvlen[0]
-        line = self._pvcode[0]
+        line = self._pvcode             # (row 0)
         prev = self._prev
         for k in range(n):
             prev[k] = line[k]
@@ -852,7 +866,7 @@ class Player:
         """Ordering keys: the last iteration's line, captures, killers, progress."""
         keys = self._keys[d]
         if keys is None:
-            keys = self._keys[d] = array("h", [0] * 96)
+            keys = self._keys[d] = array("h", [0] * _MAXGEN)
         g = self._g
         top = g._top
         scored = g._scored
@@ -860,7 +874,7 @@ class Player:
         k1 = self._killer[2 * d]
         k2 = self._killer[2 * d + 1]
         hist = self._hist
-        hbase = mover * _HIST
+        hbase = mover * _HIST + 6
         ttmove = self._ttmove
         self._ttmove = -1
         pv = -1
@@ -893,8 +907,7 @@ class Player:
                     if scored and 0 <= t - camp < 5:
                         key += 100
                 if usehist:
-                    h = hist[hbase + f * 25 + t]
-                    key += h if h < 400 else 400
+                    key += hist[hbase + f * 12 + t] << 1
             elif kind == _DONE:
                 key = kdone
             elif kind == _PLACE or kind == _RECALL:
@@ -945,7 +958,7 @@ class Player:
             ttval = self._ttval
             ttmv = self._ttmv
             ttdf = self._ttdf
-            zob = self._zob
+            zob = _ZOBRIST
         hashes = self._hash
         pvs = ttmask >= 0
         nw = self._nw
@@ -968,6 +981,7 @@ class Player:
         classic = g._classic
         jasyr = g._jasyr
         plim = g.ply_limit - 1 if g.ply_limit else 1 << 29
+        size = self._size
         d = self._d
         while True:
             i = ii[d]
@@ -1103,11 +1117,13 @@ class Player:
                         else:
                             v = d - _WIN
                     elif g._turn == m:
-                        nw[d] = null
-                        d += 1
-                        self._enter(d, m, lo, hi, tdep[d - 1], 0, ft[d - 1])
-                        continue
-                    elif tdep[d] <= 1:
+                        if d + 1 < size:
+                            nw[d] = null
+                            d += 1
+                            self._enter(d, m, lo, hi, tdep[d - 1], 0, ft[d - 1])
+                            continue
+                        v = evalf(g, tables)     # a path too long for the stacks
+                    elif tdep[d] <= 1 or d + 1 >= size:
                         v = -evalf(g, tables)
                     else:
                         td = tdep[d] - 1
@@ -1122,8 +1138,8 @@ class Player:
                                 # point, lands on another, the turn passes).
                                 f = (e >> 3) & 31
                                 t = e >> 8 & 31
-                                h = (hashes[d] ^ zob[f * 32 + (1 | m << 1 | (e >> 21 & 7) << 2)]
-                                     ^ zob[t * 32 + top[t]] ^ 0x400000)
+                                h = (hashes[d] ^ (zob[f] + zob[26 + (m << 1 | (e >> 21 & 7) << 2)])
+                                     ^ (zob[t] + zob[25 + top[t]]) ^ 0x400000)
                             else:
                                 h = _hash(g, zob)
                             t = (h ^ (h >> 12)) & ttmask
@@ -1187,13 +1203,12 @@ class Player:
                 best[d] = v
                 bmv[d] = a
                 if ft[d]:
-                    line = pvcode[d]
-                    line[d] = a
+                    row = d * _PVW
+                    pvcode[row + d] = a
                     if child_ft:
-                        src = pvcode[d + 1]
                         e = pvlen[d + 1]
-                        for k in range(d + 1, e):
-                            line[k] = src[k]
+                        for k in range(row + d + 1, row + e):
+                            pvcode[k] = pvcode[k + _PVW]
                         pvlen[d] = e
                     else:
                         pvlen[d] = d + 1
@@ -1208,6 +1223,6 @@ class Player:
                                 kill[2 * d] = a
                             hist = self._hist
                             if hist is not None:
-                                h = mov[d] * _HIST + ((a >> 3) & 31) * 25 + (a >> 8)
-                                x = hist[h] + tdep[d] * tdep[d] * 4
-                                hist[h] = x if x < 60000 else 60000
+                                h = mov[d] * _HIST + ((a >> 3) & 31) * 12 + (a >> 8) + 6
+                                x = hist[h] + tdep[d] * tdep[d] * 2
+                                hist[h] = x if x < _HIST_MAX else _HIST_MAX

@@ -49,7 +49,10 @@ class Notice(State):
 # when `record`, then 3 s of celebration. The count waits for a pass of its
 # own once the game's save is written (App.tick runs no state while the
 # store is busy): it loads the statistics (jarmo.stats, read again from the
-# store: they leave RAM at every state change). A win sets app.celebrate to the
+# store: they leave RAM at every state change). A button ends the celebration
+# in tick() too, after the count: a press while the save is still being written
+# must not read the statistics (Store.read would finish that save in the same
+# pass: a sync and a close, ~53 ms of flash each). A win sets app.celebrate to the
 # winner's colour and the LEDs breathe in it (hardware/leds.py) instead of
 # showing the frame; a draw has no winner colour: the frame shows grey rings
 # running out from c3.
@@ -57,10 +60,12 @@ class End(State):
     def __init__(self):
         self.t0 = 0
         self.record = False
+        self.leave = False      # a button was pressed: on to the result
 
     def enter(self, app, record):
         w = app.game.result().winner
         self.record = record
+        self.leave = False
         self.t0 = app.now
         app.celebrate = None if w is None else V.SIDE[SIDE_NAMES.index(w)]
         result_text(app)
@@ -80,12 +85,12 @@ class End(State):
         app.celebrate = None
 
     def press(self, app, b, player):
-        app.goto(S_RESULT)
+        self.leave = True       # in this pass's tick, if the store is idle and counted
 
     def tick(self, app):
         if self.record:
             self._count(app)
-        elif V.ticks_diff(app.now, self.t0) >= _CELEBRATE:
+        elif self.leave or V.ticks_diff(app.now, self.t0) >= _CELEBRATE:
             app.goto(S_RESULT)
 
     def draw(self, app, buf):

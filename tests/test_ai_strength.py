@@ -189,3 +189,34 @@ print('greedy', most)
     found = dict(line.split() for line in out.split("\n") if line)
     assert int(found["import"]) <= IMPORT_BUDGET, out
     assert int(found["greedy"]) <= GREEDY_ALLOC_BUDGET, out
+
+
+# Live heap a player holds after some turns (search stacks, buffers, history,
+# transposition table, its private game), all levels alike: the emulated Pico
+# leaves a game against the AI about 53 KB free with level 2's player, and
+# the device budget is 50 KB (docs/AI.md, "Memory").
+PLAYER_BUDGET = 9 * 1024
+
+
+def test_every_level_holds_little_ram_between_turns():
+    mp.require_micropython()
+    collect = "import gc; gc.collect()"
+    items = ["from jarmo import Game\nfrom jarmo.ai import Player, prepare_tables\n"
+             "prepare_tables('legendary')\nprepare_tables('jasyr')"]
+    for level in (2, 3, 4):
+        for rules in ("standard", "legendary", "jasyr"):
+            items += [collect, collect, "import gc; _base = gc.mem_alloc()",
+                      "g = Game(%r, ('heroes', 'challenges'))\np = Player(%d, 1)\nq = Player(2, 2)\n"
+                      "for k in range(10):\n"
+                      "    if g.result() is None:\n"
+                      "        for code in (p if g._turn == 0 else q).choose(g):\n"
+                      "            g.play_code(code)" % (rules, level),
+                      collect, collect, "import gc; _held = gc.mem_alloc()",
+                      "p = None", collect, collect,
+                      "import gc; print('level%d-%s', _held - gc.mem_alloc())\ng = q = None" % (level, rules)]
+    rc, out, err = mp.run_micropython(items)
+    assert rc == 0, out + err
+    found = dict(line.split() for line in out.split("\n") if line)
+    assert len(found) == 9, out
+    for name, held in found.items():
+        assert int(held) <= PLAYER_BUDGET, (name, out)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The game on the emulated boards: what a player meets, measured on real firmware.
 
-    python3 run.py bench --device                  # every figure below (about 15-25 min)
+    python3 run.py bench --device                  # every figure below (every menu level on three boards: over an hour)
     python3 run.py bench --device --quick          # the budgets only: Pico, greedy, 2 rule sets
     python3 tools/bench_device.py --profiles pico --rules standard --levels greedy,3
 

@@ -204,6 +204,19 @@ def test_a_newer_save_replaces_one_still_waiting():
     assert Store("/", fs).read("settings") == "first"
 
 
+def test_a_read_finishes_its_own_queued_writes_not_another_files():
+    fs = _fs_after((OLD,))
+    store = Store("/", fs, sliced=True)
+    store.read("stats")
+    store.write("game", "turn 1")
+    fs.steps = []
+    assert store.read("stats") is None                       # nothing of it queued
+    assert store.busy and "write" not in fs.steps and "sync" not in fs.steps   # the save waits
+    store.write("settings", "first")
+    assert store.read("settings") == "first"                 # the older game save went first
+    assert not store.busy and Store("/", fs).read("game") == "turn 1"
+
+
 def test_a_power_cut_between_sliced_steps():
     for cut_at in range(8):
         fs = _fs_after((OLD,))

@@ -353,6 +353,66 @@ def test_standard_reduces_every_null_window_action_so_four_turns_fit_level_3():
     assert totals[0] < totals[1] < totals[2], totals
 
 
+def test_the_action_buffers_hold_every_legal_action():
+    # At most 5 pieces a side, each with at most 6 neighbours, or frozen on
+    # the enemy camp with one recall per free camp point (classic) or a flip
+    # and a flip with a placement (legendary): 6 each; plus 5 placements.
+    for rules in ("classic", "standard", "legendary", "jasyr"):
+        g = Game(rules)
+        assert max(len(points) for side in g._nbrs for points in side) <= 6
+    assert 5 * 6 + 5 <= len(Player(2)._buffer(0))
+    most = 0
+    for rules, expansions in MIXES:
+        for seed in (1, 2):
+            g = Game(rules, expansions, 60)
+            rng = Rng(seed)
+            while g.result() is None:
+                codes = g.legal_codes()
+                most = max(most, len(codes))
+                g.play_code(codes[rng.below(len(codes))])
+    assert most <= 35
+
+
+def test_a_search_path_longer_than_the_stacks_is_evaluated_where_they_end():
+    # The stacks hold 32 actions (about 12 are used); a path that would go
+    # deeper gets the evaluation there.  With stacks cut to 4 actions every
+    # rule set still gets a legal turn.
+    for rules in ("classic", "standard", "legendary", "jasyr"):
+        g = midgame(rules, plies=6)
+        p = Player(4, 3)
+        p._size = 4
+        p.node_budget = 400
+        play_turn(g, p.choose(g))
+
+
+def test_the_updated_position_key_equals_the_full_one():
+    # Where a turn of one quiet move began at a node with a known key, the
+    # search updates that key (the piece's old and new point, the turn)
+    # instead of computing it: it must equal _hash of the position.
+    import jarmo.ai as ai
+    checked = [0]
+    enter = ai.Player._enter
+
+    def checking_enter(self, d, mover, alpha, beta, tdep, neg, ft):
+        if neg and not ft and self._ttmask >= 0:
+            assert self._hash[d] == ai._hash(self._g, ai._ZOBRIST), (d, self._g.history())
+            checked[0] += 1
+        enter(self, d, mover, alpha, beta, tdep, neg, ft)
+
+    ai.Player._enter = checking_enter
+    try:
+        for rules, expansions in (("classic", ()), ("standard", ("heroes",)), ("legendary", ()),
+                                  ("jasyr", ("heroes", "challenges"))):
+            g = midgame(rules, expansions, plies=6)
+            p = Player(3, 1)
+            p.node_budget = 300
+            p.choose(g)
+    finally:
+        ai.Player._enter = enter
+    assert checked[0] > 50
+    assert max(ai._ZOBRIST) < 1 << 29
+
+
 def test_prepared_tables_leave_the_first_turn_only_its_search():
     # The device builds the distance tables before a game (the menu's
     # passes): the first step() of a first greedy turn then searches at once

@@ -113,3 +113,38 @@ def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_pa
         assert max(us for us, _s in t.max_passes()) <= PASS_BUDGET_US, t.max_passes()
         assert any(" s" in text[0] for text in t.texts())          # the seconds on the display text
         assert "Traceback" not in "\n".join(dev.console)
+
+
+def level_settings(rules, opp):
+    """A settings slot: the rule set (index), against AI opponent `opp` (5: level 4)."""
+    from jarmo.storage import SIZES, record
+    data = record(0, json.dumps({"rules": rules, "heroes": 0, "challenges": 0, "opp": opp, "side": 0,
+                                 "games": 0, "bright": 5}))
+    return bytes(data) + bytes(SIZES["settings"] - len(data))
+
+
+@pytest.mark.full
+def test_pico_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_option):
+    # Level 4 holds the most (transposition table, deeper stacks): its game
+    # must still leave 50 KB free at the worst moment (docs/AI.md, "Memory").
+    with booted(tmp_path, firmware_option, "pico",
+                files={"settings.0": level_settings(1, 5)}) as dev:
+        wait_state(dev, "menu", 8000)
+        dev.run(1000)                                              # the AI module and tables load
+        tap(dev, "select")                                         # New game
+        for _ in range(3):
+            wait_state(dev, "play", 20000)
+            tap(dev, "select")                                     # a piece
+            tap(dev, "select")                                     # its first target
+            wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)
+        t = trace(dev)
+        turns = t.ai_turns()
+        assert len(turns) >= 3, turns
+        in_game = [free for name, free, _p, _ms in t.states() if name in ("play", "ai")]
+        in_game += [free for _ms, free in turns]
+        print("least free against level 4", min(in_game), "AI turns ms", [ms for ms, _f in turns])
+        assert min(in_game) >= HEAP_BUDGET, min(in_game)
+        assert all(ms <= 3100 for ms, _free in turns), turns
+        assert max(us for us, _s in t.max_passes()) <= PASS_BUDGET_US, t.max_passes()
+        assert "Traceback" not in "\n".join(dev.console)
