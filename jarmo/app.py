@@ -176,7 +176,9 @@ class App:
         The AI's search, the turn being picked, the statistics and How to
         play go; the game comes back from its last save (made after every
         turn, so at most the turn in progress is lost) and is resumed, or
-        the menu opens when there is none."""
+        the menu opens when there is none.  The queued saves are finished
+        as soon as that memory is free, before start-up runs: if it runs
+        out of memory too, code.py restarts and resumes from the flash."""
         self.set_game(None, None, 0, 0, False)
         self._stats = None
         self.celebrate = None
@@ -185,6 +187,8 @@ class App:
             _forget(name)
         import gc
         gc.collect()
+        if self.store is not None:
+            self.store.flush()
         _start().boot(self)
         self.resume_saved()
 

@@ -16,6 +16,9 @@ class MemoryStore:
     def step(self):
         return False
 
+    def flush(self, raise_errors=False, name=None):
+        pass
+
     def prepare(self, names):
         pass
 

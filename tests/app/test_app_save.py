@@ -259,3 +259,28 @@ def test_a_press_at_the_end_waits_for_the_save_and_the_count():
         most = max(most, _flash_operations(fs.steps))
     assert app.state == "result" and most == 1
     assert sum(app.stats.counts("classic")) == 1
+
+
+def test_a_memory_error_keeps_the_save_still_being_written(monkeypatch):
+    """The turn's save is still queued (sliced) when memory runs out, and
+    start-up runs out again: the save is on the flash for the restart."""
+    fs = FakeFS()
+    store = Store("/", fs, sliced=True)
+    store.prepare(("game", "settings", "stats", "campaign"))
+    app = App(store=store, tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "classic")
+    while store.busy:
+        clock.run(16, 16)
+    play(clock, app.game.legal()[0])
+    history = app.game.history()
+    assert store.busy                                  # the turn's save waits for passes
+
+    def out_of_memory(name):
+        raise MemoryError
+    monkeypatch.setattr(store, "read", out_of_memory)  # start-up fails again
+    try:
+        app.recover()
+    except MemoryError:
+        pass
+    assert saved_history(Store("/", fs)) == history
