@@ -235,16 +235,22 @@ def _flash_operations(steps):
     return sum(1 for name in steps if name in ("sync", "close"))
 
 
-def test_a_press_at_the_end_waits_for_the_save_and_the_count():
-    """A button pressed while the final save is still being written ends the
-    celebration only once that save is written and the game counted: no pass
-    finishes the save at once to read the statistics (issue 8: no pass over 100 ms)."""
+def sliced_classic_game():
+    """A classic game on a store that writes a step a pass, as on the device."""
     fs = FakeFS()
     store = Store("/", fs, sliced=True)
     store.prepare(("game", "settings", "stats", "campaign"))
     app = App(store=store, tabletop=True)
     clock = Clock(app)
     new_game(clock, "classic")
+    return fs, store, app, clock
+
+
+def test_a_press_at_the_end_waits_for_the_save_and_the_count():
+    """A button pressed while the final save is still being written ends the
+    celebration only once that save is written and the game counted: no pass
+    finishes the save at once to read the statistics (issue 8: no pass over 100 ms)."""
+    fs, store, app, clock = sliced_classic_game()
     play_out(clock, Rand(2))
     assert app.state == "end" and store.busy
     most = 0
@@ -264,12 +270,7 @@ def test_a_press_at_the_end_waits_for_the_save_and_the_count():
 def test_a_memory_error_keeps_the_save_still_being_written(monkeypatch):
     """The turn's save is still queued (sliced) when memory runs out, and
     start-up runs out again: the save is on the flash for the restart."""
-    fs = FakeFS()
-    store = Store("/", fs, sliced=True)
-    store.prepare(("game", "settings", "stats", "campaign"))
-    app = App(store=store, tabletop=True)
-    clock = Clock(app)
-    new_game(clock, "classic")
+    fs, store, app, clock = sliced_classic_game()
     while store.busy:
         clock.run(16, 16)
     play(clock, app.game.legal()[0])
