@@ -57,6 +57,15 @@ def wait_state(dev, pattern, timeout_ms):
     return line
 
 
+def play_a_turn_and_the_ais(dev, answer_ms=20000):
+    """From the player's turn: the first piece to its first target, then wait
+    until the AI has answered (the player's turn again)."""
+    tap(dev, "select")                                   # a piece
+    tap(dev, "select")                                   # its first target
+    wait_state(dev, "ai", 5000)
+    wait_state(dev, "play", answer_ms)
+
+
 def saved(dev, name):
     """The newest valid record of a save on the board's flash (jarmo.storage slots)."""
     best = (-1, None)
@@ -107,10 +116,7 @@ def test_qtpy_boots_lights_the_grid_and_plays_a_turn_each(tmp_path, firmware_opt
         assert len(dev.frames) >= 1 and dev.frames[-1][1] != bytes(75)     # something is lit
         tap(dev, "select")                                   # New game
         wait_state(dev, "play", 5000)
-        tap(dev, "select")                                   # a piece
-        tap(dev, "select")                                   # its first target
-        wait_state(dev, "ai", 5000)
-        wait_state(dev, "play", 20000)                       # the AI has answered
+        play_a_turn_and_the_ais(dev)
         assert len(trace(dev).last_game()) == 2
         dev.run(1000)                                        # a save takes a few passes
         assert json.loads(saved(dev, "game"))["game"].count("\n") > 5   # saved after every turn
@@ -144,10 +150,7 @@ def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option):
         wait_state(dev, "menu", 5000)
         tap(dev, "select")                                   # New game
         wait_state(dev, "play", 5000)
-        tap(dev, "select")                                   # a piece
-        tap(dev, "select")                                   # its first target
-        wait_state(dev, "ai", 5000)
-        wait_state(dev, "play", 20000)                # the AI has answered
+        play_a_turn_and_the_ais(dev)
         before = trace(dev).last_game()
         assert len(before) == 2
         dev.run(1000)                                        # a save takes a few passes

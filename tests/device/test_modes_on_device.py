@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.device.test_game_on_device import booted, hold, saved, tap, trace, wait_state
+from tests.device.test_game_on_device import booted, hold, play_a_turn_and_the_ais, saved, tap, trace, wait_state
 
 PASS_BUDGET_US = 100000
 HEAP_BUDGET = 51200
@@ -132,12 +132,9 @@ def test_pico_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_op
         wait_state(dev, "menu", 8000)
         dev.run(1000)                                              # the AI module and tables load
         tap(dev, "select")                                         # New game
-        for _ in range(3):
-            wait_state(dev, "play", 20000)
-            tap(dev, "select")                                     # a piece
-            tap(dev, "select")                                     # its first target
-            wait_state(dev, "ai", 5000)
         wait_state(dev, "play", 20000)
+        for _ in range(3):
+            play_a_turn_and_the_ais(dev)
         t = trace(dev)
         turns = t.ai_turns()
         assert len(turns) >= 3, turns
