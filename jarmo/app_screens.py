@@ -51,8 +51,9 @@ class Notice(State):
 # store is busy): it loads the statistics (jarmo.stats, read again from the
 # store: they leave RAM at every state change). A button ends the celebration
 # in tick() too, after the count: a press while the save is still being written
-# must not read the statistics (Store.read would finish that save in the same
-# pass: a sync and a close, ~53 ms of flash each). A win sets app.celebrate to the
+# must not count the game then, as that pass also takes a step of the save (a
+# sync or a close: ~53 ms of flash) and counting imports jarmo.stats and loads
+# the statistics (20 to 45 ms). A win sets app.celebrate to the
 # winner's colour and the LEDs breathe in it (hardware/leds.py) instead of
 # showing the frame; a draw has no winner colour: the frame shows grey rings
 # running out from c3.
