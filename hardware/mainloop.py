@@ -2,8 +2,14 @@
 
 One pass: drain input events into app.press, app.tick(now), then bring the
 LEDs and the text display up to date (each only when its version changed).
-The loop never sleeps: on the device keypad scans in the background and
-ticks_ms is the clock; on the host the clock and the input decide the pace.
+Two kinds of work take a pass of their own, so that no pass carries two
+heavy steps (issue 18's budget: 60 ms a pass on Jarmo's firmware): the
+text display's (a board's OLED: a changed line drawn and sent over I2C,
+up to about 25 ms) and a step of a queued save (the app's store: a flash
+sector, about 53 ms on an RP2040); input waits in keypad's queue.  The
+loop never sleeps: on the device keypad scans in the background and
+ticks_ms is the clock; on the host the clock and the input decide the
+pace.
 """
 
 from adafruit_ticks import ticks_diff
@@ -31,7 +37,17 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
     while True:
         if probe is not None:
             probe.begin()
+        if screen is not None and screen.busy:
+            screen.step()               # the text display's own pass
+            if probe is not None:
+                probe.end(app, False, False)
+            continue
         now = clock()
+        if _saving(app):
+            tick(now)                   # a save's flash step, and nothing else this pass
+            if probe is not None:
+                probe.end(app, False, False)
+            continue
         if not poll(now, press):
             break
         tick(now)
@@ -47,6 +63,11 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
                 item()
         if probe is not None:
             probe.end(app, drawn, texted)
+
+
+def _saving(app):
+    """True while the app's store has a queued save to write (a step a pass)."""
+    return getattr(getattr(app, "store", None), "busy", False)
 
 
 def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, restart=None,

@@ -47,7 +47,6 @@ LIBRARIES = (
     ("neopixel", None),
     ("adafruit_ticks", None),
     ("adafruit_displayio_sh1107", None),
-    ("adafruit_display_text", ("__init__.py", "label.py")),
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
 

@@ -48,8 +48,7 @@ def test_deploy_to_a_folder(drive, tmp_path):
     assert {"code.py", "boot.py", "settings.toml", "jarmo/__init__.py", "jarmo/app.py",
             "jarmo/game.py", "hardware/leds.py", "hardware/buttons.py", "hardware/display.py",
             "hardware/mainloop.py", "hardware/profiles.py", "lib/neopixel.py",
-            "lib/adafruit_ticks.py", "lib/adafruit_display_text/label.py",
-            "lib/adafruit_displayio_sh1107.py"} <= files
+            "lib/adafruit_ticks.py", "lib/adafruit_displayio_sh1107.py"} <= files
     assert not any(f.startswith("host/") or f.startswith("tools/") for f in files)
     assert "lib/adafruit_pixelbuf.py" not in files          # built into CircuitPython
     assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
@@ -329,7 +328,7 @@ def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive):
     deploy.deploy(str(drive), mpy_cross=compiler, log=lambda s: None)
     files = _tree(drive)
     assert {"code.py", "boot.py", "jarmo/game.mpy", "jarmo/app.mpy", "hardware/leds.mpy",
-            "lib/neopixel.mpy", "lib/adafruit_display_text/label.mpy"} <= files
+            "lib/neopixel.mpy", "lib/adafruit_displayio_sh1107.mpy"} <= files
     # no .py left beside its .mpy: the board would import the .py instead
     assert not [f for f in files if f.endswith(".py") and f not in ("code.py", "boot.py")]
     head = (drive / "jarmo" / "game.mpy").read_bytes()[:4]
