@@ -29,6 +29,20 @@ lines are kept).
 Built into CircuitPython on RP2040 boards, so not copied: adafruit_pixelbuf,
 displayio, terminalio, keypad, i2cdisplaybus, busdisplay.  For a board
 without a built-in adafruit_pixelbuf, add --with-pixelbuf.
+
+Jarmo's own firmware (python3 run.py firmware, tools/firmware.py) has
+jarmo/, hardware/ and the board's libraries frozen in.  Its version,
+which boot_out.txt shows, says so ("10.3.0-...-jarmo"), and then only
+code.py, boot.py and settings.toml are written (the profile: --profile,
+else the drive's settings.toml, else the board's only one; it must be
+one of that board's, unless --force).  Frozen modules come after the
+drive on CircuitPython's sys.path ('', '/', '.frozen', '/lib'), so
+copies of them on the drive would be imported instead: the packages a
+past deploy wrote (jarmo/, hardware/) are removed, and so are the
+libraries it put in lib/ (the firmware's are used); same-named modules
+at the drive's top that are not ours are refused (named) unless --force.
+The firmware cannot tell which version of Jarmo it holds: install the
+UF2 built from the same checkout.
 """
 
 import argparse
@@ -49,6 +63,9 @@ LIBRARIES = (
     ("adafruit_displayio_sh1107", None),
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
+# Only a profile with a display imports these (jarmo's firmware freezes a
+# profile's own libraries).
+DISPLAY_LIBRARIES = ("adafruit_displayio_sh1107",)
 
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
@@ -117,10 +134,16 @@ def _source(module):
     return spec.origin
 
 
-def library_files(with_pixelbuf=False):
-    """(source path, path under lib/) of every library file the device needs."""
+def profile_libraries(profile):
+    """The LIBRARIES entries a profile (a hardware.profiles dict) imports."""
+    return tuple(lib for lib in LIBRARIES if profile["display"] is not None or lib[0] not in DISPLAY_LIBRARIES)
+
+
+def library_files(with_pixelbuf=False, libraries=LIBRARIES):
+    """(source path, path under lib/) of every library file the device needs
+    (of `libraries`: all of them by default)."""
     out = []
-    libs = LIBRARIES + ((PIXELBUF,) if with_pixelbuf else ())
+    libs = tuple(libraries) + ((PIXELBUF,) if with_pixelbuf else ())
     for module, files in libs:
         origin = _source(module)
         if files is None:
@@ -242,10 +265,11 @@ def parse_setting(text):
     return key, value
 
 
-def remove_stale(drive, keep, log):
+def remove_stale(drive, keep, log, why=""):
     """Remove .py/.mpy files in the drive's jarmo/, hardware/ and lib/ that are not ours now.
 
-    A stale .py beside a new .mpy would be imported instead of it.
+    A stale .py beside a new .mpy would be imported instead of it.  `why`
+    follows each "removed" line.
     """
     removed = 0
     for top in PACKAGES + ("lib",):
@@ -258,7 +282,7 @@ def remove_stale(drive, keep, log):
                     if top == "lib" and not _is_ours_in_lib(rel):
                         continue            # another library the user put there
                     os.remove(path)
-                    log("  removed %s" % rel)
+                    log("  removed %s%s" % (rel, why))
                     removed += 1
     return removed
 
@@ -290,23 +314,40 @@ def _import_root(root):
 
 
 def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
-           mpy_cross=None, force=False, settings=()):
+           mpy_cross=None, force=False, settings=(), frozen=None):
     """Copy everything onto drive; the number of files written to the drive.
 
     mpy_cross: an MpyCross (from find_mpy_cross) to compile, or None to copy
     .py; settings: (key, toml value) pairs to set in settings.toml.
+    frozen: True for a board that runs Jarmo's firmware (only code.py,
+    boot.py and settings.toml are written, copies that would shadow the
+    frozen modules are removed: see the module's docstring), False for
+    stock CircuitPython, None to go by the drive's boot_out.txt.
     """
     if profile is not None:
         _import_root(root)
         from hardware import profiles
         profiles.get(profile)   # ValueError for an unknown name
     check_drive(drive, force)
-    lib_dir = os.path.join(root, "lib")
-    fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
-    files = plan(root, with_pixelbuf, mpy_cross)
-    log("%s: %d files of Jarmo (%s), settings.toml%s" % (
-        drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
-        ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
+    board = drive_firmware(drive)
+    if frozen is None:
+        frozen = board is not None
+    if frozen:
+        profile = check_firmware(drive, board, profile, force)
+        _import_root(root)
+        from hardware import profiles
+        board = profiles.get(profile)["board_id"]
+        files = [(os.path.join(root, name), name, False) for name in TOP_FILES]
+        log("%s: runs Jarmo's firmware for %s (jarmo/, hardware/ and the libraries frozen in): "
+            "code.py, boot.py, settings.toml%s" % (
+                drive, profile, ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
+    else:
+        lib_dir = os.path.join(root, "lib")
+        fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
+        files = plan(root, with_pixelbuf, mpy_cross)
+        log("%s: %d files of Jarmo (%s), settings.toml%s" % (
+            drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
+            ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
     n = 0
     with tempfile.TemporaryDirectory() as build:
         for src, rel, compile_it in files:
@@ -315,10 +356,132 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
                 mpy_cross.compile(src, out, rel[:-4] + ".py")
                 src = out
             n += copy_file(src, os.path.join(drive, rel), log)
-    remove_stale(drive, set(rel for _src, rel, _c in files), log)
+    if frozen:
+        remove_shadows(drive, board, force, log)
+    else:
+        remove_stale(drive, set(rel for _src, rel, _c in files), log)
     n += _write_settings(drive, root, profile, settings, log)
     n += make_save_slots(drive, root, log)
     return n
+
+
+# ---------------------------------------------------------------- Jarmo's firmware
+
+# tools/firmware.py appends this to CircuitPython's version string, which
+# starts boot_out.txt: "Adafruit CircuitPython 10.3.0-...-jarmo on 2025-12-01; ..."
+FIRMWARE_MARK = "-jarmo"
+
+
+def drive_firmware(drive):
+    """The board id ("raspberry_pi_pico") when the board runs Jarmo's
+    firmware, read from boot_out.txt (the banner's version ends in
+    FIRMWARE_MARK, then a "Board ID:" line), or None: stock CircuitPython,
+    or no boot_out.txt."""
+    try:
+        with open(os.path.join(drive, "boot_out.txt"), "rb") as f:
+            text = f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not re.match(r"Adafruit CircuitPython \S+%s on " % re.escape(FIRMWARE_MARK), text):
+        return None
+    m = re.search(r"^Board ID:(\S+)", text, re.M)
+    return m.group(1) if m else ""
+
+
+def check_firmware(drive, board, profile, force):
+    """The profile to deploy for a board that runs Jarmo's firmware (board:
+    drive_firmware's answer, None when the drive does not tell): the one
+    asked, else the drive's settings.toml's, else the board's only one.
+    DeployError when none is known, or when it is for another board, unless
+    force (a board's firmware freezes the libraries of all its profiles)."""
+    _import_root(ROOT)
+    from hardware import profiles
+    if profile is None:
+        profile = _drive_setting(drive, "JARMO_PROFILE")
+    if profile is None:
+        names = [n for n, p in sorted(profiles.PROFILES.items()) if board and p["board_id"] == board]
+        if len(names) != 1:
+            raise DeployError("%s: give --profile (%s)" % (
+                drive, ", ".join(names) or "the one of this board, hardware/PROFILES.md"))
+        profile = names[0]
+    wanted = profiles.get(profile)["board_id"]
+    if board and wanted != board and not force:
+        raise DeployError("%s runs Jarmo's firmware for %s; profile %s is for %s: install "
+                          "jarmo-%s-*.uf2 (python3 run.py firmware --profile %s), or add --force."
+                          % (drive, board, profile, wanted, profile, profile))
+    return profile
+
+
+def _drive_setting(drive, key):
+    try:
+        with open(os.path.join(drive, "settings.toml")) as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r'(?m)^%s\s*=\s*"([^"]*)"' % re.escape(key), text)
+    return m.group(1) if m else None
+
+
+def board_libraries(board):
+    """The LIBRARIES entries Jarmo's firmware for a board freezes: those of
+    every profile of that board (the Feather's display libraries are in the
+    tabletop build's too: unused, they take flash, not RAM)."""
+    _import_root(ROOT)
+    from hardware import profiles
+    needed = set()
+    for prof in profiles.PROFILES.values():
+        if prof["board_id"] == board:
+            needed |= set(profile_libraries(prof))
+    return tuple(lib for lib in LIBRARIES if lib in needed)
+
+
+def frozen_names(board):
+    """Top-level module names frozen into Jarmo's firmware for a board."""
+    return PACKAGES + tuple(module for module, _files in board_libraries(board))
+
+
+def shadows(drive, names):
+    """Paths on the drive (sorted) that CircuitPython would import instead of
+    the frozen module of each name: `name.py`, `name.mpy` and the .py/.mpy
+    files of a folder `name/` at the drive's top ('' and '/' come before
+    '.frozen' on sys.path; '/lib' after it)."""
+    out = []
+    for name in names:
+        for ext in (".py", ".mpy"):
+            if os.path.isfile(os.path.join(drive, name + ext)):
+                out.append(name + ext)
+        for here, _dirs, files in os.walk(os.path.join(drive, name)):
+            for f in files:
+                if f.endswith((".py", ".mpy")):
+                    out.append(os.path.relpath(os.path.join(here, f), drive).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def remove_shadows(drive, board, force, log):
+    """Before a board runs the frozen modules: remove the copies a past deploy
+    wrote (jarmo/, hardware/, our libraries in lib/: those are never imported
+    now), and refuse past other same-named modules at the drive's top, named,
+    unless force (then they are removed too).  The number removed."""
+    found = shadows(drive, frozen_names(board))
+    foreign = [rel for rel in found if rel.split("/")[0] not in PACKAGES]
+    if foreign and not force:
+        raise DeployError("%s holds %s, which the board would import instead of the firmware's frozen "
+                          "copies. Move them away, or add --force to remove them."
+                          % (drive, ", ".join(foreign)))
+    why = " (frozen in the firmware)"
+    n = remove_stale(drive, set(), log, why)
+    for rel in foreign:
+        os.remove(os.path.join(drive, rel))
+        log("  removed %s%s" % (rel, why))
+    for top in PACKAGES + ("lib",) + tuple(foreign):
+        _remove_empty_folders(os.path.join(drive, top.split("/")[0]), keep_top=top == "lib")
+    return n + len(foreign)
+
+
+def _remove_empty_folders(folder, keep_top=False):
+    for here, _dirs, _files in os.walk(folder, topdown=False):      # sub-folders first
+        if (here != folder or not keep_top) and not os.listdir(here):
+            os.rmdir(here)
 
 
 def make_save_slots(drive, root=ROOT, log=print):
@@ -371,6 +534,10 @@ def main(argv=None):
     ap.add_argument("--lib-only", action="store_true", help="only fill the repository's lib/")
     ap.add_argument("--with-pixelbuf", action="store_true",
                     help="also copy adafruit_pixelbuf (boards without it built in)")
+    ap.add_argument("--firmware", choices=("auto", "frozen", "stock"), default="auto",
+                    help="frozen: the board runs Jarmo's firmware (python3 run.py firmware): write only "
+                         "code.py, boot.py, settings.toml; stock: copy everything (copies on the drive "
+                         "win over frozen modules); auto (default): boot_out.txt says which")
     args = ap.parse_args(argv)
     if args.lib_only:
         n = fill_lib(os.path.join(ROOT, "lib"), args.with_pixelbuf)
@@ -382,9 +549,11 @@ def main(argv=None):
         ap.error("%s is not a folder" % args.drive)
     try:
         settings = [parse_setting(s) for s in args.settings]
-        compiler = None if args.no_mpy else find_mpy_cross(args.mpy_cross)
+        frozen = {"auto": drive_firmware(args.drive) is not None, "frozen": True,
+                  "stock": False}[args.firmware]
+        compiler = None if args.no_mpy or frozen else find_mpy_cross(args.mpy_cross)
         n = deploy(args.drive, args.profile, args.with_pixelbuf, mpy_cross=compiler,
-                   force=args.force, settings=settings)
+                   force=args.force, settings=settings, frozen=frozen)
     except (ValueError, DeployError) as err:
         print("deploy: %s" % err, file=sys.stderr)
         return 2

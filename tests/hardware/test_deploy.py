@@ -334,3 +334,85 @@ def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive):
     head = (drive / "jarmo" / "game.mpy").read_bytes()[:4]
     assert head[0:1] == b"C" and head[1] == 6                    # CircuitPython mpy v6
     assert deploy.deploy(str(drive), mpy_cross=compiler, log=lambda s: None) == 0   # unchanged
+
+
+# ---------------------------------------------------------------- Jarmo's firmware (frozen)
+
+JARMO_BANNER = ("Adafruit CircuitPython 10.3.0-alpha.4-53-gcd3da4a5d8-jarmo on 2025-12-01; "
+                "Raspberry Pi Pico with rp2040\r\nBoard ID:%s\r\nUID:E66038B7134F2A2D\r\n")
+
+
+@pytest.fixture
+def frozen_drive(tmp_path):
+    """A drive of a board that ran a stock deploy and now runs Jarmo's firmware."""
+    d = tmp_path / "PICO"
+    d.mkdir()
+    deploy.deploy(str(d), profile="pico", force=True, log=lambda s: None)
+    (d / "lib" / "adafruit_bme280.py").write_text("# the user's own library\n")
+    (d / "boot_out.txt").write_text(JARMO_BANNER % "raspberry_pi_pico")
+    return d
+
+
+def test_the_firmware_is_told_by_boot_out(tmp_path, drive, frozen_drive):
+    assert deploy.drive_firmware(str(frozen_drive)) == "raspberry_pi_pico"
+    assert deploy.drive_firmware(str(drive)) is None                    # stock CircuitPython
+    (tmp_path / "empty").mkdir()
+    assert deploy.drive_firmware(str(tmp_path / "empty")) is None       # no boot_out.txt
+
+
+def test_on_jarmos_firmware_only_the_entry_points_and_settings_are_written(frozen_drive):
+    logs = []
+    deploy.deploy(str(frozen_drive), log=logs.append)
+    files = _tree(frozen_drive)
+    assert "Jarmo's firmware for pico" in logs[0]
+    code = {f for f in files if f.endswith((".py", ".mpy"))}
+    assert code == {"code.py", "boot.py", "lib/adafruit_bme280.py"}     # the user's library stays
+    assert not (frozen_drive / "jarmo").exists() and not (frozen_drive / "hardware").exists()
+    assert "  removed jarmo/game.py (frozen in the firmware)" in logs
+    assert "  removed lib/neopixel.py (frozen in the firmware)" in logs
+    assert 'JARMO_PROFILE = "pico"' in (frozen_drive / "settings.toml").read_text()
+    assert deploy.deploy(str(frozen_drive), log=logs.append) == 0      # a second run writes nothing
+
+
+def test_modules_that_would_shadow_the_frozen_ones_are_refused_by_name(frozen_drive):
+    (frozen_drive / "neopixel.mpy").write_bytes(b"C\x06")
+    (frozen_drive / "adafruit_ticks.py").write_text("# an old copy\n")
+    with pytest.raises(deploy.DeployError) as err:
+        deploy.deploy(str(frozen_drive), log=lambda s: None)
+    assert "adafruit_ticks.py, neopixel.mpy" in str(err.value) and "--force" in str(err.value)
+    assert (frozen_drive / "jarmo" / "game.py").exists()                # nothing was changed
+    logs = []
+    deploy.deploy(str(frozen_drive), force=True, log=logs.append)
+    assert not (frozen_drive / "neopixel.mpy").exists() and "  removed neopixel.mpy (frozen in the firmware)" in logs
+
+
+def test_the_profile_comes_from_the_board_or_the_drive_and_must_fit_the_board(tmp_path):
+    d = tmp_path / "FEATHER"
+    d.mkdir()
+    (d / "boot_out.txt").write_text(JARMO_BANNER % "adafruit_feather_rp2040")
+    with pytest.raises(deploy.DeployError, match="give --profile .*feather_oled, joystick, tabletop"):
+        deploy.deploy(str(d), log=lambda s: None)                       # three profiles use the Feather
+    with pytest.raises(deploy.DeployError, match="for adafruit_feather_rp2040; profile pico"):
+        deploy.deploy(str(d), profile="pico", log=lambda s: None)
+    deploy.deploy(str(d), profile="tabletop", log=lambda s: None)
+    deploy.deploy(str(d), log=lambda s: None)                           # settings.toml names it now
+    assert 'JARMO_PROFILE = "tabletop"' in (d / "settings.toml").read_text()
+    assert {f for f in _tree(d) if f.endswith(".py")} == {"code.py", "boot.py"}
+
+
+def test_a_board_firmware_freezes_the_libraries_of_all_its_profiles():
+    names = lambda board: [m for m, _f in deploy.board_libraries(board)]   # noqa: E731
+    assert names("adafruit_qtpy_rp2040") == ["neopixel", "adafruit_ticks"]
+    assert names("raspberry_pi_pico") == ["neopixel", "adafruit_ticks"]
+    assert names("adafruit_feather_rp2040") == [m for m, _f in deploy.LIBRARIES]   # the OLED's too
+
+
+def test_the_command_goes_by_boot_out_unless_told(frozen_drive):
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), str(frozen_drive)]
+    proc = subprocess.run(cmd + ["--firmware", "stock", "--no-mpy"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert (frozen_drive / "jarmo" / "game.py").exists()                # copies win over frozen modules
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "removed jarmo/game.py (frozen in the firmware)" in proc.stdout
+    assert not (frozen_drive / "jarmo").exists()
