@@ -7,6 +7,7 @@
     python3 run.py bench [args]          tools/bench.py
     python3 run.py selfplay [args]       AI self-play statistics (python -m host.selfplay)
     python3 run.py deploy DRIVE [args]   tools/deploy.py: the game onto a CIRCUITPY drive
+    python3 run.py firmware [args]       tools/firmware.py: a UF2 with the game frozen in
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -45,6 +46,7 @@ commands:
   bench [args]         run tools/bench.py
   selfplay [args]      AI self-play statistics (python -m host.selfplay)
   deploy DRIVE [args]  copy the game and its libraries to a CIRCUITPY drive
+  firmware --profile P build a CircuitPython UF2 with the game frozen in
 """
 
 
@@ -229,6 +231,12 @@ AI self-play statistics (python -m host.selfplay --help for every option).
 Copies the game and its libraries to a CIRCUITPY drive (tools/deploy.py
 --help for every option).
 """,
+    "firmware": """usage: python3 run.py firmware --profile P [--all] [--out DIR]
+
+Builds CircuitPython 10.3 for the profile's board with the game and its
+libraries frozen in, from the offline kit ../shared/circuitpython-kit/
+(tools/firmware.py --help for every option).
+""",
 }
 
 # Commands that answer --help themselves: asked directly (with the venv's
@@ -237,6 +245,7 @@ HELP_COMMANDS = {
     "play": ["-P", "-m", "host.sim", "--help"],
     "selfplay": ["-P", "-m", "host.selfplay", "--help"],
     "deploy": [os.path.join("tools", "deploy.py"), "--help"],
+    "firmware": [os.path.join("tools", "firmware.py"), "--help"],
 }
 
 
@@ -302,6 +311,8 @@ def main(argv):
         execute([py, "-P", "-m", "ruff", "check", "."] + args)
     elif command == "deploy":
         execute([py, os.path.join("tools", "deploy.py")] + args)
+    elif command == "firmware":
+        execute([py, os.path.join("tools", "firmware.py")] + args)
     return 0
 
 

@@ -2,9 +2,12 @@
 
 build_drive(folder, profile, **settings) deploys the project into folder
 (compiled with CircuitPython's mpy-cross when there is one, as a user's
-deploy would be) with JARMO_TRACE on; Trace parses hardware/trace.py's
-console lines; expected_grb() turns an app frame into the bytes the pixel
-pin must carry.
+deploy would be; frozen=True: for Jarmo's firmware, only code.py, boot.py
+and settings.toml) with JARMO_TRACE on; firmware(profile, kind, option)
+finds the UF2 of a kind ("stock": CircuitPython's, "frozen": Jarmo's, built
+by tools/firmware.py from this checkout, from its cache when unchanged);
+Trace parses hardware/trace.py's console lines; expected_grb() turns an app
+frame into the bytes the pixel pin must carry.
 """
 
 import importlib.util
@@ -23,6 +26,11 @@ def _load(name, path):
 
 
 deploy = _load("jarmo_deploy_for_device", os.path.join(ROOT, "tools", "deploy.py"))
+KINDS = ("stock", "frozen")
+# Per firmware kind: (longest main-loop pass ms, least free heap bytes in a
+# game against the AI, power-on to the first LED frame ms): issue 8's for
+# stock CircuitPython, issue 18's for Jarmo's firmware.
+BUDGETS = {"stock": (100, 50 * 1024, 3000), "frozen": (60, 96 * 1024, 1500)}
 
 
 def mpy_cross_path():
@@ -34,22 +42,59 @@ def mpy_cross_path():
     return None
 
 
-def build_drive(folder, profile, mpy=True, trace=2, files=None, **settings):
+def build_drive(folder, profile, mpy=True, trace=2, files=None, frozen=False, **settings):
     """Deploy Jarmo into folder for `profile`; settings become settings.toml lines.
 
     files: {name: bytes} written onto the drive afterwards (a damaged save...).
+    frozen: the drive of a board that runs Jarmo's firmware.
     """
     os.makedirs(folder, exist_ok=True)
-    compiler = deploy.find_mpy_cross(mpy_cross_path()) if mpy and mpy_cross_path() else None
+    compiler = deploy.find_mpy_cross(mpy_cross_path()) if mpy and mpy_cross_path() and not frozen else None
     pairs = [("JARMO_TRACE", str(trace))]
     for key, value in settings.items():
         pairs.append(deploy.parse_setting("%s=%s" % (key, value)))
     deploy.deploy(folder, profile, mpy_cross=compiler, force=True, settings=pairs,
-                  log=lambda s: None)
+                  log=lambda s: None, frozen=frozen)
     for name, data in (files or {}).items():
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
     return folder
+
+
+def firmware_unavailable(profile_name, kind, firmware_option=None):
+    """None when `kind` firmware for the profile's board can be had here, else why not
+    (for pytest.skip). Jarmo's firmware needs the kit and the ARM compiler
+    (installed by `python3 run.py firmware`, which CI runs first)."""
+    from tests.device.device import node_path, rp2040js_available, unavailable_reason
+    if kind == "stock":
+        return unavailable_reason(profile(profile_name)["board_id"], firmware_option)
+    if not node_path() or not rp2040js_available():
+        return "Node.js or the rp2040js npm package is missing (npm ci): the device emulator needs them"
+    return _firmware_tool().unavailable_reason()
+
+
+def in_ci():
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def firmware(profile_name, kind, firmware_option=None):
+    """The UF2 to boot: CircuitPython's (stock) or Jarmo's (frozen, built from
+    this checkout by tools/firmware.py; seconds when only the code changed)."""
+    if kind == "stock":
+        from tests.device.device import firmware_path
+        return firmware_path(profile(profile_name)["board_id"], firmware_option)
+    tool = _firmware_tool()
+    return tool.build_firmware(profile_name, os.path.join(tool.cache_dir(), "tests"), log=lambda s: None).path
+
+
+_TOOL = []
+
+
+def _firmware_tool():
+    """tools/firmware.py, loaded once."""
+    if not _TOOL:
+        _TOOL.append(_load("jarmo_firmware_for_device", os.path.join(ROOT, "tools", "firmware.py")))
+    return _TOOL[0]
 
 
 def profile(name):

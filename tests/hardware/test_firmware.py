@@ -1,0 +1,117 @@
+"""tools/firmware.py: what goes into Jarmo's firmware, how the kit is run, the
+cache, the names; against a stand-in for the kit's build.sh (the real build
+takes minutes: the device tests boot what it makes)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.device import stage
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+firmware = stage._firmware_tool()
+
+FAKE_BUILD = r"""#!/bin/bash
+# stands in for the kit's build.sh BOARD FROZEN_DIR... OUT.uf2: records what it got
+set -e
+BOARD=$1; shift
+OUT=${!#}
+{
+  echo "board $BOARD"
+  echo "version $CP_VERSION"
+  echo "date $SOURCE_DATE_EPOCH"
+  echo "work $CP_WORK"
+  for d in "${@:1:$#-1}"; do (cd "$d" && find . -type f | sort | sed "s|^\.|$(basename "$d")|"); done
+} > "$(dirname "$0")/last-build.txt"
+[ -n "$FAIL" ] && { echo "region \`FLASH_FIRMWARE' overflowed by 9996 bytes"; exit 2; }
+echo "  FLASH_FIRMWARE:      993416 B      1020 KB     95.12%"
+printf 'UF2\n\x57\x51\x5d\x9e' > "$OUT"
+echo "built $OUT in 1 s"
+"""
+
+
+@pytest.fixture
+def kit(tmp_path, monkeypatch):
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    (folder / "build.sh").write_text(FAKE_BUILD)
+    (folder / "build.sh").chmod(0o755)
+    (folder / "requirements.txt").write_text("cascadetoml\n")
+    (folder / "circuitpython-src.tar.xz").write_bytes(b"sources")
+    monkeypatch.setenv("JARMO_FIRMWARE_CACHE", str(tmp_path / "cache"))
+    return folder
+
+
+def _last_build(kit):
+    return (kit / "last-build.txt").read_text().splitlines()
+
+
+def test_a_profile_gets_its_boards_firmware_with_the_deploys_files_frozen_in(kit, tmp_path):
+    fw = firmware.build_firmware("qtpy_bff", str(tmp_path / "out"), version="1.2", kit=str(kit),
+                                 log=lambda s: None)
+    assert fw.path == str(tmp_path / "out" / "jarmo-qtpy_bff-1.2.uf2") and os.path.isfile(fw.path)
+    assert (fw.board, fw.used, fw.cached) == ("adafruit_qtpy_rp2040", 993416, False)
+    got = _last_build(kit)
+    assert got[0] == "board adafruit_qtpy_rp2040"
+    assert got[1] == "version 10.3.0-alpha.4-53-gcd3da4a5d8-jarmo"      # the mark deploy looks for
+    assert got[3] == "work " + os.path.join(str(tmp_path / "cache"), "kit")   # never in the kit's folder
+    frozen = set(got[4:])
+    # the packages exactly as deploy copies them, and the board's libraries
+    from tools import deploy
+    expected = {"app/" + rel for package in deploy.PACKAGES for _src, rel in deploy.folder_files(ROOT, package)}
+    expected |= {"lib/neopixel.py", "lib/adafruit_ticks.py"}
+    assert frozen == expected
+    assert "app/jarmo/ai.py" in frozen and "app/hardware/mainloop.py" in frozen
+    assert "lib/adafruit_displayio_sh1107.py" not in frozen                # no display on the QT Py
+
+
+def test_the_feather_firmware_has_the_oled_libraries_for_every_profile_of_the_board(kit, tmp_path):
+    firmware.build_firmware("tabletop", str(tmp_path), version="1.2", kit=str(kit), log=lambda s: None)
+    frozen = set(_last_build(kit)[4:])
+    assert "lib/adafruit_displayio_sh1107.py" in frozen
+    # feather_oled and joystick: the same board, the same inputs, so the same UF2, from the cache
+    again = firmware.build_firmware("joystick", str(tmp_path), version="1.2", kit=str(kit), log=lambda s: None)
+    assert again.cached and again.path.endswith("jarmo-joystick-1.2.uf2")
+
+
+def test_an_unchanged_firmware_comes_from_the_cache_and_a_changed_one_is_rebuilt(kit, tmp_path, monkeypatch):
+    first = firmware.build_firmware("pico", str(tmp_path), version="1", kit=str(kit), log=lambda s: None)
+    (kit / "last-build.txt").unlink()
+    again = firmware.build_firmware("pico", str(tmp_path), version="1", kit=str(kit), log=lambda s: None)
+    assert again.cached and not (kit / "last-build.txt").exists() and again.used == first.used
+    # another frozen file: another key (here, an edited kit input stands for it)
+    (kit / "build.sh").write_text(FAKE_BUILD + "# edited\n")
+    third = firmware.build_firmware("pico", str(tmp_path), version="1", kit=str(kit), log=lambda s: None)
+    assert not third.cached and (kit / "last-build.txt").exists()
+    assert len(os.listdir(tmp_path / "cache" / "uf2")) == 2              # one UF2 and its .json per board
+
+
+def test_a_failed_build_says_why_and_where_the_log_is(kit, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAIL", "1")
+    with pytest.raises(firmware.FirmwareError) as err:
+        firmware.build_firmware("pico", str(tmp_path), version="1", kit=str(kit), log=lambda s: None)
+    text = str(err.value)
+    assert "overflowed by 9996 B" in text and "raspberry_pi_pico.log" in text
+
+
+def test_the_pc_profile_has_no_firmware(kit, tmp_path):
+    with pytest.raises(firmware.FirmwareError, match="runs on a PC"):
+        firmware.build_firmware("host", str(tmp_path), kit=str(kit), log=lambda s: None)
+    assert "host" not in firmware.device_profiles()
+
+
+def test_the_command_line(kit, tmp_path):
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "firmware.py"), "--kit", str(kit), "--out", str(tmp_path)]
+    proc = subprocess.run(cmd + ["--profile", "pico", "--version", "9"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "jarmo-pico-9.uf2: raspberry_pi_pico, 993,416 B of the 1044480 B firmware area (95.1 %)" in proc.stdout
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "--profile" in proc.stderr
+
+
+def test_the_version_is_gits_or_dev(tmp_path):
+    assert firmware.project_version(str(tmp_path)) == "dev"               # not a git checkout
+    assert firmware.project_version(ROOT) not in ("", "dev")

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""CircuitPython firmware with Jarmo frozen in: one UF2 per profile.
+
+    python3 run.py firmware --profile pico          # build/jarmo-pico-VERSION.uf2
+    python3 run.py firmware --all --out DIR         # every device profile
+    python3 run.py firmware --profile qtpy_bff --verbose
+
+The UF2 is CircuitPython 10.3 for the profile's board, built offline by the
+kit in ../shared/circuitpython-kit/ (its README), with what `run.py deploy`
+ships frozen in, unmodified: the packages jarmo/ and hardware/ and the
+libraries the profile imports (neopixel, adafruit_ticks; with a display
+adafruit_displayio_sh1107).  A board's profiles
+share one firmware: it freezes the libraries of all of them (the Feather's
+tabletop build gets the display libraries too; unused, they take flash,
+not RAM).  Frozen code runs from flash, so the heap holds only the game's
+data.  CircuitPython's version string ends in "-jarmo" (boot_out.txt shows
+it): `run.py deploy` then writes only code.py, boot.py and settings.toml.
+VERSION, in the file name, is `git describe --tags --always --dirty`.
+The version string and the build date are the same for every build
+(the date: 2025-12-01), because nearly every object file depends on
+them: a rebuild after an edit then takes seconds, not minutes.
+
+Everything is made in a cache folder outside the checkout, never in the
+kit's folder (it may be read-only): $JARMO_FIRMWARE_CACHE, else
+$XDG_CACHE_HOME/jarmo-firmware, else ~/.cache/jarmo-firmware.  It holds the
+kit's work folder (sources, the kit's venv, a build folder per board), the
+staged frozen files, a log per build and each UF2 under a hash of all its
+inputs, so an unchanged firmware is a copy.  On first use the kit installs
+the ARM compiler with apt (sudo when not root) and its Python packages with
+pip.  A board's first build takes about 2 to 4 minutes on 2 cores, a
+rebuild after an edit a few seconds.  A lock file serialises builds (one
+build folder per board is shared by every checkout of this user).
+
+For other tools (a release bundle): build_firmware(profile, out_dir) builds
+one and returns a Firmware (path, size, seconds...).
+"""
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from tools import deploy  # noqa: E402
+
+KIT_DIRS = (os.path.join(os.path.dirname(ROOT), "shared", "circuitpython-kit"),
+            "/work/shared/circuitpython-kit")
+# The kit's default (`git describe --first-parent` of the CircuitPython
+# commit it holds) and the mark tools/deploy.py looks for in boot_out.txt.
+CP_VERSION = "10.3.0-alpha.4-53-gcd3da4a5d8" + deploy.FIRMWARE_MARK
+SOURCE_DATE_EPOCH = "1764547200"  # 2025-12-01, the banner's build date
+FLASH_LIMIT = 1020 * 1024       # CIRCUITPY_FIRMWARE_SIZE of the RP2040 boards: the firmware's flash area
+
+
+class FirmwareError(Exception):
+    """A firmware that could not be built; the message says why and what to do."""
+
+
+class Firmware:
+    """A built UF2: path, profile, board, version, flash bytes used of
+    FLASH_LIMIT, seconds the build took (0 when it came from the cache)."""
+
+    def __init__(self, path, profile, board, version, used, seconds, cached):
+        self.path = path
+        self.profile = profile
+        self.board = board
+        self.version = version
+        self.used = used
+        self.seconds = seconds
+        self.cached = cached
+
+    def summary(self):
+        return "%s: %s, %s B of the %d B firmware area (%.1f %%), %s" % (
+            self.path, self.board, "{:,}".format(self.used) if self.used else "?", FLASH_LIMIT,
+            100.0 * self.used / FLASH_LIMIT if self.used else 0.0,
+            "unchanged, from the cache" if self.cached else "built in %.0f s" % self.seconds)
+
+
+def cache_dir():
+    given = os.environ.get("JARMO_FIRMWARE_CACHE")
+    if given:
+        return os.path.abspath(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "jarmo-firmware")
+
+
+def find_kit(kit=None):
+    """The kit's folder: `kit`, $JARMO_KIT, ../shared/circuitpython-kit, /work/shared/...; or None."""
+    for folder in (kit, os.environ.get("JARMO_KIT")) + KIT_DIRS:
+        if folder and os.path.isfile(os.path.join(folder, "build.sh")):
+            return os.path.abspath(folder)
+    return None
+
+
+def unavailable_reason(kit=None):
+    """None when a firmware can be built here without installing anything, else why not."""
+    if find_kit(kit) is None:
+        return ("the CircuitPython kit is not here (../shared/circuitpython-kit/, or JARMO_KIT=DIR): "
+                "python3 run.py firmware needs it")
+    if shutil.which("arm-none-eabi-gcc") is None:
+        return ("the ARM compiler is not installed: `python3 run.py firmware --profile P` installs it "
+                "(the kit's build.sh runs apt-get) and builds the firmware")
+    return None
+
+
+def project_version(root=ROOT):
+    """This checkout's version: `git describe --tags --always --dirty`, or "dev"."""
+    try:
+        proc = subprocess.run(["git", "describe", "--tags", "--always", "--dirty"], cwd=root,
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "dev"
+    version = proc.stdout.strip()
+    return version if proc.returncode == 0 and re.match(r"^[A-Za-z0-9._+-]+$", version) else "dev"
+
+
+def device_profiles():
+    """The profiles that run on a board (not the PC's)."""
+    from hardware import profiles
+    return [name for name, prof in profiles.PROFILES.items() if prof["board_id"] is not None]
+
+
+def board_of(profile):
+    """The board id of a device profile; FirmwareError for the PC's."""
+    from hardware import profiles
+    board = profiles.get(profile)["board_id"]
+    if board is None:
+        raise FirmwareError("profile %s runs on a PC, not on a board" % profile)
+    return board
+
+
+def frozen_files(board, root=ROOT):
+    """{folder: [(source, path inside the folder)]} frozen into a board's
+    firmware: "app" the packages as deploy copies them, "lib" the libraries
+    of the board's profiles."""
+    app = []
+    for package in deploy.PACKAGES:
+        app += deploy.folder_files(root, package)
+    return {"app": app, "lib": deploy.library_files(libraries=deploy.board_libraries(board))}
+
+
+def inputs_key(board, files, kit):
+    """A hash of everything a build reads: the kit, the board, the version and
+    date strings, every frozen file's path and bytes."""
+    h = hashlib.sha256()
+    for name in ("build.sh", "requirements.txt", "circuitpython-src.tar.xz"):
+        with open(os.path.join(kit, name), "rb") as f:
+            h.update(name.encode() + b"\0" + hashlib.sha256(f.read()).digest())
+    h.update(("%s\0%s\0%s\0" % (board, CP_VERSION, SOURCE_DATE_EPOCH)).encode())
+    for folder in sorted(files):
+        for src, rel in sorted(files[folder], key=lambda item: item[1]):
+            with open(src, "rb") as f:
+                h.update(("%s/%s\0" % (folder, rel)).encode() + hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def _stage(files, stage):
+    """Copy the frozen files into stage/app and stage/lib (emptied first)."""
+    if os.path.isdir(stage):
+        shutil.rmtree(stage)
+    for folder, pairs in files.items():
+        for src, rel in pairs:
+            dst = os.path.join(stage, folder, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst)
+    return [os.path.join(stage, folder) for folder in sorted(files)]
+
+
+def flash_used(log_text):
+    """Bytes of the firmware area used, from the link's memory report."""
+    m = re.search(r"FLASH_FIRMWARE:\s+(\d+) B", log_text)
+    return int(m.group(1)) if m else None
+
+
+def uf2_payload(path):
+    """Bytes the UF2 writes to flash (its blocks' payloads)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return sum(int.from_bytes(data[off + 16:off + 20], "little") for off in range(0, len(data) - 511, 512)
+               if data[off:off + 8] == b"UF2\n\x57\x51\x5d\x9e")
+
+
+def _from_cache(cached, out, profile, board, version):
+    """The cached build copied to out, as a Firmware; None when there is none
+    (its .json is written last)."""
+    if not os.path.isfile(cached + ".json"):
+        return None
+    with open(cached + ".json") as f:
+        meta = json.load(f)
+    shutil.copyfile(cached, out)
+    return Firmware(out, profile, board, version, meta["used"], meta["seconds"], True)
+
+
+def firmware_name(profile, version):
+    return "jarmo-%s-%s.uf2" % (profile, version)
+
+
+def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log=print, verbose=False):
+    """Build (or take from the cache) Jarmo's firmware for `profile`; copy it to
+    out_dir/jarmo-PROFILE-VERSION.uf2 (out_dir: ROOT/build by default) and
+    return a Firmware.  FirmwareError if it cannot be built."""
+    kit_dir = find_kit(kit)
+    if kit_dir is None:
+        raise FirmwareError(unavailable_reason(kit))
+    board = board_of(profile)
+    version = version or project_version(root)
+    deploy.fill_lib(os.path.join(root, "lib"), log=lambda s: None)
+    files = frozen_files(board, root)
+    key = inputs_key(board, files, kit_dir)
+    cache = cache_dir()
+    store = os.path.join(cache, "uf2")
+    cached = os.path.join(store, "%s-%s.uf2" % (board, key[:20]))
+    os.makedirs(store, exist_ok=True)
+    out = os.path.join(out_dir or os.path.join(root, "build"), firmware_name(profile, version))
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    found = _from_cache(cached, out, profile, board, version)
+    if found:
+        return found
+    with open(os.path.join(cache, "build.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)        # another build may have made it meanwhile
+        found = _from_cache(cached, out, profile, board, version)
+        if found:
+            return found
+        stage = os.path.join(cache, "stage", board)
+        folders = _stage(files, stage)
+        logs = os.path.join(cache, "logs")
+        os.makedirs(logs, exist_ok=True)
+        log_path = os.path.join(logs, "%s.log" % board)
+        env = dict(os.environ, CP_WORK=os.path.join(cache, "kit"), CP_VERSION=CP_VERSION,
+                   SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+        log("firmware %s: building CircuitPython for %s with %d frozen files (log: %s)" % (
+            profile, board, sum(len(v) for v in files.values()), log_path))
+        t0 = time.time()
+        built = os.path.join(stage, "firmware.uf2")
+        with open(log_path, "w") as f:
+            proc = subprocess.Popen(["bash", os.path.join(kit_dir, "build.sh"), board] + folders + [built],
+                                    cwd=cache, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for line in proc.stdout:
+                f.write(line)
+                if verbose:
+                    log(line.rstrip("\n"))
+            rc = proc.wait()
+        seconds = time.time() - t0
+        with open(log_path) as f:
+            text = f.read()
+        if rc != 0 or not os.path.isfile(built):
+            tail = "\n".join(text.splitlines()[-25:])
+            overflow = re.search(r"region .FLASH_FIRMWARE. overflowed by (\d+) bytes", text)
+            why = ("the frozen code does not fit: the firmware area (%d B) overflowed by %s B"
+                   % (FLASH_LIMIT, overflow.group(1))) if overflow else "the kit's build.sh failed (exit %d)" % rc
+            raise FirmwareError("firmware %s (%s): %s; the end of %s:\n%s" % (profile, board, why, log_path, tail))
+        used = flash_used(text) or uf2_payload(built)
+        for old in os.listdir(store):           # one cached UF2 per board
+            if old.startswith(board + "-"):
+                os.remove(os.path.join(store, old))
+        shutil.copyfile(built, cached)
+        with open(cached + ".json", "w") as f:
+            json.dump({"used": used, "seconds": round(seconds, 1), "board": board, "version": version}, f)
+        shutil.copyfile(built, out)
+    return Firmware(out, profile, board, version, used, seconds, False)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 run.py firmware",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--profile", action="append", default=[],
+                    help="a device profile (%s); repeatable" % ", ".join(device_profiles()))
+    ap.add_argument("--all", action="store_true", help="every device profile")
+    ap.add_argument("--out", default=None, help="folder for the UF2 files (default: build/ in the checkout)")
+    ap.add_argument("--version", default=None, help="the version in the names (default: git describe)")
+    ap.add_argument("--kit", default=None, help="the CircuitPython kit's folder (default: ../shared/circuitpython-kit)")
+    ap.add_argument("--verbose", action="store_true", help="show the kit's build output")
+    args = ap.parse_args(argv)
+    names = device_profiles() if args.all else args.profile
+    if not names:
+        ap.error("give --profile P (%s) or --all" % ", ".join(device_profiles()))
+    failed = 0
+    for name in names:
+        try:
+            fw = build_firmware(name, args.out, args.version, kit=args.kit, verbose=args.verbose)
+        except (FirmwareError, ValueError) as err:
+            print("firmware: %s" % err, file=sys.stderr)
+            failed += 1
+            continue
+        print(fw.summary(), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
