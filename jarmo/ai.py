@@ -20,6 +20,7 @@
 #
 # docs/AI.md describes the evaluation, the levels and the measured costs.
 
+import os
 from array import array
 
 from jarmo.board import HOME_ROW, ROW
@@ -61,7 +62,43 @@ TIME_MS = (0, 0, 130, 900, 2800, 0)
 # decided games against "3-legacy", 510 nodes 56.2 % (docs/AI.md, Strength).
 _CLASSIC_TIME3 = const(650)
 _CAP = (0, 1000000, 1500, 12000, 40000, 3000)
-_TT = (0, 0, 0, 128, 128, 0)   # transposition table entries (a power of 2; 0: none)
+
+
+def frozen(path):
+    """True when the module whose __file__ is path was frozen into the
+    firmware (python3 run.py firmware).  Its __file__ is then its path in
+    the frozen set ("jarmo/ai.py") and no such file exists; a module loaded
+    from a file names it (on CircuitPython "jarmo/ai.mpy" or "jarmo/ai.py",
+    relative to "/", a PC an absolute path).  None (no __file__): False."""
+    if not path:
+        return False
+    try:
+        os.stat(path)
+    except OSError:
+        return True
+    return False
+
+
+FROZEN = frozen(globals().get("__file__"))
+# Transposition table entries per level (a power of 2; 0: none).  Frozen
+# code runs from flash and leaves its heap to the game: the tables then
+# grow back to those of before issue 9 cut them for the Pico's heap (with
+# the 800 hash numbers of _zobrist), where level 4 is stronger (docs/AI.md,
+# "Memory": 1024 entries for level 4 played no better).
+TT_STOCK = (0, 0, 0, 128, 128, 0)
+TT_FROZEN = (0, 0, 0, 512, 512, 0)
+
+
+def use_tables(frozen):
+    """Size the AI's tables for frozen code (True: TT_FROZEN and 800 hash
+    numbers) or code in RAM (False: TT_STOCK and 57): the transposition
+    tables of the players made after, and the keys of every search after.
+    Done at import by FROZEN; the host's benchmarks and tests switch."""
+    global _TT, _ZOBRIST
+    _TT = TT_FROZEN if frozen else TT_STOCK
+    _ZOBRIST = _zobrist(800 if frozen else 57)
+
+
 # The caller's ms clock wraps here (supervisor.ticks_ms): a private mirror of
 # jarmo.app_base.TICKS_MASK (the core imports nothing of the app;
 # tests/app/test_app_ai.py checks that the two agree).
@@ -105,22 +142,26 @@ _BLOCKED = const(1)          # race: entering a camp point an enemy piece still 
 _TABLES = {}
 
 
-def _zobrist():
-    # A random 29-bit number per point (0..24) and per piece byte (25 + byte):
-    # a piece byte q on point p adds z[p] + z[25 + q] (below 2**30, a small
-    # int) to the key.  The sum, not a table per point and byte (3.2 KB):
-    # 57 numbers hold what 800 held, and a sum mixes the two unlike XOR.
-    z = array("l", [0] * 57)
+def _zobrist(n):
+    # The hash numbers: n = 57 (code in RAM), a random 29-bit number per point
+    # (0..24) and per piece byte (25 + byte), a piece byte q on point p adding
+    # z[p] + z[25 + q] (below 2**30, a small int) to the key: 0.2 KB where a
+    # table per point and byte takes 3.2 KB.  n = 800 (frozen code: TT_FROZEN),
+    # that table, a 30-bit number per point and byte, z[p * 32 + q]: with it
+    # and 512-entry tables level 4 beat level 3 in standard in 87.1 % of the
+    # decided games (the very games of before issue 9), with the 57 numbers
+    # 64.7 % (docs/AI.md, "Memory").
+    z = array("l", [0] * n)
     x = Rng(20240609).state
-    for k in range(57):
+    for k in range(n):
         x ^= (x & 0x7FFFFF) << 7      # Rng.next() written out
         x ^= x >> 9
         x ^= (x & 0xFFFFF) << 10
-        z[k] = x >> 1
+        z[k] = x if n == 800 else x >> 1
     return z
 
 
-_ZOBRIST = _zobrist()
+use_tables(FROZEN)
 
 
 def _hash(g, z):
@@ -129,7 +170,15 @@ def _hash(g, z):
     under = g._under
     h = 0
     p = -1
-    if g._heroes:             # (only the Golden Soldier is ever a hostage)
+    if len(z) == 800:         # a number per point and piece byte (frozen code)
+        for q in top:
+            p += 1
+            if q:
+                h ^= z[p << 5 | q]
+                q = under[p]
+                if q:
+                    h ^= z[p << 5 | (q ^ 1)]
+    elif g._heroes:           # (only the Golden Soldier is ever a hostage)
         for q in top:         # (iterating over the bytes is cheaper than indexing)
             p += 1
             if q:
@@ -959,6 +1008,7 @@ class Player:
             ttmv = self._ttmv
             ttdf = self._ttdf
             zob = _ZOBRIST
+            ztab = len(zob) == 800
         hashes = self._hash
         pvs = ttmask >= 0
         nw = self._nw
@@ -1138,8 +1188,12 @@ class Player:
                                 # point, lands on another, the turn passes).
                                 f = (e >> 3) & 31
                                 t = e >> 8 & 31
-                                h = (hashes[d] ^ (zob[f] + zob[26 + (m << 1 | (e >> 21 & 7) << 2)])
-                                     ^ (zob[t] + zob[25 + top[t]]) ^ 0x400000)
+                                if ztab:
+                                    h = (hashes[d] ^ zob[f << 5 | 1 | m << 1 | (e >> 21 & 7) << 2]
+                                         ^ zob[t << 5 | top[t]] ^ 0x400000)
+                                else:
+                                    h = (hashes[d] ^ (zob[f] + zob[26 + (m << 1 | (e >> 21 & 7) << 2)])
+                                         ^ (zob[t] + zob[25 + top[t]]) ^ 0x400000)
                             else:
                                 h = _hash(g, zob)
                             t = (h ^ (h >> 12)) & ttmask

@@ -5,6 +5,7 @@
     python tools/bench_ai.py --games 40         # a quicker strength table
     python tools/bench_ai.py --strength-only | --cost-only
     python tools/bench_ai.py --rules jasyr --pairs 2:greedy
+    python tools/bench_ai.py --tables frozen --rules standard --pairs 4:3
 
 Strength: self-play with the sides swapped every game, --games games per
 pairing per rule set (default 200), on --jobs processes (default 2), with
@@ -13,6 +14,12 @@ deterministic mode; on the device levels 3 and 4 think to a time budget).
 Targets (docs/AI.md): greedy beats random in >= 90 % of the decided games,
 each higher level beats the one below in >= 65 %, and level 3 wins >= 50 %
 against "3-legacy", the level 3 of before issue 9.
+
+Tables (--tables): "stock" (default) the AI's tables with its code in RAM
+(the .mpy deploy on stock CircuitPython), "frozen" those of Jarmo's
+firmware (jarmo.ai.use_tables: TT_STOCK or TT_FROZEN, 57 or 800 hash
+numbers); "stock:N3,N4" or "frozen:N3,N4" with N3 and N4 transposition
+table entries for levels 3 and 4 ("N3,N4": stock).
 
 Cost: tools/bench_ai_mp.py run under MicroPython 1.27 (Node.js runner) and
 under CPython for the same positions: heap added by importing the AI, bytes
@@ -42,9 +49,23 @@ def target(a, b):
     return 65.0
 
 
-def strength(rules_list, pairs, games, jobs, seed, out):
+def use_tables(which):
+    """Size the AI's tables (see the docstring); their text."""
+    from jarmo import ai
+    kind, _sep, sizes = which.partition(":")
+    if kind not in ("stock", "frozen"):
+        kind, sizes = "stock", which
+    ai.use_tables(kind == "frozen")
+    if sizes:
+        n3, n4 = (int(n) for n in sizes.split(","))
+        ai._TT = (0, 0, 0, n3, n4, 0)
+    return "%s: level 3 %d entries, level 4 %d, %d hash numbers" % (
+        which, ai._TT[3], ai._TT[4], len(ai._ZOBRIST))
+
+
+def strength(rules_list, pairs, games, jobs, seed, out, tables="stock"):
     out.write("Strength: %d games per pairing and rule set, sides swapped every game, "
-              "ply limit 300, %d jobs\n" % (games, jobs))
+              "ply limit 300, %d jobs; transposition tables %s\n" % (games, jobs, use_tables(tables)))
     out.write("%-10s %-16s %5s %5s %5s %9s %7s %7s %6s\n" % (
         "rules", "pairing", "wins", "draws", "loss", "% decided", "target", "plies", "cpu s"))
     ok = True
@@ -132,6 +153,7 @@ def main(argv):
     rules_list = RULES
     pairs = PAIRS
     do_strength = do_cost = True
+    tables = "stock"
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -154,6 +176,9 @@ def main(argv):
                 chosen.append((a, b, target(a, b)))
             pairs = tuple(chosen)
             i += 1
+        elif arg == "--tables":
+            tables = argv[i + 1]
+            i += 1
         elif arg == "--strength-only":
             do_cost = False
         elif arg == "--cost-only":
@@ -164,7 +189,7 @@ def main(argv):
         i += 1
     ok = True
     if do_strength:
-        ok = strength(rules_list, pairs, games, jobs, seed, sys.stdout)
+        ok = strength(rules_list, pairs, games, jobs, seed, sys.stdout, tables)
     if do_cost:
         cost(sys.stdout)
     return 0 if ok else 1

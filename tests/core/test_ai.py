@@ -385,7 +385,7 @@ def test_a_search_path_longer_than_the_stacks_is_evaluated_where_they_end():
         play_turn(g, p.choose(g))
 
 
-def test_the_updated_position_key_equals_the_full_one():
+def _check_updated_keys():
     # Where a turn of one quiet move began at a node with a known key, the
     # search updates that key (the piece's old and new point, the turn)
     # instead of computing it: it must equal _hash of the position.
@@ -410,7 +410,38 @@ def test_the_updated_position_key_equals_the_full_one():
     finally:
         ai.Player._enter = enter
     assert checked[0] > 50
-    assert max(ai._ZOBRIST) < 1 << 29
+
+
+def test_the_updated_position_key_equals_the_full_one():
+    import jarmo.ai as ai
+    _check_updated_keys()
+    assert len(ai._ZOBRIST) == 57 and max(ai._ZOBRIST) < 1 << 29   # sums stay small ints
+
+
+def test_frozen_code_is_told_by_its_file_not_being_there():
+    # Frozen into the firmware, a module's __file__ is its path in the frozen
+    # set ("jarmo/ai.py") with no such file; loaded from a file, it names it.
+    import jarmo.ai as ai
+    assert not ai.FROZEN and not ai.frozen(ai.__file__)
+    assert ai.frozen("jarmo/no_such_module.py")
+    assert not ai.frozen(None)
+
+
+def test_the_tables_of_frozen_code_are_bigger_and_key_the_search_alike():
+    import jarmo.ai as ai
+    ai.use_tables(True)
+    try:
+        assert len(ai._ZOBRIST) == 800 and max(ai._ZOBRIST) < 1 << 30
+        p = Player(4, 1)
+        assert len(p._ttkey) == ai.TT_FROZEN[4] > ai.TT_STOCK[4]
+        assert len(Player(3, 1)._ttkey) == ai.TT_FROZEN[3] >= ai.TT_STOCK[3]
+        _check_updated_keys()
+        g = midgame("standard", plies=6)
+        p.node_budget = 300
+        play_turn(g, p.choose(g))                # a legal turn
+    finally:
+        ai.use_tables(False)
+    assert len(Player(4, 1)._ttkey) == ai.TT_STOCK[4] and len(ai._ZOBRIST) == 57
 
 
 def test_prepared_tables_leave_the_first_turn_only_its_search():
