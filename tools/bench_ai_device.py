@@ -4,6 +4,7 @@
     python3 tools/bench_ai_device.py                      # every mix, greedy 2 3 4
     python3 tools/bench_ai_device.py --levels 3 --mixes classic,standard+heroes+challenges
     python3 tools/bench_ai_device.py --positions 4 --keep /tmp/aibench --raw
+    python3 tools/bench_ai_device.py --frozen --levels 3,4 --mixes standard
 
 Builds a CIRCUITPY folder (jarmo/ compiled with CircuitPython's mpy-cross
 when it is there, else the .py files; tools/device_bench/ai_turns.py as
@@ -11,7 +12,10 @@ code.py; positions.txt with seeded positions from the opening to the late
 game of every mix), boots it on the emulated Pico (run_device below: the
 only part that knows the emulator) and prints a table of the turn times
 per level and mix: median and max of whole turns, the longest step()
-slice, and the nodes (actions applied).  The emulator runs at about 0.2 to
+slice, and the nodes (actions applied).  --frozen: on Jarmo's firmware
+for the Pico (tools/firmware.py; jarmo frozen in, with its bigger tables:
+jarmo.ai.FROZEN), the drive holding only code.py and positions.txt.
+The emulator runs at about 0.2 to
 0.4x real time: a full sweep of levels 3 and 4 takes a long while.
 Exits 1 if a limit of docs/AI.md is missed.
 """
@@ -76,15 +80,16 @@ def positions(mix, count):
     return found
 
 
-def build(folder, levels, mixes, count, positions_from=None):
+def build(folder, levels, mixes, count, positions_from=None, frozen=False):
     """Fill folder as the CIRCUITPY drive (positions_from: reuse the P lines of
-    an earlier positions.txt, to compare two versions on the same positions)."""
+    an earlier positions.txt, to compare two versions on the same positions;
+    frozen: no jarmo/, the firmware has it)."""
     if os.path.exists(folder):
         shutil.rmtree(folder)
     os.makedirs(os.path.join(folder, "jarmo"))
     src = os.path.join(ROOT, "jarmo")
     cross = MPY_CROSS if os.access(MPY_CROSS, os.X_OK) else None
-    for name in sorted(os.listdir(src)):
+    for name in [] if frozen else sorted(os.listdir(src)):
         if not name.endswith(".py") or name.startswith("app"):
             continue
         if cross and name != "__init__.py":
@@ -113,14 +118,14 @@ def build(folder, levels, mixes, count, positions_from=None):
     return cross is not None
 
 
-def run_device(folder, timeout_s=3600):
+def run_device(folder, timeout_s=3600, firmware=FIRMWARE):
     """Boot the folder on the emulated Pico; (exit code, stdout lines).
 
     The only part that knows the emulator: the shared rp2040js runner."""
     runner = os.path.join(SHARED, "run_circuitpython.mjs")
     env = dict(os.environ)
-    env.setdefault("RP2040JS", "/tmp/rpjs/node_modules/rp2040js")
-    proc = subprocess.run(["node", runner, FIRMWARE, folder, "--timeout-s", str(timeout_s),
+    env.setdefault("RP2040JS", os.path.join(ROOT, "node_modules", "rp2040js"))   # npm ci
+    proc = subprocess.run(["node", runner, firmware, folder, "--timeout-s", str(timeout_s),
                            "--quiet-stats"], capture_output=True, text=True, env=env)
     return proc.returncode, proc.stdout.splitlines() + proc.stderr.splitlines()
 
@@ -151,6 +156,7 @@ def main(argv):
     keep = None
     positions_from = None
     raw = False
+    frozen = False
     timeout = 3600
     i = 0
     while i < len(argv):
@@ -176,15 +182,22 @@ def main(argv):
             i += 1
         elif arg == "--raw":
             raw = True
+        elif arg == "--frozen":
+            frozen = True
         else:
             sys.stderr.write(__doc__)
             return 2
         i += 1
     folder = keep or tempfile.mkdtemp(prefix="jarmo_aibench_")
-    compiled = build(folder, levels, mixes, count, positions_from)
-    print("AI turns on CircuitPython 10.3, emulated Pico 125 MHz (%s), %d positions a mix"
-          % ("jarmo/*.mpy" if compiled else "jarmo/*.py", count), flush=True)
-    rc, lines = run_device(folder, timeout)
+    compiled = build(folder, levels, mixes, count, positions_from, frozen)
+    firmware = FIRMWARE
+    if frozen:
+        from tests.device import stage
+        firmware = stage.firmware("pico", "frozen")
+    print("AI turns on CircuitPython 10.3, emulated Pico 125 MHz (%s), %d positions a mix" % (
+        "Jarmo's firmware: jarmo frozen in" if frozen else "jarmo/*.mpy" if compiled else "jarmo/*.py", count),
+        flush=True)
+    rc, lines = run_device(folder, timeout, firmware)
     if raw:
         print("\n".join(lines))
     ok = table(lines, sys.stdout)

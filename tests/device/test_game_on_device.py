@@ -6,8 +6,12 @@ boots the firmware of the board that profile names, and plays through the
 profile's buttons, reading the console trace (hardware/trace.py), the LEDs
 from the pixel pin and, on the OLED FeatherWing build, the I2C bus.
 
-The default tier boots one board and plays a turn each (the device stage
-in a quarter of a minute); the rest is marked `full` (run.py test --full).
+Tests taking `kind` run on both kinds of firmware: "stock" (CircuitPython
+as published, the project deployed as .mpy) and "frozen" (Jarmo's firmware,
+tools/firmware.py, built from this checkout; the drive holds only code.py,
+boot.py and settings.toml).  The default tier boots one board on stock
+firmware and plays a turn each (the device stage in a quarter of a
+minute); the rest is marked `full` (run.py test --full).
 """
 
 import contextlib
@@ -17,26 +21,29 @@ import pytest
 
 from jarmo.storage import parse
 from tests.device import stage
-from tests.device.device import Device, firmware_path, unavailable_reason
+from tests.device.device import Device
 
 PRESS_MS = 100       # a tap: shorter than the profiles' 600 ms long press
 GAP_MS = 300         # between taps
 
 
 @contextlib.contextmanager
-def booted(tmp_path, firmware_option, profile_name, files=None, **settings):
-    """The board of profile_name running Jarmo; skips when there is no firmware."""
+def booted(tmp_path, firmware_option, profile_name, files=None, kind="stock", **settings):
+    """The board of profile_name running Jarmo on firmware of `kind`; skips
+    when there is no such firmware here (CI builds Jarmo's first: it fails)."""
     prof = stage.profile(profile_name)
-    board = prof["board_id"]
-    why = unavailable_reason(board, firmware_option)
+    why = stage.firmware_unavailable(profile_name, kind, firmware_option)
+    if why and kind == "frozen" and stage.in_ci():
+        pytest.fail(why)                  # .ci/run builds Jarmo's firmware before the tests
     if why:
         pytest.skip(why)
-    drive = stage.build_drive(str(tmp_path / "CIRCUITPY"), profile_name, files=files,
+    drive = stage.build_drive(str(tmp_path / "CIRCUITPY"), profile_name, files=files, frozen=kind == "frozen",
                               JARMO_SEED=settings.pop("JARMO_SEED", 11), **settings)
     i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
-    with Device(firmware_path(board, firmware_option), drive, neopixel_pin=prof["pixel_pin"],
+    with Device(stage.firmware(profile_name, kind, firmware_option), drive, neopixel_pin=prof["pixel_pin"],
                 i2c_ack=i2c, timeout_s=240) as dev:
         dev.profile = prof
+        dev.kind = kind
         yield dev
 
 
@@ -125,8 +132,9 @@ def test_qtpy_boots_lights_the_grid_and_plays_a_turn_each(tmp_path, firmware_opt
 
 
 @pytest.mark.full
-def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_option):
-    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_option, kind):
+    with booted(tmp_path, firmware_option, "qtpy_bff", kind=kind) as dev:
         wait_state(dev, "menu", 5000)
         play_until(dev, "end", most_taps=300)
         wait_state(dev, "result", 10000)
@@ -145,8 +153,9 @@ def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_opt
 
 
 @pytest.mark.full
-def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option):
-    with booted(tmp_path, firmware_option, "qtpy_bff") as dev:
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option, kind):
+    with booted(tmp_path, firmware_option, "qtpy_bff", kind=kind) as dev:
         wait_state(dev, "menu", 5000)
         tap(dev, "select")                                   # New game
         wait_state(dev, "play", 5000)
@@ -164,9 +173,10 @@ def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option):
 
 
 @pytest.mark.full
-def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option):
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option, kind):
     damaged = {"game.0": b"JARMO1 40 0000\n{\"v\": 1, \"game\": \"garbled\xff" + bytes(4000)}
-    with booted(tmp_path, firmware_option, "qtpy_bff", files=damaged) as dev:
+    with booted(tmp_path, firmware_option, "qtpy_bff", files=damaged, kind=kind) as dev:
         wait_state(dev, "notice", 5000)
         text = " ".join(trace(dev).texts()[-1])
         assert "Damaged file" in text
@@ -181,9 +191,10 @@ def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option):
 
 
 @pytest.mark.full
-def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option):
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option, kind):
     # JARMO_TRACE_BALLAST fills the heap when the AI starts to think
-    with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai") as dev:
+    with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai", kind=kind) as dev:
         wait_state(dev, "menu", 5000)
         tap(dev, "select")
         wait_state(dev, "play", 5000)
@@ -203,8 +214,9 @@ def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option):
 # ---------------------------------------------------------------- Feather + OLED FeatherWing
 
 @pytest.mark.full
-def test_feather_oled_menu_on_the_display(tmp_path, firmware_option):
-    with booted(tmp_path, firmware_option, "feather_oled") as dev:
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_feather_oled_menu_on_the_display(tmp_path, firmware_option, kind):
+    with booted(tmp_path, firmware_option, "feather_oled", kind=kind) as dev:
         wait_state(dev, "menu", 8000)
         dev.run(500)
         first = trace(dev).texts()[-1]

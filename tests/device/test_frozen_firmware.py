@@ -1,0 +1,69 @@
+"""Jarmo's firmware (tools/firmware.py: CircuitPython 10.3 with jarmo/,
+hardware/ and the libraries frozen in) on the emulated board of every
+profile, against the budgets of issue 18, and the game's own view of where
+its code comes from (jarmo.ai.FROZEN: the bigger tables) on both kinds.
+
+Each boots a board, so all are in the full tier (run.py test --full); CI
+builds the firmwares first (.ci/run), elsewhere they are built here when
+the ARM compiler is installed (seconds once built) and skipped otherwise.
+"""
+
+import pytest
+
+from tests.device import stage
+from tests.device.test_game_on_device import booted, play_a_turn_and_the_ais, tap, trace, wait_state
+from tests.device.test_modes_on_device import level_settings
+
+DEVICE_PROFILES = ("pico", "qtpy_bff", "feather_oled", "joystick", "tabletop")
+
+
+def repl(dev, command, answer, timeout_ms=5000):
+    """Stop code.py (Ctrl-C), run one line at the REPL; the line printed that matches `answer`."""
+    dev.send("\x03")
+    dev.wait_for(r"Press any key to enter the REPL", timeout_ms)
+    dev.send("\r")
+    dev.run(300)
+    dev.send(command + "\r")
+    return dev.wait_for(answer, timeout_ms)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("profile_name", DEVICE_PROFILES)
+def test_every_profile_plays_level_4_on_its_firmware_within_the_budgets(tmp_path, profile_name):
+    pass_ms, heap, first_ms = stage.BUDGETS["frozen"]
+    with booted(tmp_path, None, profile_name, kind="frozen", files={"settings.0": level_settings(1, 5)}) as dev:
+        code = sorted(name for name in dev.listdir("/") if name.endswith((".py", ".mpy")))
+        assert code == ["boot.py", "code.py"]                       # the rest is in the firmware
+        assert "jarmo" not in dev.listdir("/") and "hardware" not in dev.listdir("/")
+        wait_state(dev, "menu", 8000)
+        dev.run(1000)                                               # the AI module and tables load
+        tap(dev, "select")                                          # New game, standard v level 4
+        wait_state(dev, "play", 20000)
+        for _ in range(2):
+            play_a_turn_and_the_ais(dev)
+        t = trace(dev)
+        in_game = [free for name, free, _p, _ms in t.states() if name in ("play", "ai")]
+        in_game += [free for _ms, free in t.ai_turns()]
+        print(profile_name, "least free", min(in_game), "passes", t.max_passes()[-3:],
+              "first frame", dev.ready["boot_ms"] + t.first_frame_ms())
+        assert min(in_game) >= heap, min(in_game)
+        assert max(us for us, _s in t.max_passes()) <= pass_ms * 1000, t.max_passes()
+        assert dev.ready["boot_ms"] + t.first_frame_ms() <= first_ms
+        assert len(t.ai_turns()) >= 2 and "Traceback" not in "\n".join(dev.console)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_the_game_knows_whether_it_runs_frozen_and_sizes_its_tables(tmp_path, kind):
+    with booted(tmp_path, None, "qtpy_bff", kind=kind) as dev:
+        wait_state(dev, "menu", 5000)
+        line = repl(dev, "import jarmo.ai as a; print('AI', a.FROZEN, a.__file__, a._TT[3], a._TT[4])",
+                    r"^AI (True|False) ")
+    frozen, path, tt3, tt4 = line.split()[1:]
+    from jarmo import ai
+    if kind == "frozen":
+        assert (frozen, path) == ("True", "jarmo/ai.py")           # no such file on the drive
+        assert (int(tt3), int(tt4)) == ai.TT_FROZEN[3:5]
+    else:
+        assert (frozen, path) == ("False", "jarmo/ai.mpy")          # the deploy's file
+        assert (int(tt3), int(tt4)) == ai.TT_STOCK[3:5]
