@@ -12,7 +12,7 @@ button events without hardware, printing every frame and the status text:
 
 (`import code` would find the standard library's module, hence runpy.)
 Host settings: JARMO_EVENTS (a file, or - for stdin), JARMO_FRAMES
-(all | last | none), JARMO_DATA (folder for saves), JARMO_SEED.
+(all | last | none), JARMO_DATA (the folder of jarmo.nvm, the saves), JARMO_SEED.
 JARMO_TRACE (1, or 2 with every frame) prints hardware/trace.py's lines on
 the console, for the device tests and benchmarks.
 """
@@ -22,15 +22,36 @@ the console, for the device tests and benchmarks.
 # ----------------------------------------------------------------------------
 import os
 
-# os.getenv reads settings.toml on CircuitPython (numbers come back as int)
-# and the environment on a PC (always str): hence the explicit int().
-PROFILE_NAME = os.getenv("JARMO_PROFILE", "feather_oled")
-BRIGHTNESS_CAP = int(os.getenv("JARMO_BRIGHTNESS", -1))  # -1: the profile's cap
-SEED = int(os.getenv("JARMO_SEED", -1))                  # -1: random at power-up
-DATA_ROOT = os.getenv("JARMO_DATA", "/")                 # saves and statistics
-TRACE = int(os.getenv("JARMO_TRACE", 0))                 # tests and benchmarks
-EVENTS = os.getenv("JARMO_EVENTS", "")                   # host only
-FRAMES = os.getenv("JARMO_FRAMES", "all")                # host only
+# Values in settings.toml that are wrong or out of range: named on the
+# display (or a red X on the LEDs) at start-up; the default is used.
+SETTING_PROBLEMS = []
+
+
+def setting(name, default, low=None, high=None):
+    """A value from settings.toml (os.getenv: an int for a bare number on
+    CircuitPython, always a str on a PC); with low/high a whole number in
+    that range. Anything else is named in SETTING_PROBLEMS and the default
+    is used."""
+    value = os.getenv(name)
+    if value is None or low is None:
+        return default if value is None else value
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not low <= number <= high:
+        SETTING_PROBLEMS.append("%s: not %d..%d, %d used" % (name, low, high, default))
+        return default
+    return number
+
+
+PROFILE_NAME = setting("JARMO_PROFILE", "feather_oled")
+BRIGHTNESS_CAP = setting("JARMO_BRIGHTNESS", -1, -1, 255)   # -1: the profile's cap
+SEED = setting("JARMO_SEED", -1, -1, 0x3FFFFFFF)            # -1: random at power-up
+TRACE = setting("JARMO_TRACE", 0, 0, 2)                     # tests and benchmarks
+DATA_ROOT = setting("JARMO_DATA", "")                       # host: folder of the log
+EVENTS = setting("JARMO_EVENTS", "")                        # host only
+FRAMES = setting("JARMO_FRAMES", "all")                     # host only
 
 if TRACE:
     from hardware import trace
@@ -67,6 +88,9 @@ def reloaded_by_us():
 # ----------------------------------------------------------------------------
 from hardware import profiles  # noqa: E402
 
+if PROFILE_NAME not in profiles.PROFILES:
+    SETTING_PROBLEMS.append("JARMO_PROFILE: unknown, %s used" % profiles.DEFAULT)
+    PROFILE_NAME = profiles.DEFAULT
 profile = profiles.get(PROFILE_NAME)
 ON_HOST = PROFILE_NAME == "host"
 if ON_HOST:
@@ -77,9 +101,9 @@ else:
 import adafruit_ticks  # noqa: E402
 
 from jarmo.app import App  # noqa: E402
-from jarmo.storage import Store  # noqa: E402
 from hardware.leds import make_leds  # noqa: E402
 from hardware.mainloop import run_guarded  # noqa: E402
+from hardware import flash  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
@@ -88,17 +112,19 @@ if profile["display"] is not None or ON_HOST:
     # for boards that have a display; the host keeps the text off-screen
     from hardware.display import TextDisplay, make_display  # noqa: E402
     screen = TextDisplay(make_display(profile["display"]))
+
+
 # Every screen's code is loaded with jarmo.app and stays (resident); the AI
 # is imported during the first passes after start-up (PRELOAD), never at a
-# state change. Saves are written a block a pass there (sliced: jarmo/storage.py).
-store = Store(DATA_ROOT, sliced=not ON_HOST)
+# state change.
+if ON_HOST:
+    store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
+                                             use_nvm=False)
+else:
+    store, store_problems = flash.open_store()
 app = App(store=store, has_display=screen is not None,
-          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed())
-try:
-    # the save slots are made once, on the first start (slow, but only then)
-    store.prepare(("game", "settings", "stats", "campaign"))
-except OSError:
-    pass        # the drive is read-only (USB editing): the game runs unsaved
+          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
+          problems=SETTING_PROBLEMS + store_problems)
 from jarmo.app import PRELOAD  # noqa: E402
 
 

@@ -392,32 +392,47 @@ def game_from_save(body):
     return Game.load(d["game"])
 
 
+LOG = "jarmo.nvm"            # the store's log in a data folder (jarmo/storage.py)
+_OLD_GAME = ("game", "game.0", "game.1", "game.new")    # older versions' save files
+
+
 def saved_game_entry(path):
-    """(folder, name) when path names the app's saved game in a data folder:
-    the folder itself, its `game`, or one of the store's files for it
-    (`game.0`, `game.1`, `game.new`); else None."""
+    """The data folder when path names the app's saved game in one: the
+    folder itself, its log (jarmo.nvm), or an older version's save files
+    (`game`, `game.0`, `game.1`, `game.new`); else None."""
     if os.path.isdir(path):
-        folder, name = path, "game"
+        folder = path
     else:
         folder, base = os.path.split(os.path.abspath(path))
-        name = base.rsplit(".", 1)[0] if base.endswith((".0", ".1", ".new")) else base
-    if name != "game":
-        return None
-    if not any(os.path.isfile(os.path.join(folder, name + ext))
-               for ext in ("", ".0", ".1", ".new")):
-        return None
-    return folder, name
+        if base != LOG and base not in _OLD_GAME:
+            return None
+    for name in (LOG,) + _OLD_GAME:
+        if os.path.isfile(os.path.join(folder, name)):
+            return folder
+    return None
 
 
-def load_saved_game(folder, name="game"):
-    """The Game the app saved in a data folder, read through jarmo.storage's
-    Store (whatever its file format); ValueError saying why not."""
+def load_saved_game(folder):
+    """The Game the app saved in a data folder: the game in progress in its
+    log, else an older version's save; ValueError saying why not. Nothing in
+    the folder is changed."""
+    from jarmo.flashfile import Flash
+    from jarmo.gamerec import load
+    from jarmo.legacy import read_text
     from jarmo.storage import Store
-    store = Store(folder)
-    body = store.read(name)
-    if body is None:
-        raise ValueError("no saved game there (%s)" % (store.error or "none saved"))
-    return game_from_save(body)
+    path = os.path.join(folder, LOG)
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            store = Store(Flash(data=f.read()[:4096]))     # a copy: a read writes nothing
+        saved = store.game()
+        if saved is None:
+            raise ValueError("no game in progress in %s%s" % (
+                LOG, " (%s)" % "; ".join(store.problems) if store.problems else ""))
+        return load(saved[1], saved[2], 255)[0]
+    text, found = read_text(folder, "game")
+    if text is None:
+        raise ValueError("a damaged save" if found else "no saved game there")
+    return game_from_save(text)
 
 
 def load_game_text(text, rules=None, expansions=()):
@@ -425,7 +440,7 @@ def load_game_text(text, rules=None, expansions=()):
 
     - the app's `game` save in the single-file format (JARMO1 header,
       checksum, JSON with "game" or "match"; a match gives its current game;
-      the store's slot files are read by load_saved_game);
+      a data folder's log and older slot files are read by load_saved_game);
     - Game.dump() text, or an export of the simulator (# comment lines
       before it);
     - a plain list of actions ("a1-c2 e5-d3 ...", move numbers such as
@@ -433,14 +448,13 @@ def load_game_text(text, rules=None, expansions=()):
       (default standard) and `expansions`; lines "rules R" and
       "expansions E ..." at the top choose them too.
     """
-    from jarmo import Game, IllegalMove, storage
+    from jarmo import Game, IllegalMove
+    from jarmo.legacy import single_body
     from jarmo.match import Match
-    OLD_TAG = getattr(storage, "OLD_TAG", "JARMO1")    # the single-file save format
-    unwrap = storage.unwrap
 
-    if text.startswith(OLD_TAG + " "):
+    if text.startswith("JARMO1 "):              # an older version's single-file save
         try:
-            body = unwrap(text)
+            body = single_body(text.encode())
         except ValueError as err:
             raise ValueError("a damaged save (%s)" % err) from err
         return game_from_save(body)

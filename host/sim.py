@@ -1206,14 +1206,16 @@ def start_game(app, opts):
 
 def make_app(profile, args, data, seed=None):
     """The App on a store in the folder `data`, started as the options say."""
+    from hardware.flash import open_store
     from jarmo.app import App
-    from jarmo.storage import Store
     opts = start_options(args)
     check_options(opts)
     if seed is None:
         seed = args.seed if args.seed is not None else session_seed()
-    app = App(store=Store(data), has_display=profile["display"] is not None or
-              profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed)
+    store, problems = open_store(os.path.join(data, blinka.LOG), data, use_nvm=False)
+    app = App(store=store, has_display=profile["display"] is not None or
+              profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed,
+              problems=problems)
     # A newcomer lands in a game against the default opponent (the greedy
     # AI); a saved game found in --data waits on the menu's "Resume" (the
     # menu offers Resume exactly when app.game is set), and a notice about
@@ -1252,7 +1254,7 @@ def read_replay(path, args):
         else None
     if entry is not None:
         try:
-            return blinka.load_saved_game(*entry)
+            return blinka.load_saved_game(entry)
         except ValueError as err:
             raise blinka.FileError("--replay %s: not a game Jarmo can read: %s" % (path, err)) from err
     if os.path.isdir(path):

@@ -17,13 +17,12 @@
 # the clock, the frame and the text; and the game's flow between turns
 # (start_game, next_turn, turn_over), which menu, result and play all use.
 #
-# Saving: after every completed turn the game (or match) goes to the store as
-# ``game``; settings go to ``settings`` when a value changes; statistics to
-# ``stats`` when a game ends; a battle's win to ``campaign``. A damaged file
-# is reported and set aside.
+# Saving (jarmo/storage.py, a log in flash): a game (or each game of a match)
+# starts with a GAME record and every completed turn appends its action
+# codes (jarmo/gamerec.py); settings are written when a value changes,
+# statistics when a game is counted, a battle's win when it is seen.
+# Damage found at start-up is reported, each damaged item by name.
 
-import json
-import sys
 
 try:
     from micropython import const
@@ -40,10 +39,10 @@ from jarmo.app_base import (
     S_HELP,
     S_MENU,
     S_PLAY,
-    SAVE,
     STATE_NAMES,
     TICKS_MASK,
     TIMER,
+    forget_module,
 )
 from jarmo.app_menu import Menu, new_game, resume
 from jarmo.app_play import Ai, Play
@@ -64,24 +63,15 @@ _REDRAW = const(32)         # ms between redraws when nothing happened
 _ON_DEMAND = ("jarmo.app_help", "jarmo.app_stats", "jarmo.app_campaign", "jarmo.app_lesson")
 
 
-def _forget(name):
-    """Forget a module so its code can be collected (MicroPython RAM)."""
-    mod = sys.modules.pop(name, None)
-    pkg = sys.modules.get("jarmo")
-    short = name[6:]                    # after "jarmo."
-    if mod is not None and getattr(pkg, short, None) is mod:
-        delattr(pkg, short)
-
-
 def _start():
     """The start-up module (loading, App.new_game's options), used once."""
     from jarmo import app_start
-    _forget("jarmo.app_start")
+    forget_module("jarmo.app_start")
     return app_start
 
 
 class App:
-    def __init__(self, store=None, has_display=True, tabletop=False, seed=0):
+    def __init__(self, store=None, has_display=True, tabletop=False, seed=0, problems=()):
         self.frame = bytearray(75)
         self._work = bytearray(75)
         self.frame_version = 0
@@ -103,7 +93,9 @@ class App:
         self._stats = None      # jarmo.stats.Stats once loaded
         self._make_states()
         self.set_game(None, None, 0, 0, False)
-        _start().boot(self)
+        # problems: what the caller found wrong before (settings.toml, saves
+        # imported from the drive), shown with the store's at start-up
+        _start().boot(self, problems)
 
     def _make_states(self):
         # by state id (app_base); from S_HELP on they are made when they open
@@ -137,12 +129,9 @@ class App:
         self.now = now = now_ms & TICKS_MASK
         store = self.store
         if store is not None and store.busy:
-            # one unit of a queued save a pass, and nothing else this pass:
-            # a flash sector costs ~50 ms on an RP2040 (jarmo/storage.py)
-            store.step()
-            if store.problem is not None:
-                store.problem = None
-                self.msg = ("Cannot save: the", "drive is read-only")
+            # a compaction (between games, or a full log), and nothing else
+            # this pass: erasing the flash sector costs ~50 ms on an RP2040
+            self._saving(store.step)
         else:
             self.states[self.sid].tick(self)
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
@@ -176,20 +165,17 @@ class App:
         The AI's search, the turn being picked, the statistics and How to
         play go; the game comes back from its last save (made after every
         turn, so at most the turn in progress is lost) and is resumed, or
-        the menu opens when there is none.  The queued saves are finished
-        as soon as that memory is free, before start-up runs: if it runs
-        out of memory too, code.py restarts and resumes from the flash."""
+        the menu opens when there is none. If start-up runs out of memory
+        too, code.py restarts and resumes from the flash."""
         self.set_game(None, None, 0, 0, False)
         self._stats = None
         self.celebrate = None
         self._make_states()         # new states hold nothing of the old ones
         for name in _ON_DEMAND:
-            _forget(name)
+            forget_module(name)
         import gc
         gc.collect()
-        if self.store is not None:
-            self.store.flush()
-        _start().boot(self)
+        _start().boot(self, ())
         self.resume_saved()
 
     def resume_saved(self):
@@ -221,11 +207,11 @@ class App:
         self.states[old].exit(self)
         if old >= S_HELP:
             self.states[old] = None         # its code leaves RAM
-            _forget(_ON_DEMAND[old - S_HELP])
-        _forget("jarmo.campaign")           # the ladder's data, or a battle's record
+            forget_module(_ON_DEMAND[old - S_HELP])
+        forget_module("jarmo.campaign")           # the ladder's data, or a battle's record
         if self.store is not None:
             self._stats = None              # read again from the store when needed
-            _forget("jarmo.stats")
+            forget_module("jarmo.stats")
         if sid >= S_HELP:
             self.states[sid] = __import__(_ON_DEMAND[sid - S_HELP], None, None, ("x",)).Screen()
         self.sid = sid
@@ -254,11 +240,14 @@ class App:
 
     # ------------------------------------------------------------ the running game
 
-    def set_game(self, game, match, opp, human0, counted):
+    def set_game(self, game, match, opp, human0, counted, game_id=-1):
         """The game (or match) that runs now, or None: its players (opp: the
-        menu's opponent, 0 human; human0: the human's side in game 1) and
-        whether its result is already in the statistics."""
+        menu's opponent, 0 human; human0: the human's side in game 1),
+        whether its result is already in the statistics, and the id of its
+        GAME record in the store (-1: not saved yet)."""
         self.game = game
+        self.game_id = game_id
+        self.saved = 0 if game is None else game.actions    # actions in the store
         self.match = match
         self.opp = opp
         self.human0 = human0
@@ -266,7 +255,7 @@ class App:
         self.player = None      # the AI, made at its first turn
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
-        _forget("jarmo.app_assist")
+        forget_module("jarmo.app_assist")
         self.board.read(game)
 
     def turn_side(self):
@@ -283,6 +272,7 @@ class App:
     def start_game(self):
         """A game (or the next of a match) begins: save it, then its first turn."""
         self.counted = False
+        self.game_id = -1
         self.board.reset()
         self.msg = ()
         self.save()
@@ -305,12 +295,11 @@ class App:
     def turn_over(self):
         """A turn is complete: save, then the next turn or the end."""
         over = self.game.result() is not None
-        # saved as counted first: a power cut loses a count, never doubles it
-        record = over and not self.counted
-        self.counted = self.counted or over
         self.save()
         if over:
-            self.goto(S_END, record)
+            # counted at the end (the statistics name this saved game, so a
+            # power cut before or after counts it exactly once)
+            self.goto(S_END, not self.counted)
         else:
             self.next_turn()
 
@@ -330,17 +319,30 @@ class App:
         return True
 
     def save(self):
-        """Save the running game or match (after every completed turn)."""
+        """Save the running game: its GAME record once, then the actions
+        played since the last save (after every completed turn)."""
         if self.store is None or self.game is None:
             return
-        d = {"v": 1, "opp": self.opp, "human": self.human0, "counted": self.counted}
-        if self.battle >= 0:
-            d["battle"] = self.battle
-        if self.match is not None:
-            d["match"] = self.match.dump()
-        else:
-            d["game"] = self.game.dump()
+        self._saving(self._save)
+
+    def _save(self):
+        store = self.store
+        g = self.game
+        if self.game_id < 0:
+            from jarmo.gamerec import start_payload
+            forget_module("jarmo.gamerec")
+            self.game_id = store.start_game(
+                start_payload(g, self.match, self.opp, self.human0, self.battle))
+            self.saved = 0
+        codes = g.history_codes(self.saved)
+        if codes:
+            store.add_turn(codes)
+            self.saved += len(codes)
+
+    def _saving(self, work):
+        # a save the flash refuses (a board that keeps its log in a file on a
+        # read-only drive) is said on the display; the game goes on
         try:
-            self.store.write(SAVE, json.dumps(d))
+            work()
         except OSError:
-            self.msg = ("Cannot save: the", "drive is read-only")
+            self.msg = ("Cannot save:", "the flash refused")

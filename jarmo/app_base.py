@@ -32,13 +32,9 @@ STATE_NAMES = ("menu", "play", "ai", "end", "result", "notice", "help", "stats",
 # Millisecond ticks wrap at 2**29, like adafruit_ticks (App.tick masks the clock).
 TICKS_MASK = const(0x1FFFFFFF)
 
-# Store names (docs/APP.md, Saves).
-SAVE = "game"
-SETTINGS = "settings"
-
 # ---------------------------------------------------------------- settings
 # The settings are small ints in one bytearray, settings[item - RULE], in the
-# order of the menu items RULE .. HINTS; their file keys are SETTING_KEYS.
+# order of the menu items RULE .. HINTS (stored as they are: jarmo/app_menu.py).
 # Item ids are fixed (the LED-only menu shows each at a fixed place);
 # app_menu's ORDER is the order the menu lists them in.
 
@@ -75,12 +71,20 @@ BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)
 TIMER_S = (0, 15, 30, 60)
 # values per item (0: an action item)
 COUNTS = bytes((0, 0, 4, 2, 2, len(OPPONENTS), 2, 4, 8, 4, 2, 2, 0, 0, 0, 0, 0))
-SETTING_KEYS = ("rules", "heroes", "challenges", "opp", "side", "games", "bright",
-                "timer", "timeout", "hints")
-# What a new device starts with (and what an odd value in the file becomes):
+# What a new device starts with (and what an odd stored value becomes):
 # standard rules, no expansions, against the greedy AI, South, one game,
 # brightness 6 of 8, no timer (the greedy AI plays a timed-out turn), hints on.
 DEFAULT_SETTINGS = b"\x01\x00\x00\x02\x00\x00\x05\x00\x00\x01"
+
+
+def forget_module(name):
+    """Forget a module of jarmo so its code can be collected (MicroPython RAM)."""
+    import sys
+    mod = sys.modules.pop(name, None)
+    pkg = sys.modules.get("jarmo")
+    short = name[6:]                    # after "jarmo."
+    if mod is not None and getattr(pkg, short, None) is mod:
+        delattr(pkg, short)
 
 
 def wrap(text, width=21, lines=2):

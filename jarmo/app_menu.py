@@ -1,16 +1,14 @@
 # Menu: the menu state, its items and the settings they change.
 #
 # Settings are small ints (indices into RULES, the core's rule sets, and
-# the tuples of app_base) in one
-# bytearray, ``settings[item - RULE]``, saved as JSON under the store name
-# ``settings`` at every change of a value (a small file; a change must
-# survive a power-off in the menu). The menu is a fixed list of items (in
+# the tuples of app_base) in one bytearray, ``settings[item - RULE]``, saved
+# as it is in the store's R_SETTINGS record at every change of a value (a
+# few bytes appended; a change must survive a power-off in the menu). The menu is a fixed list of items (in
 # ORDER); some are hidden when they do not apply (expansions with classic,
 # the side without an AI, resume and hint without a game). An item's id is
 # fixed so the LED-only menu can show it as one lit LED at a fixed place
 # (SPOTS, docs/APP.md).
 
-import json
 import sys
 
 from jarmo import app_view as V
@@ -38,8 +36,6 @@ from jarmo.app_base import (
     S_LESSON,
     S_RESULT,
     S_STATS,
-    SETTING_KEYS,
-    SETTINGS,
     SIDE,
     SIDE_WORDS,
     STATS,
@@ -53,6 +49,7 @@ from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
 from jarmo.game import EXPANSIONS, Game
 from jarmo.game import RULE_SETS as RULES
 from jarmo.match import Match
+from jarmo.storage import R_SETTINGS
 
 # The items as the menu lists them, and each item's LED (point) in the
 # LED-only menu, by item id: a5..e5, a4..d4 as before issue 12, Timer d3,
@@ -75,21 +72,13 @@ def expansions(s):
     return out
 
 
-def dump(s):
-    """The settings as the file's dict."""
-    d = {}
-    for k in range(len(SETTING_KEYS)):
-        d[SETTING_KEYS[k]] = s[k]
-    return d
-
-
 def load(s, data):
-    """Take valid values from a dict; anything odd keeps the default."""
-    if not isinstance(data, dict):
-        data = {}
-    for k in range(len(SETTING_KEYS)):
-        v = data.get(SETTING_KEYS[k])
-        s[k] = v if type(v) is int and 0 <= v < COUNTS[k + RULE] else DEFAULT_SETTINGS[k]
+    """Take the valid values of a stored settings record (bytes in the order
+    of the items; a shorter one from an older version keeps the defaults of
+    the rest); anything odd keeps the default."""
+    for k in range(len(DEFAULT_SETTINGS)):
+        v = data[k] if k < len(data) else DEFAULT_SETTINGS[k]
+        s[k] = v if v < COUNTS[k + RULE] else DEFAULT_SETTINGS[k]
     fix(s)
 
 
@@ -156,7 +145,7 @@ def label(settings, item):
 def save_settings(app):
     if app.store is not None:
         try:
-            app.store.write(SETTINGS, json.dumps(dump(app.settings)))
+            app.store.write(R_SETTINGS, bytes(app.settings))
         except OSError:
             pass
 

@@ -249,6 +249,16 @@ class Game:
         """The actions played so far, in order, as notation strings."""
         return [action_text(entry & _ACTION_BITS) for entry in self._log]
 
+    def history_codes(self, start=0):
+        """The action codes played so far from the start-th on, in order."""
+        log = self._log
+        return [log[i] & _ACTION_BITS for i in range(start, len(log))]
+
+    @property
+    def actions(self):
+        """How many actions have been played."""
+        return len(self._log)
+
     # ----------------------------------------------------------- actions
 
     def play(self, text):

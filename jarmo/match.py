@@ -14,14 +14,18 @@ PLAYERS = ("first", "second")
 
 # A match in progress: its games so far and the one being played.
 class Match:
-    def __init__(self, rules="standard", games=2, expansions=(), ply_limit=None):
+    def __init__(self, rules="standard", games=2, expansions=(), ply_limit=None, finished=()):
+        """finished: the Results of games already played (a match resumed)."""
         if games not in (2, 4, 6):
             raise ValueError("a match has 2, 4 or 6 games, not %r" % (games,))
+        if len(finished) >= games:
+            raise ValueError("a match of %d games cannot have %d played"
+                             % (games, len(finished)))
         self.rules = rules
         self.games = games
         self.expansions = tuple(expansions)
         self.ply_limit = ply_limit
-        self._finished = []         # results of the games before the current one
+        self._finished = list(finished)   # results of the games before the current one
         self.game = Game(rules, expansions, ply_limit)
 
     @property

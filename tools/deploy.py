@@ -318,23 +318,6 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
             n += copy_file(src, os.path.join(drive, rel), log)
     remove_stale(drive, set(rel for _src, rel, _c in files), log)
     n += _write_settings(drive, root, profile, settings, log)
-    n += make_save_slots(drive, root, log)
-    return n
-
-
-def make_save_slots(drive, root=ROOT, log=print):
-    """Blank save slots (jarmo/storage.py) on the drive, so that the board's
-    first start need not make them (about 0.3 s a file on an RP2040).  Names
-    with a save of any kind on the drive are left to the board."""
-    _import_root(root)
-    from jarmo.storage import SIZES
-    n = 0
-    for name, size in sorted(SIZES.items()):
-        base = os.path.join(drive, name)
-        if any(os.path.exists(base + ext) for ext in ("", ".new", ".0", ".1")):
-            continue
-        for k in (0, 1):
-            n += write_if_changed(bytes(size), "%s.%d" % (base, k), log)
     return n
 
 

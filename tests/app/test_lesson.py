@@ -7,7 +7,7 @@ from jarmo.board import point
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
 from tests.app.drive import Clock, menu_to, new_game, play
-from tests.app.memstore import MemoryStore
+from tests.app.memstore import MemoryStore, reboot
 
 
 def open_lesson(has_display=True, store=None):
@@ -165,14 +165,14 @@ def test_a_saved_game_is_untouched_by_the_lesson():
     clock = Clock(app)
     new_game(clock, "standard")
     play(clock, "b1-d2")
-    saved = store.read("game")
+    saved = reboot(store).game()
     clock.press(MENU)
     menu_to(clock, "First game")
     clock.press(SELECT)
     follow_one(app, clock)
     follow_one(app, clock)
     clock.press(MENU)
-    assert store.read("game") == saved
+    assert reboot(store).game() == saved
     menu_to(clock, "Resume")
     clock.press(SELECT)
     assert app.state == "play" and app.game.history() == ["b1-d2"]

@@ -304,11 +304,11 @@ def advance(game, thumb):
 # --------------------------------------------------------------- power cuts
 
 # Put before RUN_CODE: counts the calls that change files under JARMO_DATA
-# (open for writing, write, flush, close, os.remove, os.rename, os.sync), each
-# one a *step*. CUT_AT=n kills the process (SIGKILL, as a power cut) just
+# (open for writing, seek, write, flush, close, os.remove, os.rename,
+# os.sync), each one a *step*. CUT_AT=n kills the process (SIGKILL, as a power cut) just
 # before step n; at a write step it first writes half the text and flushes it
 # (a torn file). CUT_LOG=path logs every step as "n op path" (writes: their text
-# as JSON). CUT_SLOW=seconds sleeps before each step (slow flash).
+# as JSON; seeks: the position). CUT_SLOW=seconds sleeps before each step (slow flash).
 CUT_PRELUDE = r'''
 import builtins, json, os, signal, time
 def _cut_setup():
@@ -344,6 +344,10 @@ def _cut_setup():
             if step("flush", self.path):
                 die()
             self.f.flush()
+        def seek(self, pos, whence=0):
+            if step("seek", self.path, str(pos)):
+                die()
+            return self.f.seek(pos, whence)
         def close(self):
             if step("close", self.path):
                 die()

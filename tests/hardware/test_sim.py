@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from jarmo.flashfile import FileNvm
 from jarmo.storage import Store
 from tests.hardware.ptyrun import ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
 
@@ -158,7 +159,7 @@ def test_a_saved_game_opens_on_resume(sim, tmp_path):
     p = sim()
     answer = _play_a1_c2_and_get_the_answer(p)
     _quit(p)
-    assert Store(str(tmp_path)).read("game")                     # the game was saved
+    assert _game_in(tmp_path)                                  # the game was saved
     p = sim()                                                   # the same --data
     p.expect_screen(r">Resume")
     screen = first_screen(p.raw)
@@ -510,13 +511,18 @@ def test_replay_in_the_terminal(sim, tmp_path):
     _quit(p)
 
 
+def _game_in(folder):
+    """The game in progress in a data folder's log (jarmo/storage.py), or None."""
+    return Store(FileNvm(str(folder / "jarmo.nvm"))).game()
+
+
 def test_start_options_with_a_saved_game(tmp_path):
     run = lambda args, events: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "host.sim", "--script", "-", "--data", str(tmp_path)] + args,
         cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
         timeout=RUN_TIMEOUT)
     first = run([], SCRIPT)
-    assert first.returncode == 0 and Store(str(tmp_path)).read("game")
+    assert first.returncode == 0 and _game_in(tmp_path)
     proc = run(["--rules", "jasyr"], "wait 100\nquit\n")
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.split("-- screen ")[-1]

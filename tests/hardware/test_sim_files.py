@@ -2,7 +2,6 @@
 and --script files (every bad one: one line on stderr, status 2), the AI's
 seed, and `run.py COMMAND --help`."""
 
-import json
 import os
 import subprocess
 import sys
@@ -12,7 +11,10 @@ import pytest
 from host import blinka
 from host import sim as S
 from jarmo import Game
-from jarmo.storage import Store, wrap
+from jarmo.flashfile import FileNvm
+from jarmo.gamerec import start_payload
+from jarmo.storage import R_SETTINGS, Store
+from tests.app.oldsaves import game_text, single, write_slots
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN_TIMEOUT = 30
@@ -45,16 +47,20 @@ def _one_clear_line(proc, *words):
     assert proc.stdout == ""
 
 
-def _saved(folder, name="game"):
-    """What the app saved under name in folder (read as the app reads it), or None."""
-    return Store(str(folder)).read(name)
+def _log(folder):
+    return Store(FileNvm(os.path.join(str(folder), blinka.LOG)))
 
 
-def _save(folder, body):
-    """Save body as the app's `game`, the way the app does."""
-    store = Store(str(folder))
-    store.write("game", body)
-    getattr(store, "flush", lambda: None)()
+def _saved(folder):
+    """The game in progress the app saved in folder's log, or None."""
+    return _log(folder).game()
+
+
+def _save(folder, game, match=None):
+    """Save a game (or a match's) in folder's log, as the app does."""
+    store = _log(folder)
+    store.start_game(start_payload(game, match, 0, 0, -1))
+    store.add_turn(game.history_codes())
 
 
 def _game(*actions):
@@ -92,7 +98,7 @@ def test_saves_go_to_the_per_user_folder_and_are_found_again(tmp_path):
     first = sim([], tmp_path, "select\nselect\nwait 3000\nquit\n")
     assert first.returncode == 0, first.stderr
     folder = tmp_path / ".local" / "share" / "jarmo"
-    assert _saved(folder) and _saved(folder, "settings")
+    assert _saved(folder) and _log(folder).read(R_SETTINGS)
     assert "Saves in ~/.local/share/jarmo" in first.stdout       # the panel says where
     again = sim([], tmp_path, "wait 100\nquit\n")
     assert ">Resume" in again.stdout.split("-- screen ")[1], again.stdout[:2000]
@@ -169,22 +175,24 @@ def _replay_path(tmp_path, path):
 
 
 def test_replay_takes_what_the_game_itself_saves(tmp_path):
-    """The app's saved game, written by jarmo.storage's Store: named by the
-    data folder, by its `game`, or by any file the store keeps for it."""
-    body = json.dumps({"v": 1, "opp": 2, "human": 0, "counted": False, "game": _game().dump()})
+    """The app's game in progress, in the data folder's log: named by the
+    folder or by the log file."""
     folder = tmp_path / "saves"
     folder.mkdir()
-    _save(folder, body)
-    files = [p for p in folder.iterdir() if p.name.startswith("game")]
-    assert files
-    for path in [folder, folder / "game"] + files:
+    _save(folder, _game())
+    for path in (folder, folder / blinka.LOG):
         assert _replay_titles(_replay_path(tmp_path, path)) == ["3/3", "2/3"], path
 
 
-def test_replay_takes_the_older_single_file_save(tmp_path):
-    """JARMO1 header, checksum, JSON with the game."""
-    body = json.dumps({"v": 1, "opp": 2, "human": 0, "counted": False, "game": _game().dump()})
-    assert _replay_titles(_replay(tmp_path, wrap(body))) == ["3/3", "2/3"]
+def test_replay_takes_an_older_versions_saves(tmp_path):
+    """The slot files (game.0, game.1) and the single file (JARMO1 header,
+    checksum, JSON with the game) of older versions."""
+    text = game_text(_game())
+    folder = tmp_path / "old"
+    write_slots(str(folder), "game", text)
+    for path in (folder, folder / "game.0"):
+        assert _replay_titles(_replay_path(tmp_path, path)) == ["3/3", "2/3"], path
+    assert _replay_titles(_replay(tmp_path, single(text))) == ["3/3", "2/3"]
 
 
 def test_replay_takes_a_saved_match(tmp_path):
@@ -192,12 +200,11 @@ def test_replay_takes_a_saved_match(tmp_path):
     m = Match("standard", 2)
     for a in ACTIONS:
         m.game.play(a)
-    body = json.dumps({"v": 1, "opp": 0, "human": 0, "counted": False, "match": m.dump()})
-    assert _replay_titles(_replay(tmp_path, wrap(body))) == ["3/3", "2/3"]
+    assert _replay_titles(_replay(tmp_path, single(game_text(None, match=m)))) == ["3/3", "2/3"]
     folder = tmp_path / "saves"
     folder.mkdir()
-    _save(folder, body)
-    assert _replay_titles(_replay_path(tmp_path, folder / "game")) == ["3/3", "2/3"]
+    _save(folder, m.game, m)
+    assert _replay_titles(_replay_path(tmp_path, folder)) == ["3/3", "2/3"]
 
 
 def test_replay_takes_the_file_a_real_session_saved(tmp_path):
@@ -205,7 +212,7 @@ def test_replay_takes_the_file_a_real_session_saved(tmp_path):
     data = tmp_path / "d"
     assert sim(["--data", str(data), "--seed", "9"], tmp_path,
                "select\nselect\nwait 3000\nquit\n").returncode == 0
-    for path in (data / "game", data):
+    for path in (data / blinka.LOG, data):
         proc = sim(["--replay", str(path), "--data", str(data)], tmp_path, "quit\n")
         assert _replay_titles(proc) == ["2/2"], path
         assert "last: " in proc.stdout
@@ -249,10 +256,14 @@ def test_a_folder_as_replay_is_one_clear_line(tmp_path):
 
 def test_a_damaged_save_as_replay_is_one_clear_line(tmp_path):
     folder = tmp_path / "saves"
-    folder.mkdir()
-    _save(folder, "not json at all")
-    _one_clear_line(sim(["--replay", str(folder / "game"), "--data", str(tmp_path / "d")],
+    write_slots(str(folder), "game", "not json at all")
+    _one_clear_line(sim(["--replay", str(folder / "game.0"), "--data", str(tmp_path / "d")],
                         tmp_path), "not a saved game")
+    log = tmp_path / "log"
+    log.mkdir()
+    (log / blinka.LOG).write_bytes(b"\xa5 not a log" + b"\xff" * 4000)
+    _one_clear_line(sim(["--replay", str(log), "--data", str(tmp_path / "d")], tmp_path),
+                    "no game in progress", "saves: unreadable")
 
 
 @pytest.mark.parametrize("content, words", [

@@ -203,6 +203,7 @@ def _screen(tmp_path, profile_name="host", mode="truecolor", args=()):
     leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
     has_display = profile["display"] is not None or profile is profiles.HOST
     text = TextDisplay() if has_display else None
+    os.makedirs(str(tmp_path), exist_ok=True)
     app = S.make_app(profile, S.parse_args(["--data", str(tmp_path), "--seed", "1"] + list(args)),
                      str(tmp_path))
     app.tick(0)
