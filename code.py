@@ -18,40 +18,17 @@ the console, for the device tests and benchmarks.
 """
 
 # ----------------------------------------------------------------------------
-# Configuration
+# Configuration (settings.toml; a wrong value is named at start-up, never fatal)
 # ----------------------------------------------------------------------------
 import os
+import sys
 
-# Values in settings.toml that are wrong or out of range: named on the
-# display (or a red X on the LEDs) at start-up; the default is used.
-SETTING_PROBLEMS = []
+from hardware import config
 
-
-def setting(name, default, low=None, high=None):
-    """A value from settings.toml (os.getenv: an int for a bare number on
-    CircuitPython, always a str on a PC); with low/high a whole number in
-    that range. Anything else is named in SETTING_PROBLEMS and the default
-    is used."""
-    value = os.getenv(name)
-    if value is None or low is None:
-        return default if value is None else value
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        number = None
-    if number is None or not low <= number <= high:
-        SETTING_PROBLEMS.append("%s: not %d..%d, %d used" % (name, low, high, default))
-        return default
-    return number
-
-
-PROFILE_NAME = setting("JARMO_PROFILE", "feather_oled")
-BRIGHTNESS_CAP = setting("JARMO_BRIGHTNESS", -1, -1, 255)   # -1: the profile's cap
-SEED = setting("JARMO_SEED", -1, -1, 0x3FFFFFFF)            # -1: random at power-up
-TRACE = setting("JARMO_TRACE", 0, 0, 2)                     # tests and benchmarks
-DATA_ROOT = setting("JARMO_DATA", "")                       # host: folder of the log
-EVENTS = setting("JARMO_EVENTS", "")                        # host only
-FRAMES = setting("JARMO_FRAMES", "all")                     # host only
+(PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES,
+ SETTING_PROBLEMS) = config.read()
+# used once: off the heap (out of sys.modules and off its package)
+del config, sys.modules["hardware.config"], sys.modules["hardware"].config
 
 if TRACE:
     from hardware import trace
@@ -88,9 +65,6 @@ def reloaded_by_us():
 # ----------------------------------------------------------------------------
 from hardware import profiles  # noqa: E402
 
-if PROFILE_NAME not in profiles.PROFILES:
-    SETTING_PROBLEMS.append("JARMO_PROFILE: unknown, %s used" % profiles.DEFAULT)
-    PROFILE_NAME = profiles.DEFAULT
 profile = profiles.get(PROFILE_NAME)
 ON_HOST = PROFILE_NAME == "host"
 if ON_HOST:
@@ -104,6 +78,7 @@ from jarmo.app import App  # noqa: E402
 from hardware.leds import make_leds  # noqa: E402
 from hardware.mainloop import run_guarded  # noqa: E402
 from hardware import flash  # noqa: E402
+from jarmo.app_base import forget_module  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
@@ -122,6 +97,8 @@ if ON_HOST:
                                              use_nvm=False)
 else:
     store, store_problems = flash.open_store()
+del flash
+forget_module("hardware.flash")                 # used once: off the heap
 app = App(store=store, has_display=screen is not None,
           tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
           problems=SETTING_PROBLEMS + store_problems)
@@ -147,7 +124,6 @@ if ON_HOST:
         raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
                          "file (or -), or run the simulator: python3 run.py play")
     if EVENTS == "-":
-        import sys  # noqa: E402
         inputs = host.EventSource(host.parse_events(sys.stdin.read()))
     else:
         inputs = host.EventSource.from_file(EVENTS)
@@ -165,7 +141,9 @@ if RESTARTED:
 probe = None
 if TRACE:
     # the ballast test fills the heap once a power-up, not again after restart()
+    # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
     probe = trace.Probe(leds, frames=TRACE >= 2,
+                        store=store if os.getenv("JARMO_TRACE_FLASH") else None,
                         ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
 
 # ----------------------------------------------------------------------------

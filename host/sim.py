@@ -38,8 +38,9 @@ reports: one event a line as in host/blinka.py (`select`, `p2 next`,
 `wait 500`, `quit`, `export`), on a virtual clock; every screen that
 changes is printed as plain text, with the LED bytes in hex under it.
 
---replay FILE steps through a game: the store's `game` file, an export
-(`x`), Game.dump() text or a plain list of moves.  Tab / right arrow next
+--replay FILE steps through a game: the game in progress in a data folder
+(or its log, jarmo.nvm), an export (`x`), Game.dump() text or a plain list
+of moves.  Tab / right arrow next
 action, Shift-Tab / left arrow previous, Home / End, q quit.
 """
 
@@ -1144,8 +1145,8 @@ def parse_args(argv):
                     help="auto (default: NO_COLOR, COLORTERM and TERM decide), truecolor, "
                          "256 or none (letters only)")
     ap.add_argument("--replay", metavar="FILE",
-                    help="step through a game: the saved `game` file from the data folder, "
-                         "an export (key x), Game.dump() text or a plain list of moves "
+                    help="step through a game: a data folder (its game in progress) or its "
+                         "jarmo.nvm, an export (key x), Game.dump() text or a plain list of moves "
                          "(played with --rules/--expansions)")
     ap.add_argument("--script", metavar="FILE",
                     help="events from FILE (- for stdin) instead of the keyboard; "
@@ -1248,9 +1249,10 @@ def read_script(path):
 def read_replay(path, args):
     """The Game in --replay FILE; FileError saying what is wrong.
 
-    FILE: the app's saved game (a data folder, its `game`, or the store's
-    files for it), an export, Game.dump() text or a plain list of moves."""
-    entry = blinka.saved_game_entry(path) if os.path.exists(path) or path.endswith("game") \
+    FILE: the app's saved game (a data folder, its log jarmo.nvm, or an
+    older version's save files), an export, Game.dump() text or a plain
+    list of moves."""
+    entry = blinka.saved_game_entry(path) if os.path.exists(path) \
         else None
     if entry is not None:
         try:

@@ -23,7 +23,6 @@
 # statistics when a game is counted, a battle's win when it is seen.
 # Damage found at start-up is reported, each damaged item by name.
 
-
 try:
     from micropython import const
 except ImportError:
@@ -208,7 +207,7 @@ class App:
         if old >= S_HELP:
             self.states[old] = None         # its code leaves RAM
             forget_module(_ON_DEMAND[old - S_HELP])
-        forget_module("jarmo.campaign")           # the ladder's data, or a battle's record
+        forget_module("jarmo.campaign")     # the ladder's data, or a battle's record
         if self.store is not None:
             self._stats = None              # read again from the store when needed
             forget_module("jarmo.stats")

@@ -78,11 +78,12 @@ DEFAULT_SETTINGS = b"\x01\x00\x00\x02\x00\x00\x05\x00\x00\x01"
 
 
 def forget_module(name):
-    """Forget a module of jarmo so its code can be collected (MicroPython RAM)."""
+    """Forget a module ("jarmo.stats") so its code can be collected
+    (MicroPython RAM): out of sys.modules and off its package."""
     import sys
     mod = sys.modules.pop(name, None)
-    pkg = sys.modules.get("jarmo")
-    short = name[6:]                    # after "jarmo."
+    package, _, short = name.rpartition(".")
+    pkg = sys.modules.get(package)
     if mod is not None and getattr(pkg, short, None) is mod:
         delattr(pkg, short)
 

@@ -45,7 +45,7 @@ class Campaign(State):
     def enter(self, app, arg):
         self.progress = p = Progress(app.store)
         self.k = p.first_open() if arg is None else min(arg, len(BATTLES) - 1)
-        self.msg = "Damaged file set aside" if p.problem else ""
+        self.msg = "Progress was unreadable" if p.problem else ""
         self._text(app)
 
     def exit(self, app):

@@ -39,6 +39,8 @@ def boot(app, problems):
         if app.stats.problem:
             problems.append(app.stats.problem)
         _load_game(app, problems)
+        store.problems = []         # said once (a recovery boots again)
+        store.damaged = []
     M.apply_brightness(app)
     if app.game is not None:
         app.states[S_MENU].title = "Saved game found"

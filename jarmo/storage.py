@@ -15,25 +15,26 @@
 #
 #     A5  key  seq (2 bytes)  length  payload (length bytes)  CRC (2 bytes)
 #
-# key: one byte naming what the record holds (the constants below); seq: 16
-# bits, one more than the record appended before it (compaction keeps them);
-# CRC: jarmo.checksum.crc16 of key .. payload. The sector starts with a
-# R_FORMAT record; a sector that holds something else is another program's
-# data: reported, and replaced at the first save.
+# key: one byte naming what the record holds (the R_ constants below); seq:
+# 16 bits, one more than the record appended before it, never given twice
+# (compaction keeps them); CRC: jarmo.checksum.crc16 of key .. payload. The
+# sector starts with an R_FORMAT record; a sector that holds something else
+# (another program's data) is reported, and replaced at the first save.
 #
 # Reading takes the newest record of each key (an empty payload means
 # "none"); the game in progress is its newest R_GAME record plus the R_TURN
 # records after it. A record torn by a power cut (cut while it was being
-# programmed) fails its CRC: the reader skips it and finds the next record by
-# its sync byte, and appends go after the last used byte. A torn tail found
-# at start-up is marked at once by a R_SKIP record naming where the torn bytes
-# start, so that later reads can tell a cut from damage: bytes that do not
-# parse and that no R_SKIP record accounts for are damage, and reported.
+# programmed) fails its CRC: the reader skips it and finds the next record
+# by its sync byte, and appends go after the last used byte. A torn tail
+# found at start-up is marked at once by an R_SKIP record naming where the
+# torn bytes start, so that later reads can tell a cut from damage: bytes
+# that do not parse and that no R_SKIP record accounts for are damage,
+# reported by the names of the records there, and compacted away.
 #
 # A power cut during compaction (the erase and the program of the sector,
-# about 52 ms on an RP2040, between games, about once in seven games) can
-# lose the records not yet programmed back: everything, if it falls into the
-# erase. docs/APP.md, Saves, says so for players.
+# about 52 ms on an RP2040, between games) can lose the records not yet
+# programmed back: everything, if it falls into the erase. docs/APP.md,
+# Saves, says so for players.
 
 try:
     from micropython import const
@@ -45,14 +46,14 @@ from jarmo.checksum import crc16
 
 # What the records hold (one byte each). R_FORMAT, R_SKIP and the game's chain
 # are the store's own; the app names the rest.
-R_FORMAT = const(0x4A)        # "J": the sector is Jarmo's, format 1
-R_SKIP = const(0x7E)          # "~": the torn bytes before this record were a power cut
-R_GAME = const(0x47)          # "G": a game starts (jarmo.app_start reads it)
-R_TURN = const(0x54)          # "T": a turn of the game started last: its action codes
-R_SETTINGS = const(0x50)      # "P": the menu's settings
-R_STATS = const(0x53)         # "S": the statistics (jarmo.stats)
-R_CAMPAIGN = const(0x43)      # "C": the campaign's progress (jarmo.campaign)
-R_IMPORTED = const(0x49)      # "I": older saves on the drive were imported (jarmo.legacy)
+R_FORMAT = const(0x4A)      # "J": the sector is Jarmo's, format 1
+R_SKIP = const(0x7E)        # "~": the torn bytes before this record were a power cut
+R_GAME = const(0x47)        # "G": a game starts (jarmo/gamerec.py)
+R_TURN = const(0x54)        # "T": a turn of the game started last: its action codes
+R_SETTINGS = const(0x50)    # "P": the menu's settings (jarmo/app_menu.py)
+R_STATS = const(0x53)       # "S": the statistics (jarmo/stats.py)
+R_CAMPAIGN = const(0x43)    # "C": the campaign's progress (jarmo/campaign.py)
+R_IMPORTED = const(0x49)    # "I": older saves on the drive were imported (jarmo/legacy.py)
 NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
          R_CAMPAIGN: "campaign"}
 
@@ -139,8 +140,7 @@ class Store:
         a torn tail starts, or -1."""
         self.end = end
         self.seq = 0
-        self.newest = {}        # key -> offset of its newest record
-        self.turns = []         # offsets of the R_TURN records after the newest R_GAME
+        self.newest = {}        # key -> offset of its newest record (R_TURN: of the game's)
         if end == 0:
             return -1
         size = len(data)
@@ -213,7 +213,7 @@ class Store:
         if not start:
             return None
         codes = []
-        for p in self.turns:
+        for p in self.turns():
             data = self._payload(p)
             for i in range(0, len(data) - 1, 2):
                 codes.append(data[i] << 8 | data[i + 1])
@@ -268,12 +268,35 @@ class Store:
         self._note(key, self.end - len(payload) - _OVER)
 
     def _note(self, key, pos):
-        if key == R_TURN:
-            self.turns.append(pos)
-        elif key != R_SKIP:
+        if key == R_GAME:
+            self.newest.pop(R_TURN, None)       # a new game: no turns yet
+        if key != R_SKIP and (key != R_TURN or R_GAME in self.newest):
             self.newest[key] = pos
-            if key == R_GAME:
-                self.turns = []
+
+    def turns(self, data=None):
+        """Offsets of the R_TURN records of the game in progress, in order,
+        found by walking the log (data: a copy of it) from the game's R_GAME
+        record: they are kept in no list, as RAM is the budget."""
+        out = []
+        pos = self.newest.get(R_GAME, -1)
+        last = self.newest.get(R_TURN, -1)
+        if pos < 0 or last < 0:
+            return out
+        if data is None:
+            data = bytes(self.nvm[pos:last + 262])
+            last -= pos
+            base, pos = pos, 0
+        else:
+            base = 0
+        while pos <= last:
+            n = parse_at(data, pos, len(data))
+            if not n:
+                pos += 1
+                continue
+            if data[pos + 1] == R_TURN:
+                out.append(base + pos)
+            pos += n
+        return out
 
     # ------------------------------------------------------------ compaction
 
@@ -283,9 +306,16 @@ class Store:
         return bool(self._pending) or self._due
 
     def step(self):
-        """Compact now (one erase), taking in the waiting records."""
+        """Compact now (one erase), taking in the waiting records. OSError if
+        the flash refuses: the waiting records are given up, not tried again
+        every pass."""
         if self.busy:
-            self.compact()
+            try:
+                self.compact()
+            except OSError:
+                self._pending = []
+                self._due = False
+                raise
 
     def tidy(self):
         """Between games: ask for a compaction (the next step()) if a long game
@@ -301,7 +331,7 @@ class Store:
         keep = []
         if not self._fresh:
             for key, pos in self.newest.items():
-                if key != R_FORMAT and key not in waiting:
+                if key != R_FORMAT and key != R_TURN and key not in waiting:
                     keep.append(pos)
         keep.sort()
         return keep
@@ -337,8 +367,9 @@ class Store:
             put(nvm[p:p + nvm[p + 4] + _OVER])
         codes = b""
         if not self._fresh and R_GAME in self.newest:
-            for p in self.turns:
-                codes += self._payload(p)
+            data = bytes(nvm[0:size])
+            for p in self.turns(data):
+                codes += data[p + _HEAD:p + _HEAD + data[p + 4]]
         pending = self._pending
         for i in range(len(pending)):
             rec = pending[i]

@@ -124,7 +124,7 @@ def test_a_damaged_turn_keeps_the_game_as_far_as_it_replays():
     new_game(clock, "standard")
     for a in ("a1-c2", "e5-d3", "b1-d2", "d3-b4"):
         play(clock, a)
-    third = store.turns[2]
+    third = store.turns()[2]
     store.nvm.data[third + 6] ^= 0x01
     rebooted = App(store=reboot(store), tabletop=True)
     assert rebooted.state == "notice" and "game: damaged" in rebooted.text

@@ -240,3 +240,20 @@ def test_parse_at_needs_a_whole_record_with_its_crc():
     broken = bytearray(rec)
     broken[5] ^= 1
     assert parse_at(broken, 0, len(rec)) == 0
+
+
+def test_a_compaction_the_flash_refuses_is_given_up_not_tried_every_pass():
+    class Refusing(Flash):
+        def _erase(self):
+            raise OSError(5)
+
+    store = Store(Refusing())
+    for i in range(50):
+        store.write(R_SETTINGS, bytes((i,)) * 100)
+    assert store.busy
+    try:
+        store.step()
+        raise AssertionError("the refusal was not passed on")
+    except OSError:
+        pass
+    assert not store.busy

@@ -12,6 +12,7 @@
 import fs from 'fs';
 import readline from 'readline';
 import { Session, EmulatorError, WallTimeout } from './session.mjs';
+import { NVM_OFFSET, NVM_SIZE } from './firmware.mjs';
 
 const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DIR [options]
   --control                JSON lines protocol on stdin/stdout (see README.md)
@@ -29,6 +30,8 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --no-attach              don't re-run code.py with the console attached (Ctrl-C, Ctrl-D)
   --instant-flash          flash program/erase take no emulated time (default: datasheet typical)
   --boot-timeout-ms N      emulated ms allowed from power-on to code.py (default 10000)
+  --nvm FILE               put FILE's first 4 KiB into microcontroller.nvm's sector before power-on
+  --seed N                 seed of the random bits a power cut leaves in a torn flash operation
   --verbose                show console output from before the attach (stderr / "log" events)
   --quiet                  batch mode: no stats on stderr`;
 
@@ -68,6 +71,8 @@ function parseArgs(argv) {
       '--fs-image': (v) => (o.fsImage = v),
       '--boot-timeout-ms': (v) => (o.bootTimeoutMs = Number(v)),
       '--clock-hz': (v) => (o.clockHz = Number(v)),
+      '--nvm': (v) => (o.nvm = fs.readFileSync(v)),
+      '--seed': (v) => (o.seed = Number(v)),
     };
     if (flags[a]) flags[a]();
     else if (values[a]) values[a](take(i++));
@@ -184,6 +189,13 @@ async function controlMode(o) {
           reply(line === null ? { ev: 'timeout', t, match: cmd.match } : { ev: 'matched', t, line });
           break;
         }
+        case 'until-flash': {
+          const op = await session.runUntilFlash(cmd.kind ?? 'program', cmd.from ?? 0, cmd.to ?? 2 ** 32,
+            duration(cmd.timeout_ms ?? 60000, 'timeout_ms'));
+          const t = session.t(session.now);
+          reply(op === null ? { ev: 'timeout', t, kind: cmd.kind ?? 'program' } : { ev: 'flash-op', t, ...op });
+          break;
+        }
         case 'input':
           session.input(String(cmd.text));
           reply({ ev: 'ok', cmd: 'input', t: session.t(session.now) });
@@ -193,6 +205,15 @@ async function controlMode(o) {
           break;
         case 'stats':
           reply({ ev: 'stats', ...session.stats() });
+          break;
+        case 'flash-read': {
+          const data = session.readFlash(cmd.offset ?? NVM_OFFSET, cmd.length ?? NVM_SIZE);
+          reply({ ev: 'flash', t: session.t(session.now), offset: cmd.offset ?? NVM_OFFSET, hex: data.toString('hex') });
+          break;
+        }
+        case 'flash-write':
+          session.writeFlash(cmd.offset ?? NVM_OFFSET, Buffer.from(String(cmd.hex), 'hex'));
+          reply({ ev: 'ok', cmd: 'flash-write', t: session.t(session.now) });
           break;
         case 'fs-image':
           fs.writeFileSync(cmd.path, session.fsImage());

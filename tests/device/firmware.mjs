@@ -13,6 +13,9 @@ export const FLASH_BASE = 0x10000000;
 // CircuitPython's RP2040 flash layout (ports/raspberrypi/mpconfigport.h): firmware 1020 KiB,
 // NVM 4 KiB, then the CIRCUITPY drive from 0x100000 to the end of the flash.
 export const CIRCUITPY_OFFSET = 0x100000;
+/** microcontroller.nvm: the 4 KiB sector just below CIRCUITPY (CIRCUITPY_INTERNAL_NVM_START_ADDR). */
+export const NVM_OFFSET = CIRCUITPY_OFFSET - 4096;
+export const NVM_SIZE = 4096;
 export const CIRCUITPY_IMAGE_SIZE = 1024 * 1024; // the FAT12 image we build (FatFs mounts it by its BPB)
 
 /** The RP2040 B1 bootrom (16 KiB), read from bootrom-b1.b64 next to this file (see README.md). */

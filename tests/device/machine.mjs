@@ -47,7 +47,8 @@ export class Machine {
     // CircuitPython sizes CIRCUITPY as on the real board (unknown boards: 2 MiB Winbond).
     const flashBytes = (board ? board.flashMiB : 2) * 1024 * 1024;
     const timing = o.flashTiming === false ? null : { ...TYPICAL_TIMING, now: () => clock.nanos };
-    this.flashChip = installFlash(mcu, { sizeBytes: flashBytes, jedec: board ? board.jedec : [0xef, 0x40, 0x15], timing });
+    this.flashChip = installFlash(mcu, { sizeBytes: flashBytes, jedec: board ? board.jedec : [0xef, 0x40, 0x15], timing,
+      wear: o.wear || null });
     if (process.env.JARMO_FLASH_TRACE) {
       // every flash command (after CS rises), for debugging the flash model
       this.flashChip.trace = (text) => process.stderr.write(`[flash] ${(clock.nanos / 1e6).toFixed(3)} ms ${text}\n`);

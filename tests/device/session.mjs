@@ -9,6 +9,7 @@ import {
   BOARDS,
   CIRCUITPY_IMAGE_SIZE,
   CIRCUITPY_OFFSET,
+  NVM_OFFSET,
   detectBoard,
   pinNumber,
   predictBootOut,
@@ -58,6 +59,10 @@ export class Session {
     }
     this.fat = buildFat12(opts.drive, { extra, size: CIRCUITPY_IMAGE_SIZE });
     this.flash.set(this.fat.image, CIRCUITPY_OFFSET);
+    if (opts.nvm) this.flash.set(opts.nvm.subarray(0, 4096), NVM_OFFSET); // what an earlier program left
+    this.wear = {}; // flash sector number -> erases, over all power cycles
+    this.torn = { program: 0, erase: 0 }; // flash operations a power cut left half done
+    this.randomState = (opts.seed || 1) >>> 0 || 1;
     this.neopixelPins = (opts.neopixelPins || []).map((p) => this.pin(p));
     this.i2cPins = opts.i2cPins ? opts.i2cPins.map((pair) => pair.map((p) => this.pin(p))) : null;
     this.external = new Array(30).fill(null); // external pin drives, kept across power cycles
@@ -93,7 +98,11 @@ export class Session {
 
   /** Powers the board on (again) and runs until code.py runs with the console attached. */
   async boot(reason = 'power-on') {
+    let torn = null;
     if (this.machine) {
+      // a power cut: a flash program or erase in progress is left half done
+      torn = this.machine.flashChip.tearIfBusy(() => this.random());
+      if (torn) this.torn[torn]++;
       this.pastNs += this.machine.clock.nanos;
       this.flash = this.machine.mcu.flash; // keep what the firmware wrote
       this.machine = null;
@@ -147,6 +156,7 @@ export class Session {
       i2cPins: this.i2cPins,
       attach: this.opts.attach !== false,
       flashTiming: this.opts.flashTiming,
+      wear: this.wear,
       hooks,
     });
     const limit = start + (this.opts.bootTimeoutMs || 10000) * MS;
@@ -164,6 +174,7 @@ export class Session {
       boot: this.boots,
       reason,
       board: this.boardId,
+      torn,
       boot_ms: round3((this.baseNs - start) / MS),
       usb_ms: round3(this.machine.console.connectedAt / MS),
       boot_wall_s: round3((performance.now() - wall0) / 1000),
@@ -214,6 +225,28 @@ export class Session {
     return matched;
   }
 
+  /**
+   * Runs until the flash chip starts a `kind` operation ("program" or "erase") at an address in
+   * [from, to) (returns {kind, address}), or `timeoutMs` pass (returns null). The chip is then busy
+   * with it: a reset soon after cuts the power in the middle of it.
+   */
+  async runUntilFlash(kind, from, to, timeoutMs) {
+    let seen = null;
+    const chip = this.machine.flashChip;
+    chip.onOperation = (k, address) => {
+      if (seen === null && k === kind && address >= from && address < to) {
+        seen = { kind: k, address };
+        this.machine.stop();
+      }
+    };
+    try {
+      await this.execute(this.now + timeoutMs * MS, () => seen !== null);
+    } finally {
+      chip.onOperation = null;
+    }
+    return seen;
+  }
+
   /** Reports what is still pending: an I2C burst not yet ended by bus silence, a NeoPixel frame
    * not yet latched (used before exiting). */
   flush() {
@@ -235,6 +268,28 @@ export class Session {
     this.machine.console.send(Buffer.from(text, 'utf8'));
   }
 
+  /** A byte 0..255 from a seeded xorshift (torn flash operations), the same on every run. */
+  random() {
+    let x = this.randomState;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.randomState = x >>> 0;
+    return this.randomState & 0xff;
+  }
+
+  /** Bytes of the flash now (offset from the start of the flash). */
+  readFlash(offset, length) {
+    const flash = this.machine ? this.machine.mcu.flash : this.flash;
+    return Buffer.from(flash.subarray(offset, offset + length));
+  }
+
+  /** Puts bytes into the flash now, as if written long ago (the board is frozen between commands). */
+  writeFlash(offset, bytes) {
+    const flash = this.machine ? this.machine.mcu.flash : this.flash;
+    flash.set(bytes, offset);
+  }
+
   /** The CIRCUITPY FAT image as the firmware left it (1 MiB from flash offset 0x100000). */
   fsImage() {
     const flash = this.machine ? this.machine.mcu.flash : this.flash;
@@ -245,7 +300,12 @@ export class Session {
     const wallS = (performance.now() - this.wallStart) / 1000;
     const emulatedS = this.now / 1e9;
     const chip = this.machine ? { ...this.machine.flashChip.stats } : null;
-    if (chip) chip.busyMs = round3(chip.busyMs);
+    if (chip) {
+      chip.busyMs = round3(chip.busyMs);
+      // when this power cycle's last erase began (console-run time, like every `t`)
+      if (chip.lastEraseNs !== undefined) chip.last_erase_t = this.t(this.pastNs + chip.lastEraseNs);
+      delete chip.lastEraseNs;
+    }
     // I2C totals of this power cycle: per ACKed address, and all other addresses together
     const i2c = {};
     if (this.machine && this.machine.i2c) {
@@ -269,6 +329,8 @@ export class Session {
       cycles: Math.round(this.now / (1e9 / (this.opts.clockHz || 125e6))),
       frames: this.frames,
       flash: chip, // of the current power cycle
+      wear: { ...this.wear }, // erases per 4 KiB sector number, all power cycles
+      torn: { ...this.torn },
       i2c,
     };
   }

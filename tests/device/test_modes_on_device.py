@@ -6,11 +6,10 @@ Same harness and patterns as test_game_on_device.py: the project deployed as
 Each boots a board, so both are in the full tier (run.py test --full).
 """
 
-import json
-
 import pytest
 
-from tests.device.test_game_on_device import booted, hold, play_a_turn_and_the_ais, saved, tap, trace, wait_state
+from tests.device import stage
+from tests.device.test_game_on_device import booted, hold, play_a_turn_and_the_ais, tap, trace, wait_state
 
 PASS_BUDGET_US = 100000
 HEAP_BUDGET = 51200
@@ -41,9 +40,8 @@ def test_qtpy_opens_the_campaign_and_starts_battle_one(tmp_path, firmware_option
         tap(dev, "select")                                         # its first target
         wait_state(dev, "ai", 5000)
         wait_state(dev, "play", 20000)                             # the AI answered
-        dev.run(1000)                                              # the save's passes
-        record = json.loads(saved(dev, "game"))
-        assert record["battle"] == 0 and record["opp"] == 1
+        start = stage.board_store(dev).game()[1]                   # jarmo/gamerec.py
+        assert start[7] == 0 and start[5] == 1                     # battle 1, against AI 1
         t = trace(dev)
         assert "campaign" in t.state_names()
         longest = max(us for us, _state in t.max_passes())
@@ -72,19 +70,11 @@ def test_qtpy_plays_the_first_steps_of_the_lesson_and_leaves_it(tmp_path, firmwa
         assert "Traceback" not in "\n".join(dev.console)
 
 
-def timer_settings(timer):
-    """A settings slot (jarmo.storage record): standard, against the greedy AI, a move timer."""
-    from jarmo.storage import SIZES, record
-    data = record(0, json.dumps({"rules": 1, "heroes": 0, "challenges": 0, "opp": 2, "side": 0,
-                                 "games": 0, "bright": 5, "timer": timer, "timeout": 0}))
-    return bytes(data) + bytes(SIZES["settings"] - len(data))
-
-
 @pytest.mark.full
 def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_path, firmware_option):
     # 15 s a turn: some turns are played, one runs out and the greedy AI plays it
     with booted(tmp_path, firmware_option, "pico",
-                files={"settings.0": timer_settings(1)}) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=2, timer=1, timeout=0)) as dev:
         wait_state(dev, "menu", 8000)
         dev.run(1000)                                              # the AI module loads
         tap(dev, "select")                                         # New game
@@ -115,20 +105,12 @@ def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_pa
         assert "Traceback" not in "\n".join(dev.console)
 
 
-def level_settings(rules, opp):
-    """A settings slot: the rule set (index), against AI opponent `opp` (5: level 4)."""
-    from jarmo.storage import SIZES, record
-    data = record(0, json.dumps({"rules": rules, "heroes": 0, "challenges": 0, "opp": opp, "side": 0,
-                                 "games": 0, "bright": 5}))
-    return bytes(data) + bytes(SIZES["settings"] - len(data))
-
-
 @pytest.mark.full
 def test_pico_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_option):
     # Level 4 holds the most (transposition table, deeper stacks): its game
     # must still leave 50 KB free at the worst moment (docs/AI.md, "Memory").
     with booted(tmp_path, firmware_option, "pico",
-                files={"settings.0": level_settings(1, 5)}) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
         wait_state(dev, "menu", 8000)
         dev.run(1000)                                              # the AI module and tables load
         tap(dev, "select")                                         # New game

@@ -309,7 +309,7 @@ def test_switch_off_and_resume(tmp_path):
 def _flip(key, nth=0):
     # a bit of the nth record of key (from the end: -1 the newest) flipped
     def spoil(raw, store):
-        positions = [p for p in store.turns] if key == R_TURN else [store.newest[key]]
+        positions = store.turns() if key == R_TURN else [store.newest[key]]
         out = bytearray(raw)
         out[positions[nth] + 5] ^= 0x08
         return bytes(out)
@@ -319,7 +319,7 @@ def _flip(key, nth=0):
 def _torn(raw, store):
     # the newest record half erased again, as a power cut in its programming leaves it
     out = bytearray(raw)
-    last = store.turns[-1]
+    last = store.turns()[-1]
     for i in range(last + 4, store.end):
         out[i] = 0xFF
     return bytes(out)
