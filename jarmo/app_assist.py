@@ -77,6 +77,7 @@ class Assisted(Play):
         self.timeout_level = 1          # jarmo.ai level playing a timed-out turn
         self.left = 0
         self.deadline = 0
+        self.started = False            # the clock runs from the first tick after enter
         self.game = None
         self.plies = -1
         self.side = -1
@@ -100,6 +101,10 @@ class Assisted(Play):
             self.left = self.limit
             if self.mode != _ASKED:
                 self.mode = _IDLE
+        # The deadline is set by the first tick: a turn entered before the
+        # clock's first reading (a game started or resumed at start-up, when
+        # app.now is still 0) must not lose its time to that jump.
+        self.started = False
         self.deadline = V.ticks_add(app.now, self.left)
         if self.mode == _ASKED:
             self._think(app, self._hint_player(app))
@@ -108,7 +113,8 @@ class Assisted(Play):
         Play.enter(self, app, arg)
 
     def exit(self, app):
-        self.left = max(0, V.ticks_diff(self.deadline, app.now))
+        if self.started:
+            self.left = max(0, V.ticks_diff(self.deadline, app.now))
         if self.mode == _HINTING or self.mode == _TIMED_OUT:
             self.mode = _IDLE       # thought over when asked again
         self.player = None
@@ -123,6 +129,9 @@ class Assisted(Play):
         Play.human(self, app, code)
 
     def tick(self, app):
+        if not self.started:
+            self.started = True
+            self.deadline = V.ticks_add(app.now, self.left)
         mode = self.mode
         if mode == _HINTING or mode == _TIMED_OUT:
             # one slice a pass (at most jarmo.ai.SLICE actions: under 30 ms

@@ -411,12 +411,13 @@ class Ai(State):
         self.due = 0            # when it is played
         self.t0 = 0             # when the thinking began (the dots)
         self.dots = -1          # dots shown after "thinks"
+        self.started = False    # the player starts thinking at the first tick
 
     def enter(self, app, arg):
         self.queue = None
         self.t0 = app.now
         self.dots = -1
-        app.player.start(app.game, app.now)  # it thinks on its own copy, to a time budget
+        self.started = False
         self._text(app)
 
     def press(self, app, b, player):
@@ -427,6 +428,14 @@ class Ai(State):
         g = app.game
         now = app.now
         q = self.queue
+        if not self.started:
+            # It thinks on its own copy, to a time budget from this first
+            # tick: a turn entered before the clock's first reading (a game
+            # started or resumed at start-up) must not count that jump.
+            self.started = True
+            self.t0 = now
+            app.player.start(g, now)
+            return
         if q is None:
             p = app.player
             for _ in range(app.ai_steps):

@@ -134,3 +134,25 @@ def test_the_menu_builds_the_ai_tables_of_the_next_game_and_only_those():
     set_option(clock, "Versus", "AI 2 greedy")
     clock.run(100, 16)
     assert list(ai._TABLES) == [False]
+
+
+def _first_ai_turn(before_first_tick):
+    """Level 3 (AI 4) opens a game as South, on a clock far from 0; its
+    player after the turn (completed_depth: how far it looked)."""
+    app = App(seed=3)
+    clock = Clock(app, start=5000000)
+    if not before_first_tick:
+        clock.run(16)
+    app.new_game(rules="standard", opponent="3", side="north")
+    assert app.state == "ai"
+    wait_state(clock, "play")
+    return app.player, app.game.history()
+
+
+def test_an_ai_turn_begun_before_the_first_tick_thinks_its_whole_time():
+    """The simulator starts the game (and the device resumes one) before the
+    clock's first reading: the AI must not take that jump for its time."""
+    late, moves = _first_ai_turn(True)
+    ontime, moves_ontime = _first_ai_turn(False)
+    assert late.completed_depth == ontime.completed_depth > 1
+    assert moves == moves_ontime

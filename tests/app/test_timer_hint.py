@@ -230,3 +230,44 @@ def test_timer_settings_survive_a_restart():
     assert menu_to(clock, "Timer") == ">Timer: 15 s"
     assert menu_to(clock, "Time out") == ">Time out: random AI"
     assert menu_to(clock, "Hints") == ">Hints: off"
+
+
+# ---------------------------------------------------------------- a clock that starts late
+
+# The app's clock starts at 0; the device's and the simulator's ticks_ms()
+# can be anywhere when the first tick comes. A game started (or resumed)
+# before that first tick must still give the player the whole time.
+LATE = 5000000
+
+
+def test_a_new_game_before_the_first_tick_gives_the_whole_time():
+    """Bug: with Timer on in the saved settings, the simulator's start-up game
+    (App.new_game before any tick) played the player's first move at once."""
+    store = MemoryStore()
+    setup = App(store=store)
+    set_option(Clock(setup), "Timer", "15 s")
+    app = App(store=store)                      # the next start: the setting is on
+    app.new_game(rules="standard", opponent="greedy", side="south")
+    clock = Clock(app, start=LATE)              # the real clock is far from 0
+    clock.run(400)
+    assert app.game.plies == 0 and app.state == "play", app.game.history()
+    assert seconds_shown(app) == 15
+    clock.run(14000)
+    assert app.game.plies == 0 and seconds_shown(app) == 1
+    clock.run(1500)
+    assert app.game.plies >= 1                  # and then it runs out as it should
+
+
+def test_a_game_resumed_before_the_first_tick_gives_the_whole_time():
+    """The device resumes the saved game before its first tick after a restart."""
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    set_option(clock, "Timer", "15 s")
+    new_game(clock, "standard", opponent="human")
+    again = App(store=store)
+    again.resume_saved()
+    clock = Clock(again, start=LATE)
+    clock.run(400)
+    assert again.game.plies == 0 and again.state == "play"
+    assert seconds_shown(again) == 15
