@@ -27,12 +27,13 @@ LOCKED = const(0x300000)
 
 
 def describe(k):
-    """Battle k in words: ("4: standard+H, North", "vs AI 2 greedy")."""
+    """Battle k in words: ("4: standard+H North", "vs AI 2 greedy"), each at
+    most 21 characters (the longest: "10: legendary+H North")."""
     rules, expansions, level, side = BATTLES[k]
     t = "%d: %s" % (k + 1, rules)
     for e in expansions:
         t += "+" + e[0].upper()
-    return t + ", " + SIDE_WORDS[side], "vs " + OPPONENTS[level + 1]
+    return t + " " + SIDE_WORDS[side], "vs " + OPPONENTS[level + 1]
 
 
 # The ladder: the battle under the cursor and the progress read when it opened.

@@ -5,7 +5,7 @@ import json
 
 from jarmo.ai import LEVELS, Player
 from jarmo.app import App
-from jarmo.app_campaign import LOCKED, WON
+from jarmo.app_campaign import LOCKED, WON, describe
 from jarmo.buttons import MENU, NEXT, PREV, SELECT
 from jarmo.campaign import BATTLES, NAME, Progress, human_turns
 from jarmo.game import EXPANSIONS, RULE_SETS, Game
@@ -111,7 +111,7 @@ def open_campaign(has_display=True, store=None):
 def test_the_campaign_screen_says_where_you_stand():
     app, clock = open_campaign()
     assert app.text[0] == "Campaign: 0/%d won" % len(BATTLES)
-    assert app.text[1] == "1: classic, South"
+    assert app.text[1] == "1: classic South"
     assert app.text[2] == "vs AI 1 random"
     assert app.text[3] == "Open: SELECT plays"
     clock.press(NEXT)
@@ -121,6 +121,22 @@ def test_the_campaign_screen_says_where_you_stand():
     clock.press(PREV)
     clock.press(PREV)                               # PREV on the first battle: the menu
     assert app.state == "menu"
+
+
+def test_every_battle_fits_the_display():
+    """Bug: "10: legendary+H, North" was 22 characters, one over the OLED's 21."""
+    store = MemoryStore()
+    for k in range(len(BATTLES) - 1):
+        Progress(store).record(k, 123)              # every state: won, open, locked
+    app, clock = open_campaign(store=store)
+    seen = set()
+    for _ in range(2 * len(BATTLES)):
+        assert all(len(line) <= 21 for line in app.text), app.text
+        seen.add(app.text[1])
+        clock.press(NEXT)
+    assert len(seen) == len(BATTLES)
+    for k in range(len(BATTLES)):
+        assert all(len(line) <= 21 for line in describe(k)), describe(k)
 
 
 def test_the_ladder_on_the_leds_without_a_display():

@@ -624,5 +624,5 @@ def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
     campaign = next(i for i, s in enumerate(said) if "Campaign: 0/12 won" in s)
     lesson = next(i for i, s in enumerate(said) if "Pieces move along the" in s)
     assert hint < campaign < lesson
-    assert "1: classic, South" in said[campaign]
+    assert "1: classic South" in said[campaign]
     assert "Move e1 to d3." in said[lesson]
