@@ -16,7 +16,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State
+from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State, running_battle
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.campaign import BATTLES, Progress
 from jarmo.game import Game
@@ -36,12 +36,14 @@ def describe(k):
     return t + " " + SIDE_WORDS[side], "vs " + OPPONENTS[level + 1]
 
 
-# The ladder: the battle under the cursor and the progress read when it opened.
+# The ladder: the battle under the cursor, the progress read when it opened,
+# and whether SELECT waits to be pressed again (another battle is unfinished).
 class Campaign(State):
     def __init__(self):
         self.k = 0
         self.progress = None
         self.msg = ""
+        self.ask = False
 
     def enter(self, app, arg):
         self.progress = p = Progress(app.store)
@@ -58,15 +60,25 @@ class Campaign(State):
             app.goto(S_MENU)
             return
         self.msg = ""
+        asked = self.ask
+        self.ask = False
         if b == NEXT or b == DOWN or b == RIGHT:
             self.k = (self.k + 1) % n
         elif b == PREV or b == UP or b == LEFT:
             self.k = (self.k - 1) % n
         elif b == SELECT:
-            if self.progress.is_open(self.k):
+            running = running_battle(app)
+            if running == self.k:
+                app.next_turn()             # the battle in progress: back to it
+                return
+            if self.progress.is_open(self.k) and (asked or running < 0):
                 start(app, self.k)
                 return
-            self.msg = "Win battle %d first" % self.k
+            if self.progress.is_open(self.k):
+                self.ask = True             # it would leave the other one unfinished
+                self.msg = "Battle %d unfinished" % (running + 1)
+            else:
+                self.msg = "Win battle %d first" % self.k
         self._text(app)
 
     def _text(self, app):
@@ -79,7 +91,8 @@ class Campaign(State):
         else:
             state = "Locked"
         app.set_text(("Campaign: %d/%d won" % (p.wins(), len(BATTLES)),)
-                     + describe(k) + (self.msg or state, "NEXT/PREV: battles"))
+                     + describe(k) + (self.msg or state,
+                                      "SELECT again: leave" if self.ask else "NEXT/PREV: battles"))
 
     def draw(self, app, buf):
         """The ladder on the LEDs (behind the text on a display too)."""

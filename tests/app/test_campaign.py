@@ -206,3 +206,67 @@ def test_a_win_lost_to_a_power_cut_is_recorded_when_the_battle_is_resumed():
     clock.press(SELECT)                 # the finished battle's result again
     assert again.state == "result" and again.text[-1] == "SELECT: campaign"
     assert Progress(store).won(0)
+
+
+def _in_battle(has_display=True):
+    """Battle 1 started from the ladder, one move played, the menu open."""
+    app, clock = open_campaign(has_display=has_display)
+    clock.press(SELECT)
+    wait_state(clock, "play")
+    play(clock, app.game.legal()[0])
+    wait_state(clock, "play")
+    clock.press(MENU)
+    assert app.state == "menu" and app.battle == 0
+    return app, clock
+
+
+def test_new_game_during_a_battle_asks_before_leaving_it():
+    """Bug: New game in a running battle abandoned it without a word."""
+    app, clock = _in_battle()
+    game = app.game
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.game is game and app.battle == 0 and app.state == "menu"
+    assert app.text[0] == "Leave battle 1?" and ">Yes: SELECT again" in app.text
+    assert all(len(line) <= 21 for line in app.text)
+    clock.press(NEXT)                               # anything else: the battle stays
+    assert app.game is game and "Leave battle 1?" not in app.text
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    clock.press(SELECT)                             # asked and confirmed
+    assert app.game is not game and app.battle == -1 and app.state in ("play", "ai")
+
+
+def test_another_battle_from_the_ladder_asks_too_and_the_same_one_resumes():
+    store = MemoryStore()
+    Progress(store).record(0, 9)                    # battle 2 is open
+    app, clock = open_campaign(store=store)
+    clock.press(SELECT)                             # battle 2
+    wait_state(clock, "play")
+    game = app.game
+    clock.press(MENU)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    assert app.state == "campaign" and app.states[app.sid].k == 1
+    clock.press(SELECT)                             # the running battle: back to it
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    clock.press(PREV)                               # battle 1
+    clock.press(SELECT)
+    assert app.game is game and app.state == "campaign"
+    assert "Battle 2 unfinished" in app.text and all(len(x) <= 21 for x in app.text)
+    clock.press(SELECT)
+    assert app.game is not game and app.battle == 0
+
+
+def test_without_a_display_the_question_blinks_red():
+    app, clock = _in_battle(has_display=False)
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    reds = set()
+    for _ in range(20):
+        clock.run(64)
+        reds.add(app.pixel("b5"))
+    assert 0xFF0000 in reds and app.battle == 0
