@@ -28,7 +28,7 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
-from jarmo.app_play import Play, title_line
+from jarmo.app_play import Play, timed_out, title_line
 from jarmo.buttons import MENU
 from jarmo.notation import action_text
 
@@ -132,6 +132,7 @@ class Assisted(Play):
         if not self.started:
             self.started = True
             self.deadline = V.ticks_add(app.now, self.left)
+        Play.tick(self, app)
         mode = self.mode
         if mode == _HINTING or mode == _TIMED_OUT:
             # one slice a pass (at most jarmo.ai.SLICE actions: under 30 ms
@@ -159,22 +160,17 @@ class Assisted(Play):
                 self.text(app)
                 app.dirty = True
 
-    def text(self, app):
-        """Play's lines; with the timer, the title always on top, ending with
-        the seconds left (the last line of the body gives way)."""
-        Play.text(self, app)
+    def head(self, app):
+        """Play's head; with the timer, the title on top ending with the
+        seconds left."""
+        top = Play.head(self, app)
         if not self.limit:
-            return
+            return top
         s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
         self.shown = s
         clock = " %d s" % s
         title = title_line(app)
-        t = app.text
-        if t[0] != title:
-            t = t[:3] + t[-1:]      # 5 lines without the title: one body line goes
-        else:
-            t = t[1:]
-        app.set_text((title[:21 - len(clock)] + clock,) + t)
+        return [title[:21 - len(clock)] + clock] + top
 
     def draw(self, app, buf):
         Play.draw(self, app, buf)
@@ -236,6 +232,7 @@ class Assisted(Play):
         app.msg = ()
         g = app.game
         plies = g.plies
+        timed_out(app, app.turn_side())      # the turn's words say so first
         for code in answer:
             if g.plies != plies or g.result() is not None or app.game is not g:
                 break
