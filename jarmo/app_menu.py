@@ -148,7 +148,7 @@ def label(settings, item):
     elif item == TIMER:
         v = "%d s" % TIMER_S[v] if v else "off"
     elif item == TIMEOUT:
-        v = ("greedy AI", "random AI")[v]
+        v = ("AI greedy", "AI random")[v]
     else:
         return TITLES[item]
     return TITLES[item] + ": " + v

@@ -112,7 +112,7 @@ def test_the_campaign_screen_says_where_you_stand():
     app, clock = open_campaign()
     assert app.text[0] == "Campaign: 0/%d won" % len(BATTLES)
     assert app.text[1] == "1: classic South"
-    assert app.text[2] == "vs AI 1 random"
+    assert app.text[2] == "vs AI random"
     assert app.text[3] == "Open: SELECT plays"
     clock.press(NEXT)
     assert app.text[1].startswith("2: standard") and app.text[3] == "Locked"
@@ -174,7 +174,7 @@ def win_battle(app, clock, seed=1):
 def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
     store = MemoryStore()
     app, clock = open_campaign(store=store)
-    clock.press(SELECT)                             # battle 1: classic against AI 1
+    clock.press(SELECT)                             # battle 1: classic against AI random
     assert app.state in ("play", "ai")
     assert app.game.rules == "classic" and app.opp == 1 and app.battle == 0
     assert json.loads(store.read("game"))["battle"] == 0

@@ -41,7 +41,7 @@ def test_the_timer_is_a_menu_setting_off_by_default():
     for value in ("15 s", "30 s", "60 s", "off"):
         clock.press(SELECT)
         assert ">Timer: " + value in app.text
-    assert menu_to(clock, "Time out") == ">Time out: greedy AI"
+    assert menu_to(clock, "Time out") == ">Time out: AI greedy"
 
 
 def test_the_display_counts_the_seconds_of_the_turn():
@@ -99,7 +99,7 @@ def test_when_time_runs_out_the_greedy_ai_plays_the_turn():
 
 
 def test_a_random_turn_when_the_setting_says_so():
-    app, clock = start("15 s", timeout="random AI")
+    app, clock = start("15 s", timeout="AI random")
     clock.run(15500)
     assert app.game.plies == 1
     assert app.states[S_PLAY].helper_level == 0
@@ -116,7 +116,7 @@ def test_the_menu_pauses_the_clock():
 
 
 def test_against_the_ai_only_the_humans_turns_are_timed():
-    app, clock = start("15 s", opponent="AI 4 level 3", tabletop=False)
+    app, clock = start("15 s", opponent="AI level 3", tabletop=False)
     play(clock, "b1-d2")
     assert app.state == "ai"
     wait_state(clock, "play")
@@ -176,7 +176,7 @@ def test_a_hint_in_a_two_player_game_shows_the_turn_without_playing_it():
 
 
 def test_a_hint_against_the_ai_thinks_at_its_level_in_slices():
-    app, clock = start("off", opponent="AI 4 level 3", tabletop=False)
+    app, clock = start("off", opponent="AI level 3", tabletop=False)
     ask_hint(clock)
     player = app.player
     assert player is not None and player.level == 3
@@ -204,7 +204,7 @@ def test_hints_can_be_switched_off_for_two_players():
     for _ in range(20):
         assert not any(line in (">Hint", " Hint") for line in app.text)
         clock.press(NEXT)
-    app, clock = start("off", opponent="AI 2 greedy", hints="off", tabletop=False)
+    app, clock = start("off", opponent="AI greedy", hints="off", tabletop=False)
     clock.press(MENU)
     menu_to(clock, "Hint")                           # against the AI it is always there
 
@@ -220,7 +220,7 @@ def test_the_new_items_have_their_own_leds_without_a_display():
     clock.run(32)
     lit = [i for i in range(25) if app.pixel(i)]
     assert lit == [0, 1, 2, 3, point("d3")]            # the 4th value, at the Timer's LED
-    set_option(clock, "Time out", "random AI")
+    set_option(clock, "Time out", "AI random")
     clock.run(32)
     assert [i for i in range(25) if app.pixel(i)] == [0, 1, point("e3")]
 
@@ -230,12 +230,12 @@ def test_timer_settings_survive_a_restart():
     app = App(store=store)
     clock = Clock(app)
     set_option(clock, "Timer", "15 s")
-    set_option(clock, "Time out", "random AI")
+    set_option(clock, "Time out", "AI random")
     set_option(clock, "Hints", "off")
     again = App(store=store)
     clock = Clock(again)
     assert menu_to(clock, "Timer") == ">Timer: 15 s"
-    assert menu_to(clock, "Time out") == ">Time out: random AI"
+    assert menu_to(clock, "Time out") == ">Time out: AI random"
     assert menu_to(clock, "Hints") == ">Hints: off"
 
 

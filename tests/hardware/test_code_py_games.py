@@ -152,7 +152,7 @@ def same(a, b):
 # ----------------------------------------------------------------- a game against the AI
 
 def test_a_whole_game_against_the_ai(tmp_path):
-    start = new_game_lines(tmp_path, "AI 2 greedy")
+    start = new_game_lines(tmp_path, "AI greedy")
     # the player (South) presses SELECT every 300 ms: the first piece the
     # cursor offers, then its first target; presses while the AI thinks are ignored
     presses = start + ["select", "wait 300"] * 150
@@ -191,7 +191,7 @@ def test_a_whole_game_against_the_ai(tmp_path):
 
     # the end: the result on the display, the final position on the LEDs
     d, game = saved(data)
-    assert d["opp"] == OPPONENTS.index("AI 2 greedy") and d["counted"] is True
+    assert d["opp"] == OPPONENTS.index("AI greedy") and d["counted"] is True
     assert shown[-1].text == result_text(game.result())
     assert shown[-1].colours == board_colours(game)
     assert moves == arrivals(game.history()[:-1])   # every action was shown as played
@@ -205,7 +205,7 @@ def test_a_whole_game_against_the_ai(tmp_path):
     assert again[0].text[:2] == ["Saved game found", ">Resume"]
     assert again[0].colours == board_colours(game)
     assert any(f.text == result_text(game.result()) for f in again)
-    assert again[-1].text == stats_text("standard", counts, "vs AI 2", ("You", "AI", "Draws"))
+    assert again[-1].text == stats_text("standard", counts, "vs greedy", ("You", "AI", "Draws"))
     assert stats_counts(data) == counts            # counted once, not again
     assert not os.path.exists(data / "game")       # the result was seen: no save left
 
