@@ -189,7 +189,7 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
         else:
             t += _word(19)      # Guard in camp, now an archer.
     board.events[side].append(who + t)
-    board.page = 0
+    board.page = -1             # the page that holds this action, shown at once
     board.page_t = app.now
 
 
@@ -199,7 +199,7 @@ def timed_out(app, side):
     board = app.board
     board.events[side] = [_subject(app, side) + _word(24)]  # ran out of time. The AI ...
     board.events_side = side
-    board.page = 0
+    board.page = -1
     board.page_t = app.now
 
 
@@ -224,36 +224,45 @@ def told(app):
 
 def _events(app, room):
     """The page of events shown now: the latest turn of each side in at most
-    `room` lines of 21 characters, whole sentences only, never cut; when they
-    need more than one page the pages take turns every _PAGE ms (board.page,
-    counted in board.pages). None at all if one sentence needs more lines
-    than there are (a selection and the clock take the room)."""
+    `room` lines of 21 characters, whole sentences only, never cut. When they
+    need more than one page, the page shown is the one that holds sentence
+    board.page (the newest action's first, when it is played), and the pages
+    take turns every _PAGE ms (turn_page). None at all if one sentence needs
+    more lines than there are (a selection and the clock take the room)."""
     board = app.board
-    pages = []
+    sentences = told(app)
+    if board.page < 0:                  # a new action: its page first
+        board.page = len(sentences)
+        ev = board.events[board.events_side] if board.events_side >= 0 else ()
+        if ev:
+            board.page -= ev[-1].count(". ") + 1
+    shown = ()
     text = ""
-    for s in told(app):
-        if len(wrap(s, 21, room + 1)) > room:
-            pages = []
-            text = ""
-            break
+    start = 0                           # the first sentence of the page being built
+    pages = 0
+    for k in range(len(sentences) + 1):
+        s = sentences[k] if k < len(sentences) else ""
+        if s and len(wrap(s, 21, room + 1)) > room:
+            board.pages = 0
+            return ()                   # the room is too small for a sentence
         t = text + " " + s if text else s
-        if len(wrap(t, 21, room + 1)) > room:
-            pages.append(text)
+        if text and (not s or len(wrap(t, 21, room + 1)) > room):
+            if start <= board.page < k or not shown:
+                shown = wrap(text, 21, room)
+                board.next = k if s else 0      # where the next page begins (turn_page)
+            pages += 1
+            start = k
             t = s
         text = t
-    if text:
-        pages.append(text)
-    board.pages = len(pages)
-    if board.page >= len(pages):
-        board.page = 0
-    return wrap(pages[board.page], 21, room) if pages else ()
+    board.pages = pages
+    return shown
 
 
 def turn_page(app):
     """Show the next page of events when their time is up; True if it turned."""
     board = app.board
     if board.pages > 1 and V.ticks_diff(app.now, board.page_t) >= _PAGE:
-        board.page = (board.page + 1) % board.pages
+        board.page = board.next
         board.page_t = app.now
         return True
     return False

@@ -100,8 +100,9 @@ class Board:
         self.cur_t = 0          # when it moved: its blink starts over
         self.events = [[], []]  # each side's latest turn in words (app_play), by side
         self.events_side = -1   # the side that acted last
-        self.page = 0           # the page of events shown (app_play._events)
-        self.pages = 0
+        self.page = 0           # the sentence whose page of events is shown (app_play._events)
+        self.pages = 0          # how many pages there are
+        self.next = 0           # the first sentence of the page after it
         self.page_t = 0         # when it was shown
 
     def read(self, game):
