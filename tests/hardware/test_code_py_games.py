@@ -133,14 +133,17 @@ def arrivals(history):
 
 def last_moves(shown):
     """The arrival points of the actions told on the display, in order, each
-    once (a turn's events are told together until the next turn's)."""
+    once. The display tells the latest turn of each side, the older first,
+    and shows the page of the newest action when it is played (pages turn
+    only after 3 s): so an action is told when the last action sentence on
+    the display changes."""
     out = []
-    prev = []
+    last = None
     for f in shown:
         ev = EVENT.findall(said(f))
-        if ev and ev != prev:
-            out.extend(to for _, to in (ev[len(prev):] if ev[:len(prev)] == prev else ev))
-            prev = ev
+        if ev and ev[-1] != last:
+            last = ev[-1]
+            out.append(last[1])
     return out
 
 
@@ -180,7 +183,8 @@ def test_a_whole_game_against_the_ai(tmp_path):
     moves = last_moves(shown)
     d, game = saved(data)
     frm, to = game.history()[0].split("-")
-    after = [f for f in shown if "You moved %s to %s." % (frm, to) in said(f)]
+    after = [f for f in shown if "You moved %s to %s." % (frm, to) in said(f)
+             and "AI " not in said(f)]
     assert after and all(f.colours[frm] == scaled(V.TRAIL) for f in after)
     assert any(f.colours[to] == scaled(V.PIECE[0]) for f in after)
     # North's (the AI's) answer: a North piece on its arrival point
