@@ -18,6 +18,7 @@ from host import board_text as BT
 from host import colour as C
 from host import sim as S
 from jarmo import Game
+from jarmo import app_view as V
 from jarmo.board import NAMES, point
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -367,3 +368,94 @@ def test_the_lines_of_the_cursor_and_the_selection_are_bold():
     assert "\x1b[1m" not in rows[far]                   # e5's lines: plain
     plain = BT.draw_board([0] * 25, None, {}, "none", "ascii", bold_points=(point("a1"),))
     assert "\x1b" not in "".join(plain)
+
+
+# ---------------------------------------------------------------- the end of a game
+
+# A short two-player game that South wins by wiping North out (the lesson's).
+WIPEOUT = "e1-d3 b5-a3 b1-a3 e5-d3 c1-d3 a5-b3 a1-b3 d5-b4 b3-c5 @c1 b4-d3 c1-d3"
+
+
+def _cells_text(rows):
+    """{point name: the cell's text without its marks} of the full board."""
+    out = {}
+    for p in range(25):
+        x, y = BT.centre(p)
+        row = ANSI.sub("", rows[y])
+        out[NAMES[p]] = row[x - 2:x + 2]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["none", "truecolor"])
+@pytest.mark.parametrize("drawing", BT.DRAWINGS)
+def test_the_end_screen_shows_the_final_position_and_the_winning_move(tmp_path, mode, drawing):
+    """Bug: after "North wins: camp" every letter and the legend went, and with
+    --color none (NO_COLOR, TERM=xterm) the board was blank. The final
+    position stays, in letters, with the winning move marked, through the
+    celebration and the result."""
+    from tests.app.drive import Clock, play
+    screen, leds, app = _screen(tmp_path, mode=mode, args=["--opponent", "human"])
+    screen.drawing = drawing
+    try:
+        clock = Clock(app)
+        for a in WIPEOUT.split():
+            play(clock, a)
+        g = app.game
+        assert g.result().winner == "south"
+        expected = {n: legend.piece_label(g.piece(n)) for n in NAMES if g.piece(n)}
+        for state, ms in (("end", 100), ("result", 4000)):
+            clock.run(ms)
+            leds.update(app)
+            screen.text_display.update(app)
+            assert app.state == state
+            rows = _rows(screen)
+            text = ANSI.sub("", "\n".join(rows))
+            cells = _cells_text(rows)
+            for name, letters in expected.items():
+                assert cells[name].strip(" *") == letters, (state, name, cells[name], text)
+            assert cells["c1"] == "*c1*" and cells["d3"].startswith("*"), (state, text)
+            assert "*c1* *d3* last move" in text and "Letters: South A, North a" in text
+            assert "South wins: wipe-out" in text
+            if mode == "none":
+                assert "\x1b" not in "\n".join(rows)
+        assert app.pixel("c1") == V.TRAIL           # the LEDs too: where the winning move came from
+    finally:
+        leds.pixels.deinit()
+
+
+def _board_rows(rows):
+    """The full board's rows (ranks 5 to 1 and the lines between), plain."""
+    return [ANSI.sub("", r)[:BT.WIDTH] for r in rows[:BT.HEIGHT]]
+
+
+def test_no_stray_dots_on_the_menu_and_end_screens(tmp_path):
+    """Bug: "::" showed on the menu and end screens: the dotted line, drawn
+    whenever no game was shown. It is drawn, and explained, in jasyr only."""
+    from jarmo import buttons as B
+    from tests.app.drive import Clock, play
+    screen, leds, app = _screen(tmp_path, mode="none", args=["--opponent", "human"])
+    screen.drawing = "ascii"
+    try:
+        clock = Clock(app)
+        for a in WIPEOUT.split():
+            play(clock, a)
+        clock.run(4000)                             # the result
+        for state in ("result", "menu"):
+            assert app.state == state
+            leds.update(app)
+            screen.text_display.update(app)
+            rows = _rows(screen)
+            assert ":" not in "".join(_board_rows(rows)), "\n".join(rows)
+            assert "dotted" not in "\n".join(rows)
+            app.press(B.SELECT)                     # on to the menu, no game any more
+            app.tick(clock.now)
+    finally:
+        leds.pixels.deinit()
+    screen, leds, app = _screen(tmp_path / "j", mode="none", args=["--rules", "jasyr"])
+    screen.drawing = "ascii"
+    try:
+        rows = _rows(screen)
+        assert ":" in "".join(_board_rows(rows))
+        assert "dotted c3-b5: a line in jasyr" in "\n".join(rows)
+    finally:
+        leds.pixels.deinit()
