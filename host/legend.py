@@ -58,7 +58,7 @@ def short_piece_legend(game, width):
 # ---------------------------------------------------------------- marks
 
 MARK_WORDS = (("cursor", "cursor"), ("selected", "selected"), ("target", "can go there"),
-              ("hint", "hint"), ("last", "last move"))
+              ("hint", "hint: pick it"), ("last", "last move"))
 
 
 def mark_legend(marks, dotted=False):

@@ -627,3 +627,105 @@ def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
     assert hint < campaign < lesson
     assert "1: classic South" in said[campaign]
     assert "Move e1 to d3." in said[lesson]
+
+
+# ---------------------------------------------------------------- plain terminals (issue 21)
+
+WIPEOUT = "e1-d3 b5-a3 b1-a3 e5-d3 c1-d3 a5-b3 a1-b3 d5-b4 b3-c5 @c1 b4-d3 c1-d3"
+ARROWS = {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D"}
+
+
+def _cursor(p):
+    """The point under the cursor, from the footer "lines c3: ..." of the last screen."""
+    return re.findall(r"^lines ([a-e][1-5]):", p.screen(), re.M)[-1]
+
+
+def _key_to(p, name):
+    """Move the cursor to a point with the arrow keys, as a person would."""
+    for _ in range(10):
+        here = _cursor(p)
+        if here == name:
+            return
+        df = ord(name[0]) - ord(here[0])
+        dr = int(name[1]) - int(here[1])
+        key = ARROWS["right" if df > 0 else "left"] if df else ARROWS["up" if dr > 0 else "down"]
+        mark = len(p.raw)
+        p.send(key)
+        p.expect_screen(r"lines (?!%s:)[a-e][1-5]:" % here, since=mark)
+    raise AssertionError("the cursor never reached %s:\n%s" % (name, p.screen()))
+
+
+def _play_keys(p, action):
+    """Play one action (notation) with arrows and Enter."""
+    points = [action[:2], action[3:5]] if action[2] == "-" else [action[1:3]]
+    for point in points:
+        _key_to(p, point)
+        mark = len(p.raw)
+        p.send(b"\r")
+        p.expect_screen(r"\| (North|South)", since=mark)
+
+
+@pytest.mark.parametrize("env", [{"TERM": "xterm", "COLORTERM": ""}, {"NO_COLOR": "1"}])
+def test_the_end_screen_on_a_plain_terminal(sim, tmp_path, env):
+    """A whole two-player game played with the arrows and Enter on a terminal
+    without colours (TERM=xterm, NO_COLOR): the end screen keeps the final
+    position in letters, marks the winning move, and says who won."""
+    argv = [sys.executable, "-m", "host.sim", "--data", str(tmp_path), "--opponent", "human",
+            "--rules", "standard"]
+    p = PtyProcess(argv, ROOT, _env(tmp_path, **env), 40, 120)
+    try:
+        p.expect_screen(r"South to move")
+        from jarmo import Game
+        g = Game("standard")
+        for action in WIPEOUT.split():
+            _play_keys(p, action)
+            g.play(action)
+        m = p.expect_screen(r"South wins: wipe-out")
+        screen = p.screen()
+        assert b"\x1b[48;" not in p.raw                      # no colour was ever sent
+        board = board_of(screen)
+        expected = {n: v for n, v in ((n, g.piece(n)) for n in ("a1", "b1", "c1", "d1", "e1",
+                                                              "a3", "b3", "d3", "c5")) if v}
+        assert set(board) == set(expected) and board["d3"] == "G", (board, screen)
+        assert "*c1*" in screen and "*c1* *d3* last move" in screen, screen
+        assert "Letters: South A, North a" in screen and m
+        mark = len(p.raw)
+        p.send(b"\r")                                       # on: the result, still the position
+        p.expect_screen(r"SELECT: menu|>New game", since=mark)
+        _quit(p)
+    finally:
+        p.close()
+
+
+def test_the_lesson_on_a_plain_terminal(sim):
+    """--color none: First game shows where the cursor is and what to pick,
+    in marks and words, as the cursor moves."""
+    p = sim("--color", "none")
+    p.expect_screen(r"South \(you\) to move")
+    mark = len(p.raw)
+    p.send(b"m")
+    p.expect_screen(r">Resume", since=mark)
+    for _ in range(10):
+        if ">First game" in p.screen():
+            break
+        mark = len(p.raw)
+        p.send(b"\t")
+        p.expect_screen(r"\| >", since=mark)
+    mark = len(p.raw)
+    p.send(b"\r")
+    p.expect_screen(r"First game 1/7.*Cursor a1: go to e1", since=mark)
+    screen = p.screen()
+    rank1 = next(line for line in screen.splitlines() if line.startswith("1 "))
+    assert rank1.startswith("1 [A]") and "{A}" in rank1, screen       # the cursor, the point to pick
+    assert "[a1] cursor" in screen and "{e1} hint: pick it" in screen and "lines a1:" in screen
+    for _ in range(6):
+        if "Cursor e1: SELECT" in p.screen():
+            break
+        mark = len(p.raw)
+        p.send(b"\t")
+        p.expect_screen(r"Cursor [a-e][1-5]", since=mark)
+    screen = p.screen()
+    assert "Cursor e1: SELECT" in screen and "lines e1:" in screen, screen
+    assert next(line for line in screen.splitlines() if line.startswith("1 ")).rstrip().endswith("[A]")
+    assert "\x1b[48" not in p.raw.decode("utf-8", "replace")
+    _quit(p)

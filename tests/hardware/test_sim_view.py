@@ -459,3 +459,36 @@ def test_no_stray_dots_on_the_menu_and_end_screens(tmp_path):
         assert "dotted c3-b5: a line in jasyr" in "\n".join(rows)
     finally:
         leds.pixels.deinit()
+
+
+@pytest.mark.parametrize("mode", ["none", "truecolor"])
+def test_the_lessons_cursor_is_bracketed_and_the_point_to_pick_marked(tmp_path, mode):
+    """Bug: in First game the cursor had no brackets, no "at" line and no
+    lines footer, and with --color none it could not be seen at all."""
+    from jarmo import buttons as B
+    from tests.app.drive import Clock, menu_to
+    screen, leds, app = _screen(tmp_path, mode=mode)
+    try:
+        clock = Clock(app)
+        app.press(B.MENU)
+        menu_to(clock, "First game")
+        clock.press(B.SELECT)
+        assert app.state == "lesson"
+        for step in range(3):
+            clock.run(300)
+            leds.update(app)
+            screen.text_display.update(app)
+            rows = _rows(screen)
+            text = ANSI.sub("", "\n".join(rows))
+            cursor = NAMES[app.cursor]
+            cells = _cells_text(rows)
+            assert cells[cursor].startswith("["), (cursor, text)          # the cursor, bracketed
+            assert "lines %s:" % cursor in text                           # its lines named
+            assert "Cursor %s: " % cursor in text                         # and on the display
+            assert cells["e1"].startswith("[" if cursor == "e1" else "{"), text   # what to pick
+            assert "[%s] cursor" % cursor in text
+            if cursor != "e1":
+                assert "{e1} hint: pick it" in text
+            clock.press(B.NEXT)
+    finally:
+        leds.pixels.deinit()
