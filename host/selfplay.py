@@ -284,7 +284,8 @@ def main(argv=None):
     try:
         selfplay(argv)
     except UsageError as exc:
-        sys.stderr.write("error: %s\n%s" % (exc, USAGE))
+        sys.stderr.write("python3 run.py selfplay: %s (python3 run.py selfplay --help: "
+                         "every option)\n" % exc)
         return 2
     return 0
 

@@ -137,6 +137,17 @@ def test_selfplay_arguments():
 
 
 @pytest.mark.cpython_only
+def test_a_selfplay_error_is_one_line_not_the_whole_usage():
+    """Bug: after its error line, selfplay printed the whole usage text."""
+    proc = subprocess.run([sys.executable, "-m", "host.selfplay", "--games", "x"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    lines = proc.stderr.splitlines()
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert lines == ["python3 run.py selfplay: --games takes a whole number, not 'x' "
+                     "(python3 run.py selfplay --help: every option)"], proc.stderr
+
+
+@pytest.mark.cpython_only
 def test_summary_counts():
     records = [
         {"winner": "south", "reason": "camp", "plies": 10, "player": 0},
