@@ -474,7 +474,7 @@ def test_the_lessons_cursor_is_bracketed_and_the_point_to_pick_marked(tmp_path, 
         menu_to(clock, "First game")
         clock.press(B.SELECT)
         assert app.state == "lesson"
-        for step in range(3):
+        for _step in range(3):
             clock.run(300)
             leds.update(app)
             screen.text_display.update(app)
