@@ -7,6 +7,7 @@
     python3 run.py bench [args]          tools/bench.py
     python3 run.py selfplay [args]       AI self-play statistics (python -m host.selfplay)
     python3 run.py deploy DRIVE [args]   tools/deploy.py: the game onto a CIRCUITPY drive
+    python3 run.py bundle [args]         tools/bundle.py: Project Bundle zips for download
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -45,6 +46,7 @@ commands:
   bench [args]         run tools/bench.py
   selfplay [args]      AI self-play statistics (python -m host.selfplay)
   deploy DRIVE [args]  copy the game and its libraries to a CIRCUITPY drive
+  bundle [args]        Project Bundle zips, one per board profile and CircuitPython version
 """
 
 
@@ -277,6 +279,11 @@ AI self-play statistics (python -m host.selfplay --help for every option).
 Copies the game and its libraries to a CIRCUITPY drive (tools/deploy.py
 --help for every option).
 """,
+    "bundle": """usage: python3 run.py bundle [--profile P ...] [--mpy-cross PATH ...]
+
+Writes Project Bundle zips into build/, one per board profile and
+CircuitPython major version (tools/bundle.py --help for every option).
+""",
 }
 
 # Commands that answer --help themselves: asked directly (with the venv's
@@ -285,6 +292,7 @@ HELP_COMMANDS = {
     "play": ["-P", "-m", "host.sim", "--help"],
     "selfplay": ["-P", "-m", "host.selfplay", "--help"],
     "deploy": [os.path.join("tools", "deploy.py"), "--help"],
+    "bundle": [os.path.join("tools", "bundle.py"), "--help"],
 }
 
 
@@ -350,6 +358,8 @@ def main(argv):
         execute([py, "-P", "-m", "ruff", "check", "."] + args)
     elif command == "deploy":
         execute([py, os.path.join("tools", "deploy.py")] + args)
+    elif command == "bundle":
+        execute([py, os.path.join("tools", "bundle.py")] + args)
     return 0
 
 
