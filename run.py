@@ -251,7 +251,7 @@ the pinned packages and the npm packages.
 """,
     "bench": """usage: python3 run.py bench [--quick] [--device] [--firmware PATH]
 
-Runs every benchmark (tools/bench.py) and prints the figures the README
+Runs every benchmark (tools/bench.py) and prints the figures docs/BENCHMARKS.md
 keeps. Host (default): the rules core's memory and speed, the AI's strength
 and cost, the app's memory, the LED layer's memory; the AI strength table
 takes a few minutes, --quick plays 40 games per pairing. --device: the game

@@ -155,9 +155,9 @@ def test_summary_counts():
         {"winner": None, "reason": "limit", "plies": 300, "player": None},
     ]
     lines = "\n".join(summary(records, "classic", "greedy", "random", swap=True))
-    assert "south (White) wins          1 ( 33.33 %)" in lines
-    assert "draws                       1 ( 33.33 %)" in lines
-    assert "player A greedy wins        2 ( 66.67 %)" in lines
+    assert "south (White) wins           1 ( 33.33 %)" in lines
+    assert "draws                        1 ( 33.33 %)" in lines
+    assert "player A greedy wins         2 ( 66.67 %)" in lines
     assert "average length 110.0 plies" in lines
     assert "camp 2 (66.7 %), limit 1 (33.3 %)" in lines
 
