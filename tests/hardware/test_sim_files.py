@@ -342,6 +342,7 @@ def test_the_app_gets_the_seed(tmp_path):
     ("selfplay", "usage: python3 run.py selfplay"),
     ("lint", "usage: python3 run.py lint"),
     ("deploy", "usage: python3 run.py deploy"),
+    ("bundle", "usage: python3 run.py bundle"),
 ])
 @pytest.mark.parametrize("flag", ["--help", "-h"])
 def test_every_run_py_command_answers_help_at_once(tmp_path, command, says, flag):
