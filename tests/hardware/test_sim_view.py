@@ -492,3 +492,83 @@ def test_the_lessons_cursor_is_bracketed_and_the_point_to_pick_marked(tmp_path, 
             clock.press(B.NEXT)
     finally:
         leds.pixels.deinit()
+
+
+def _marks_on_board(rows):
+    """{point name: mark name} of the marked cells of the full board."""
+    pairs = {pair: name for name, pair in BT.MARKS}
+    out = {}
+    for name, cell in _cells_text(rows).items():
+        if cell[0] != " ":
+            out[name] = pairs[cell[0] + (cell[3] if cell[3] != " " else cell[2])]
+    return out
+
+
+def test_every_mark_on_the_board_is_explained(tmp_path):
+    """The cursor, the selected piece, its targets, the hint and the last move:
+    each mark shown is named, with its points, in the legend beside the board."""
+    from jarmo import buttons as B
+    from jarmo.board import point
+    from tests.app.drive import Clock, goto, menu_to, play
+    screen, leds, app = _screen(tmp_path, mode="none", args=["--opponent", "human"])
+    try:
+        clock = Clock(app)
+        play(clock, "b1-d2")                          # a last move
+        seen = set()
+
+        def check():
+            leds.update(app)
+            screen.text_display.update(app)
+            rows = _rows(screen)
+            side = "\n".join(ANSI.sub("", r)[BT.WIDTH + 2:] for r in rows)   # beside the board
+            marks = _marks_on_board(rows)
+            for name, mark in marks.items():
+                pair = dict(BT.MARKS)[mark]
+                assert pair[0] + name + pair[1] in side, (name, mark, side)
+                assert dict(legend.MARK_WORDS)[mark] in side, (mark, side)
+                seen.add(mark)
+            return marks
+
+        marks = check()
+        assert marks["b1"] == "last" and marks["d2"] == "last"
+        goto(clock, point("a5"))
+        clock.press(B.SELECT)                         # North's archer on a5: selected
+        marks = check()
+        assert marks["a5"] == "selected" and {marks["b3"], marks["c4"]} <= {"target", "cursor"}
+        clock.press(B.BACK)
+        clock.press(B.MENU)
+        menu_to(clock, "Hint")
+        clock.press(B.SELECT)                         # a hint for North's turn
+        for _ in range(200):
+            clock.run(16)
+            if any(line.startswith("Hint: ") and "thinking" not in line for line in app.text):
+                break
+        clock.run(100)
+        marks = check()
+        assert "hint" in marks.values(), marks
+        assert seen == {"cursor", "selected", "target", "hint", "last"}
+    finally:
+        leds.pixels.deinit()
+
+
+def test_without_a_display_a_line_says_what_the_lit_leds_mean(tmp_path):
+    """Bug: --profile qtpy_bff lit a5 white in the menu with nothing saying why."""
+    from jarmo import app_menu as M
+    from jarmo import buttons as B
+    screen, leds, app = _screen(tmp_path, "qtpy_bff", mode="none")
+    try:
+        app.press(B.MENU)
+        said = []
+        for _ in range(6):
+            app.tick(app.now + 16)
+            leds.update(app)
+            text = ANSI.sub("", "\n".join(_rows(screen)))
+            item = app.states[app.sid].item
+            spot = NAMES[M.SPOTS[item]]
+            assert "LEDs: %s lit white = the item %s" % (spot, M.TITLES[item]) in text, text
+            said.append(text)
+            app.press(B.NEXT)
+        assert any("lit = its value" in t for t in said)      # a setting's value, counted from a1
+        assert any("(it blinks: SELECT does it)" in t for t in said)
+    finally:
+        leds.pixels.deinit()
