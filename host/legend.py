@@ -61,10 +61,11 @@ MARK_WORDS = (("cursor", "cursor"), ("selected", "selected"), ("target", "can go
               ("hint", "hint: pick it"), ("last", "last move"))
 
 
-def mark_legend(marks, dotted=False):
+def mark_legend(marks, dotted=False, width=None):
     """The marks on the board now, in words, with the points they are on:
     "[a1] cursor  (c2) (d2) can go there  *a5* *b3* last move"; and the
-    dotted line when it is drawn. "" when there is none."""
+    dotted line when it is drawn. "" when there is none. With a width, a
+    list of lines that never part a mark from its words."""
     from host.board_text import MARK_OF
     parts = []
     for name, words in MARK_WORDS:
@@ -75,7 +76,15 @@ def mark_legend(marks, dotted=False):
                          + " " + words)
     if dotted:
         parts.append("dotted c3-b5: a line in jasyr")
-    return "  ".join(parts)
+    if width is None:
+        return "  ".join(parts)
+    lines = []
+    for part in parts:
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += "  " + part
+        else:
+            lines.append(part)
+    return lines
 
 
 # ---------------------------------------------------------------- keys

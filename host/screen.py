@@ -172,7 +172,8 @@ class Screen:
         side_w = 60 if self.log else (columns - 1 - left_w if side_by_side else columns - 1)
         side = display_box(parts["text"], parts["has_display"])
         for line in (parts["leds"] + parts["pieces"]
-                     + [L.mark_legend(parts["marks"], parts["dotted"])] + parts["notes"]):
+                     + L.mark_legend(parts["marks"], parts["dotted"], max(side_w, 11))
+                     + parts["notes"]):
             if line:
                 side += wrap(line, max(side_w, 11))
         room = (len(board) if side_by_side else max(0, lines - len(board) - 4)) - len(side)
