@@ -145,12 +145,8 @@ def led_meaning(app):
     if state == "end":
         return ["LEDs: grey rings from c3: a draw"]
     if state == "result" and not has_display:
-        r = app.game.result()
-        if r.points is not None:
-            s, n = r.points
-        else:
-            s = 5 if r.winner == "south" else 0
-            n = 5 if r.winner == "north" else 0
+        from jarmo.app_screens import lit_points
+        s, n = lit_points(app)
         return ["LEDs: South's %d from a1, North's %d from e5" % (min(s, 12), min(n, 12)),
                 "(points; 5 for a win without points)",
                 "in a match, every 4 s the totals, c3 white"]

@@ -37,10 +37,12 @@ def start(args, env=None):
 
 
 def cursor(p):
+    """The point under the cursor, from the footer "lines c3: ..." of the last screen."""
     return re.findall(r"^lines ([a-e][1-5]):", p.screen(), re.M)[-1]
 
 
 def key_to(p, name):
+    """Move the cursor to a point with the arrow keys, as a person would."""
     for _ in range(10):
         here = cursor(p)
         if here == name:
@@ -50,14 +52,37 @@ def key_to(p, name):
         mark = len(p.raw)
         p.send(key)
         p.expect_screen(r"lines (?!%s:)[a-e][1-5]:" % here, since=mark)
+    raise AssertionError("the cursor never reached %s:\n%s" % (name, p.screen()))
 
 
 def play(p, action):
+    """Play one action (notation) with the arrows and Enter."""
     for point in ([action[:2], action[3:5]] if action[2] == "-" else [action[1:3]]):
         key_to(p, point)
         mark = len(p.raw)
         p.send(b"\r")
         p.expect_screen(r"\| (North|South)", since=mark)
+
+
+def tab_until(p, text, limit=10):
+    """Press Tab (NEXT) until the last screen shows text."""
+    for _ in range(limit):
+        if text in p.screen():
+            return
+        mark = len(p.raw)
+        p.send(b"\t")
+        p.expect_screen(r"\| \S", since=mark)
+    raise AssertionError("Tab never brought %r:\n%s" % (text, p.screen()))
+
+
+def open_first_game(p):
+    """From a game: the menu, then First game."""
+    p.send(b"m")
+    p.expect_screen(r">Resume")
+    tab_until(p, ">First game")
+    mark = len(p.raw)
+    p.send(b"\r")
+    p.expect_screen(r"First game 1/7", since=mark)
 
 
 def save(out, name, p):
@@ -101,17 +126,7 @@ def main(argv=None):
 
     p = start(["--color", "none"])
     p.expect_screen(r"South \(you\) to move")
-    p.send(b"m")
-    p.expect_screen(r">Resume")
-    for _ in range(10):
-        if ">First game" in p.screen():
-            break
-        mark = len(p.raw)
-        p.send(b"\t")
-        p.expect_screen(r"\| >", since=mark)
-    mark = len(p.raw)
-    p.send(b"\r")
-    p.expect_screen(r"First game 1/7", since=mark)
+    open_first_game(p)
     save(out, "lesson.txt", p)
     quit_(p)
 

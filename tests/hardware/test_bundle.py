@@ -1,7 +1,6 @@
 """tools/bundle.py: Project Bundle zips as a Learn guide offers them, and the
 circup requirements files."""
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -15,14 +14,7 @@ from tests.device import stage
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bundle = _load("jarmo_bundle", os.path.join(ROOT, "tools", "bundle.py"))
+bundle = stage._load("jarmo_bundle", os.path.join(ROOT, "tools", "bundle.py"))
 deploy = bundle.deploy
 
 

@@ -197,7 +197,7 @@ def test_a_whole_game_against_the_ai(tmp_path):
     d, game = saved(data)
     assert d["opp"] == OPPONENTS.index("AI greedy") and d["counted"] is True
     assert shown[-1].text == result_text(game.result())
-    assert shown[-1].colours == board_colours(game)
+    assert shown[-1].colours == board_colours(game, trail=True)   # the winning move's trail
     assert moves == arrivals(game.history()[:-1])   # every action was shown as played
     winner = game.result().winner
     counts = tuple(int(w == winner) for w in ("south", "north", None))
@@ -242,7 +242,7 @@ def test_two_player_games_and_the_statistics(tmp_path):
         assert last_moves(part) == arrivals(game.history()[:-1])
         results = [f for f in part if f.text == result_text(game.result())]
         assert results, "game %d: no result %r" % (k + 1, result_text(game.result()))
-        assert results[-1].colours == board_colours(game)
+        assert results[-1].colours == board_colours(game, trail=True)
         if game.result().winner is not None:          # the winner's colour celebrates
             side = 0 if game.result().winner == "south" else 1
             assert results[0].celebrate == V.SIDE[side]

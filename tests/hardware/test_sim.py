@@ -17,6 +17,8 @@ import pytest
 
 from jarmo.storage import Store
 from tests.hardware.ptyrun import ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
+from tools.screens import WIPEOUT, open_first_game, tab_until
+from tools.screens import play as _play_keys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -629,40 +631,10 @@ def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
     assert "Move e1 to d3." in said[lesson]
 
 
-# ---------------------------------------------------------------- plain terminals (issue 21)
+# ---------------------------------------------------------------- plain terminals
 
-WIPEOUT = "e1-d3 b5-a3 b1-a3 e5-d3 c1-d3 a5-b3 a1-b3 d5-b4 b3-c5 @c1 b4-d3 c1-d3"
-ARROWS = {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D"}
-
-
-def _cursor(p):
-    """The point under the cursor, from the footer "lines c3: ..." of the last screen."""
-    return re.findall(r"^lines ([a-e][1-5]):", p.screen(), re.M)[-1]
-
-
-def _key_to(p, name):
-    """Move the cursor to a point with the arrow keys, as a person would."""
-    for _ in range(10):
-        here = _cursor(p)
-        if here == name:
-            return
-        df = ord(name[0]) - ord(here[0])
-        dr = int(name[1]) - int(here[1])
-        key = ARROWS["right" if df > 0 else "left"] if df else ARROWS["up" if dr > 0 else "down"]
-        mark = len(p.raw)
-        p.send(key)
-        p.expect_screen(r"lines (?!%s:)[a-e][1-5]:" % here, since=mark)
-    raise AssertionError("the cursor never reached %s:\n%s" % (name, p.screen()))
-
-
-def _play_keys(p, action):
-    """Play one action (notation) with arrows and Enter."""
-    points = [action[:2], action[3:5]] if action[2] == "-" else [action[1:3]]
-    for point in points:
-        _key_to(p, point)
-        mark = len(p.raw)
-        p.send(b"\r")
-        p.expect_screen(r"\| (North|South)", since=mark)
+# The arrow keys and Enter as a person presses them: tools/screens.py walks
+# the same way (key_to, play) to capture the screens.
 
 
 @pytest.mark.parametrize("env", [{"TERM": "xterm", "COLORTERM": ""}, {"NO_COLOR": "1"}])
@@ -702,28 +674,13 @@ def test_the_lesson_on_a_plain_terminal(sim):
     in marks and words, as the cursor moves."""
     p = sim("--color", "none")
     p.expect_screen(r"South \(you\) to move")
-    mark = len(p.raw)
-    p.send(b"m")
-    p.expect_screen(r">Resume", since=mark)
-    for _ in range(10):
-        if ">First game" in p.screen():
-            break
-        mark = len(p.raw)
-        p.send(b"\t")
-        p.expect_screen(r"\| >", since=mark)
-    mark = len(p.raw)
-    p.send(b"\r")
-    p.expect_screen(r"First game 1/7.*Cursor a1: go to e1", since=mark)
+    open_first_game(p)
     screen = p.screen()
+    assert "Cursor a1: go to e1" in screen, screen
     rank1 = next(line for line in screen.splitlines() if line.startswith("1 "))
     assert rank1.startswith("1 [A]") and "{A}" in rank1, screen       # the cursor, the point to pick
     assert "[a1] cursor" in screen and "{e1} hint: pick it" in screen and "lines a1:" in screen
-    for _ in range(6):
-        if "Cursor e1: SELECT" in p.screen():
-            break
-        mark = len(p.raw)
-        p.send(b"\t")
-        p.expect_screen(r"Cursor [a-e][1-5]", since=mark)
+    tab_until(p, "Cursor e1: SELECT")
     screen = p.screen()
     assert "Cursor e1: SELECT" in screen and "lines e1:" in screen, screen
     assert next(line for line in screen.splitlines() if line.startswith("1 ")).rstrip().endswith("[A]")
