@@ -113,7 +113,7 @@ class Screen:
         sent, colours = self.colours()
         labels = view.board_labels(app)
         marks = view.board_marks(app)
-        cursor = getattr(app, "cursor", -1)
+        cursor = view.cursor(app)
         replay = getattr(app, "replay", False)
         game = getattr(app, "game", None)
         return {

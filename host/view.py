@@ -93,10 +93,19 @@ def board_marks(app):
                 marks[p] = "target"
             if 0 <= play.sel < 25:
                 marks[play.sel] = "selected"
-    cursor = getattr(app, "cursor", -1)
-    if 0 <= cursor < 25:
-        marks[cursor] = "cursor"
+    c = cursor(app)
+    if c >= 0:
+        marks[c] = "cursor"
     return marks
+
+
+def cursor(app):
+    """The point under the cursor while a human picks (in a game or in the
+    lesson), else -1."""
+    if getattr(app, "state", None) == "lesson":
+        return app.states[app.sid].cursor()
+    c = getattr(app, "cursor", -1)
+    return c if 0 <= c < 25 else -1
 
 
 def bold_points(app):
@@ -126,8 +135,7 @@ def led_meaning(app):
                                                      M.TITLES[item])]
         v = M.value(app.settings, item)
         if v < 0:
-            out.append("(it blinks: SELECT does it)" if not menu.ask else
-                       "(blinks red: SELECT again to leave the battle)")
+            out.append("(it blinks: SELECT does it)")
         else:
             n = M.GAMES[v] if item == M.MATCH else v + 1
             out.append("from a1, %d lit = its value: %s" % (n, M.label(app.settings, item)
@@ -145,11 +153,13 @@ def led_meaning(app):
     if state == "end":
         return ["LEDs: grey rings from c3: a draw"]
     if state == "result" and not has_display:
-        from jarmo.app_screens import lit_points
-        s, n = lit_points(app)
-        return ["LEDs: South's %d from a1, North's %d from e5" % (min(s, 12), min(n, 12)),
-                "(points; 5 for a win without points)",
-                "in a match, every 4 s the totals, c3 white"]
+        from jarmo import app_view as V
+        lit = [V.get(app.frame, p) for p in range(25)]
+        s = sum(1 for c in lit if c == V.SIDE[0])
+        n = sum(1 for c in lit if c == V.SIDE[1])
+        return ["LEDs: South's points lit from a1 (%d), North's from e5 (%d);" % (s, n),
+                "a win without points: 5; in a match, every 4 s",
+                "the match's totals, c3 white"]
     if state == "notice":
         return ["LEDs: a red X: a damaged file was set aside"]
     if state == "campaign":

@@ -38,7 +38,6 @@ from jarmo.app_base import (
     S_AI,
     S_END,
     S_HELP,
-    S_LESSON,
     S_MENU,
     S_PLAY,
     SAVE,
@@ -120,13 +119,10 @@ class App:
 
     @property
     def cursor(self):
-        """The point 0..24 under the cursor in a human's turn (of a game or of
-        the lesson), else -1."""
-        sid = self.sid
-        if sid == S_LESSON:
-            return self.states[sid].cursor()
+        """The point 0..24 under the cursor in a human's turn, else -1 (the
+        lesson's: its state's cursor())."""
         c = self.board.cursor
-        return c if sid == S_PLAY and c < 25 else -1
+        return c if self.sid == S_PLAY and c < 25 else -1
 
     @property
     def thinking(self):

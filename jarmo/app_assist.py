@@ -28,7 +28,7 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
-from jarmo.app_play import Play, timed_out, title_line
+from jarmo.app_play import Play, _subject, title_line
 from jarmo.buttons import MENU
 from jarmo.notation import action_text
 
@@ -160,17 +160,15 @@ class Assisted(Play):
                 self.text(app)
                 app.dirty = True
 
-    def head(self, app):
-        """Play's head; with the timer, the title on top ending with the
+    def text(self, app):
+        """Play's lines; with the timer, the title on top ending with the
         seconds left."""
-        top = Play.head(self, app)
         if not self.limit:
-            return top
+            return Play.text(self, app)
         s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
         self.shown = s
         clock = " %d s" % s
-        title = title_line(app)
-        return [title[:21 - len(clock)] + clock] + top
+        Play.text(self, app, title_line(app)[:21 - len(clock)] + clock)
 
     def draw(self, app, buf):
         Play.draw(self, app, buf)
@@ -232,7 +230,12 @@ class Assisted(Play):
         app.msg = ()
         g = app.game
         plies = g.plies
-        timed_out(app, app.turn_side())      # the turn's words say so first
+        # the turn's words begin by saying so: "South ran out of time. The AI ..."
+        board = app.board
+        side = board.events_side = app.turn_side()
+        board.events[side] = [_subject(app, side) + " ran out of time. The AI played the turn."]
+        board.page = -1
+        board.page_t = app.now
         for code in answer:
             if g.plies != plies or g.result() is not None or app.game is not g:
                 break

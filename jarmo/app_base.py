@@ -97,13 +97,6 @@ def wrap(text, width=21, lines=2):
     return tuple(out[:lines])
 
 
-def running_battle(app):
-    """The campaign battle (0-based, jarmo.campaign) the running game is, while
-    it is not over; else -1. Starting another game then asks first."""
-    g = app.game
-    return app.battle if g is not None and app.battle >= 0 and g.result() is None else -1
-
-
 # A screen of the app. App.goto(id, arg) calls exit on the state left and
 # enter(app, arg) on the state entered; while a state runs, App hands it the
 # buttons (press), the clock (tick: app.now is set) and the drawing of the

@@ -16,7 +16,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State, running_battle
+from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.campaign import BATTLES, Progress
 from jarmo.game import Game
@@ -37,18 +37,25 @@ def describe(k):
 
 
 # The ladder: the battle under the cursor, the progress read when it opened,
-# and whether SELECT waits to be pressed again (another battle is unfinished).
+# and what SELECT does after a question (the battle in progress would be left
+# unfinished): 1 start the battle under the cursor, 2 the menu's New game
+# (which opens the ladder with arg -1 during a battle, to ask).
 class Campaign(State):
     def __init__(self):
         self.k = 0
         self.progress = None
         self.msg = ""
-        self.ask = False
+        self.ask = 0
 
     def enter(self, app, arg):
         self.progress = p = Progress(app.store)
-        self.k = p.first_open() if arg is None else min(arg, len(BATTLES) - 1)
+        self.ask = 0
         self.msg = "Damaged file set aside" if p.problem else ""
+        if arg == -1:
+            arg = app.battle
+            self.ask = 2
+            self.msg = "is left unfinished."
+        self.k = p.first_open() if arg is None else min(arg, len(BATTLES) - 1)
         self._text(app)
 
     def exit(self, app):
@@ -61,13 +68,17 @@ class Campaign(State):
             return
         self.msg = ""
         asked = self.ask
-        self.ask = False
+        self.ask = 0
+        if b == SELECT and asked == 2:
+            app.new_game()                  # the menu's New game, the battle left
+            return
         if b == NEXT or b == DOWN or b == RIGHT:
             self.k = (self.k + 1) % n
         elif b == PREV or b == UP or b == LEFT:
             self.k = (self.k - 1) % n
         elif b == SELECT:
-            running = running_battle(app)
+            # the battle in progress (app.battle is -1 outside one), while not over
+            running = app.battle if app.battle >= 0 and app.game.result() is None else -1
             if running == self.k:
                 app.next_turn()             # the battle in progress: back to it
                 return
@@ -75,7 +86,7 @@ class Campaign(State):
                 start(app, self.k)
                 return
             if self.progress.is_open(self.k):
-                self.ask = True             # it would leave the other one unfinished
+                self.ask = 1                # it would leave the other one unfinished
                 self.msg = "Battle %d unfinished" % (running + 1)
             else:
                 self.msg = "Win battle %d first" % self.k
@@ -90,9 +101,10 @@ class Campaign(State):
             state = "Open: SELECT plays"
         else:
             state = "Locked"
-        app.set_text(("Campaign: %d/%d won" % (p.wins(), len(BATTLES)),)
-                     + describe(k) + (self.msg or state,
-                                      "SELECT again: leave" if self.ask else "NEXT/PREV: battles"))
+        app.set_text(("New game? This battle" if self.ask == 2 else
+                      "Campaign: %d/%d won" % (p.wins(), len(BATTLES)),)
+                     + describe(k) + (self.msg or state, ("NEXT/PREV: battles", "SELECT again: leave",
+                                                          "SELECT: yes, BACK: no")[self.ask]))
 
     def draw(self, app, buf):
         """The ladder on the LEDs (behind the text on a display too)."""

@@ -48,7 +48,6 @@ from jarmo.app_base import (
     TIMER_S,
     TITLES,
     State,
-    running_battle,
 )
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
 from jarmo.game import EXPANSIONS, Game
@@ -202,21 +201,18 @@ def _resumable(app):
 
 # ---------------------------------------------------------------- the menu
 
-# The menu: the item under the cursor, the title line ("Jarmo", or
-# "Saved game found" after a start-up that found one), and whether New game
-# waits for a second SELECT (it would leave a campaign battle unfinished).
+# The menu: the item under the cursor and the title line ("Jarmo", or
+# "Saved game found" after a start-up that found one).
 class Menu(State):
     def __init__(self):
         self.item = NEW
         self.title = "Jarmo"
-        self.ask = False
 
     def enter(self, app, item):
         """Open on `item` (None: Resume with a game, else New game)."""
         if item is None or not visible(app.settings, item, _resumable(app)):
             item = RESUME if app.game is not None else NEW
         self.item = item
-        self.ask = False
         self._text(app)
 
     def tick(self, app):
@@ -247,9 +243,6 @@ class Menu(State):
                  else self.title]
         for i in items[first:first + 4]:
             lines.append((">" if i == self.item else " ") + label(app.settings, i))
-        if self.ask:
-            lines[0] = "Leave battle %d?" % (running_battle(app) + 1)
-            lines[lines.index(">" + label(app.settings, NEW))] = ">Yes: SELECT again"
         app.set_text(tuple(lines))
 
     def press(self, app, b, player):
@@ -257,8 +250,6 @@ class Menu(State):
         items = self._items(app)
         k = items.index(self.item) if self.item in items else 0
         item = items[k]
-        asked = self.ask
-        self.ask = False            # any other button: the question is dropped
         if b == NEXT or b == DOWN:
             self.item = items[(k + 1) % len(items)]
         elif b == UP:
@@ -271,9 +262,8 @@ class Menu(State):
             if b == SELECT:
                 if item == RESUME:
                     resume(app)
-                elif item == NEW and not asked and running_battle(app) >= 0:
-                    self.ask = True         # a battle would be left unfinished: ask
-                    self._text(app)
+                elif item == NEW and app.battle >= 0 and app.game.result() is None:
+                    app.goto(S_CAMPAIGN, -1)    # the battle would be left unfinished: ask there
                 elif item == NEW:
                     new_game(app)
                 elif item == HINT:
@@ -302,12 +292,8 @@ class Menu(State):
         spot = SPOTS[item]
         v = value(app.settings, item)
         if v < 0:
-            # an action item: its LED blinks (red and fast: New game asks to
-            # leave the battle, SELECT again to confirm)
-            if self.ask:
-                V.put(buf, spot, V.RED if V.blink(app.now, 256) else 0)
-            else:
-                V.put_k(buf, spot, V.WHITE, 255 if V.blink(app.now, 512) else 40)
+            # an action item: its LED blinks
+            V.put_k(buf, spot, V.WHITE, 255 if V.blink(app.now, 512) else 40)
             return
         V.put(buf, spot, V.WHITE)
         if item == MATCH:

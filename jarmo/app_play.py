@@ -48,8 +48,7 @@ _WORDS = (
     " Guard in camp: 1 back, held.|"                        # 17
     " Guard in camp: 1 back, place or done.|"               # 18
     " Guard in camp, now an archer.|"                       # 19
-    "Held: South %d North %d|: redeploy/done|: place or done|remote camp|"  # 20..23
-    " ran out of time. The AI played the turn.")            # 24
+    "Held: South %d North %d|: redeploy/done|: place or done|remote camp")  # 20..23
 
 
 def _word(k):
@@ -193,79 +192,41 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     board.page_t = app.now
 
 
-def timed_out(app, side):
-    """The turn of `side` ran out of time and the AI plays it (app_assist): the
-    turn's words begin by saying so."""
-    board = app.board
-    board.events[side] = [_subject(app, side) + _word(24)]  # ran out of time. The AI ...
-    board.events_side = side
-    board.page = -1
-    board.page_t = app.now
-
-
-def told(app):
-    """The latest turn of each side in words, the side that acted last at the
-    end, as a list of whole sentences."""
-    board = app.board
-    last = board.events_side
-    out = []
-    if last < 0:
-        return out
-    for ev in board.events[1 - last] + board.events[last]:
-        start = 0
-        i = ev.find(". ")
-        while i >= 0:
-            out.append(ev[start:i + 1])
-            start = i + 2
-            i = ev.find(". ", start)
-        out.append(ev[start:])
-    return out
-
-
 def _events(app, room):
     """The page of events shown now: the latest turn of each side in at most
     `room` lines of 21 characters, whole sentences only, never cut. When they
     need more than one page, the page shown is the one that holds sentence
     board.page (the newest action's first, when it is played), and the pages
-    take turns every _PAGE ms (turn_page). None at all if one sentence needs
+    take turns every _PAGE ms (Play.tick). None at all if one sentence needs
     more lines than there are (a selection and the clock take the room)."""
     board = app.board
-    sentences = told(app)
+    last = board.events_side
+    if last < 0:
+        return ()
+    # the sentences of the latest turn of each side, the side that acted last at the end
+    ss = " ".join(board.events[1 - last] + board.events[last]).replace(". ", ".|").split("|")
+    ss.append("")
     if board.page < 0:                  # a new action: its page first
-        board.page = len(sentences)
-        ev = board.events[board.events_side] if board.events_side >= 0 else ()
-        if ev:
-            board.page -= ev[-1].count(". ") + 1
-    shown = ()
-    text = ""
-    start = 0                           # the first sentence of the page being built
-    pages = 0
-    for k in range(len(sentences) + 1):
-        s = sentences[k] if k < len(sentences) else ""
-        if s and len(wrap(s, 21, room + 1)) > room:
-            board.pages = 0
-            return ()                   # the room is too small for a sentence
+        board.page = len(ss) - 2 - board.events[board.events_side][-1].count(". ")
+    shown = text = ""
+    start = pages = k = 0               # start: the first sentence of the page being built
+    for s in ss:
         t = text + " " + s if text else s
-        if text and (not s or len(wrap(t, 21, room + 1)) > room):
+        if s and len(wrap(t, 21, 9)) <= room:
+            text = t
+        elif not text or s and len(wrap(s, 21, 9)) > room:
+            board.pages = 0
+            return ()                   # none, or the room is too small for a sentence
+        else:
             if start <= board.page < k or not shown:
-                shown = wrap(text, 21, room)
-                board.next = k if s else 0      # where the next page begins (turn_page)
+                shown = text
+                board.next = k if s else 0      # where the next page begins (Play.tick)
             pages += 1
             start = k
-            t = s
-        text = t
+            text = s
+        k += 1
     board.pages = pages
-    return shown
-
-
-def turn_page(app):
-    """Show the next page of events when their time is up; True if it turned."""
-    board = app.board
-    if board.pages > 1 and V.ticks_diff(app.now, board.page_t) >= _PAGE:
-        board.page = board.next
-        board.page_t = app.now
-        return True
-    return False
+    return wrap(shown, 21, room)
 
 
 def title_line(app):
@@ -387,28 +348,27 @@ class Play(State):
         app.msg = wrap("No: " + why, 21, 3)
 
     def tick(self, app):
-        if turn_page(app):
+        board = app.board
+        if board.pages > 1 and V.ticks_diff(app.now, board.page_t) >= _PAGE:
+            board.page = board.next         # the next page of events
+            board.page_t = app.now
             self.text(app)
 
-    def top(self, app):
-        """Who is to move: "South (you) to move", "You: place or done"."""
-        top = SIDE_WORDS[app.turn_side()]
-        if app.game.open_turn():
-            # : redeploy/done  /  : place or done
-            return ("You" if app.opp else top) + _word(21 if self.choices.can_redeploy() else 22)
-        return top + (" (you)" if app.opp else "") + " to move"
-
-    def head(self, app):
-        """The lines above the body (Assisted adds the clock's)."""
-        return [self.top(app)]
-
-    def text(self, app):
-        """Who is to move, then a refusal, or the selection, the latest turn of
-        each side (paged) and held pieces; the cursor's point always on the
-        last line. The title (rules, game of a match) takes the top line
-        when there is room. A message is never cut: a head line yields."""
+    def text(self, app, clock=None):
+        """Who is to move ("South (you) to move", "You: place or done"; below
+        the clock's line, from Assisted), then a refusal, or the selection,
+        the latest turn of each side (paged) and held pieces; the cursor's
+        point always on the last line. The title (rules, game of a match)
+        takes the top line when there is room. A message is never cut: the
+        clock's line yields."""
         g = app.game
-        head = self.head(app)
+        top = SIDE_WORDS[app.turn_side()]
+        if g.open_turn():
+            # : redeploy/done  /  : place or done
+            top = ("You" if app.opp else top) + _word(21 if self.choices.can_redeploy() else 22)
+        else:
+            top += (" (you)" if app.opp else "") + " to move"
+        head = [clock, top] if clock else [top]
         room = 4 - len(head)
         body = list(app.msg)
         if len(body) > room:
@@ -510,9 +470,6 @@ class Ai(State):
         g = app.game
         now = app.now
         q = self.queue
-        if turn_page(app):
-            self.dots = -1          # the next _text() writes the new page
-            self._text(app)
         if not self.started:
             # It thinks on its own copy, to a time budget from this first
             # tick: a turn entered before the clock's first reading (a game

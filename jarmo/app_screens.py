@@ -130,20 +130,6 @@ def result_text(app):
     app.set_text(tuple(x[:21] for x in lines[:5]))
 
 
-def lit_points(app, totals=False):
-    """(South, North): the points the LED-only result lights, of the game (5
-    for a win in rule sets without points) or, with totals, the match's by
-    side of the current game."""
-    if totals:
-        m = app.match
-        s, n = m.totals
-        return (n, s) if m.side_of("first") == "north" else (s, n)
-    r = app.game.result()
-    if r.points is not None:
-        return r.points
-    return 5 if r.winner == "south" else 0, 5 if r.winner == "north" else 0
-
-
 # The result of a finished game (and the match totals): SELECT goes on to
 # the next game of a match, or to the menu (after a campaign battle: to its
 # ladder; the game is then forgotten). A battle's win is recorded here, also
@@ -182,7 +168,17 @@ class Result(State):
             return
         m = app.match
         totals = m is not None and app.now & 4096
-        s, n = lit_points(app, totals)
+        if totals:
+            s, n = m.totals
+            if m.side_of("first") == "north":
+                s, n = n, s
+        else:
+            r = app.game.result()
+            if r.points is not None:
+                s, n = r.points
+            else:
+                s = 5 if r.winner == "south" else 0
+                n = 5 if r.winner == "north" else 0
         V.clear(buf)
         V.draw_count(buf, 0, min(s, 12), V.SIDE[0])
         V.draw_count(buf, 24, min(n, 12), V.SIDE[1], -1)

@@ -6,7 +6,7 @@ import json
 from jarmo.ai import LEVELS, Player
 from jarmo.app import App
 from jarmo.app_campaign import LOCKED, WON, describe
-from jarmo.buttons import MENU, NEXT, PREV, SELECT
+from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.campaign import BATTLES, NAME, Progress, human_turns
 from jarmo.game import EXPANSIONS, RULE_SETS, Game
 from jarmo.notation import action_text
@@ -221,16 +221,22 @@ def _in_battle(has_display=True):
 
 
 def test_new_game_during_a_battle_asks_before_leaving_it():
-    """Bug: New game in a running battle abandoned it without a word."""
+    """Bug: New game in a running battle abandoned it without a word. It opens
+    the ladder on that battle with the question; SELECT leaves it for the new
+    game, BACK keeps it."""
     app, clock = _in_battle()
     game = app.game
     menu_to(clock, "New game")
     clock.press(SELECT)
-    assert app.game is game and app.battle == 0 and app.state == "menu"
-    assert app.text[0] == "Leave battle 1?" and ">Yes: SELECT again" in app.text
-    assert all(len(line) <= 21 for line in app.text)
-    clock.press(NEXT)                               # anything else: the battle stays
-    assert app.game is game and "Leave battle 1?" not in app.text
+    assert app.game is game and app.battle == 0 and app.state == "campaign"
+    assert app.text == ("New game? This battle", "1: classic South", "vs AI random",
+                        "is left unfinished.", "SELECT: yes, BACK: no")
+    clock.press(BACK)                               # no: the battle stays
+    assert app.game is game and app.state == "menu"
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
     menu_to(clock, "New game")
     clock.press(SELECT)
     clock.press(SELECT)                             # asked and confirmed
@@ -261,12 +267,13 @@ def test_another_battle_from_the_ladder_asks_too_and_the_same_one_resumes():
     assert app.game is not game and app.battle == 0
 
 
-def test_without_a_display_the_question_blinks_red():
+def test_without_a_display_the_question_shows_the_battle_on_the_ladder():
     app, clock = _in_battle(has_display=False)
     menu_to(clock, "New game")
     clock.press(SELECT)
-    reds = set()
+    assert app.state == "campaign" and app.battle == 0
+    seen = set()
     for _ in range(20):
         clock.run(64)
-        reds.add(app.pixel("b5"))
-    assert 0xFF0000 in reds and app.battle == 0
+        seen.add(app.pixel("a1"))                   # battle 1, under the ladder's cursor: blinks
+    assert len(seen) > 1

@@ -180,22 +180,22 @@ def test_a_saved_game_is_untouched_by_the_lesson():
 
 def test_the_cursor_is_named_and_told_apart_from_the_point_to_pick():
     """Bug: in First game the cursor was only a blinking pale point, easily
-    taken for a target: nothing said where it was. Now app.cursor gives it
+    taken for a target: nothing said where it was. Now its state's cursor() gives it
     (the simulator brackets it) and the last line names it."""
     app, clock = open_lesson()
     c = lesson(app).board.cursor
-    assert app.cursor == c == point("a1")
+    assert lesson(app).cursor() == c == point("a1")
     assert app.text[-1] == "Cursor a1: go to e1"
     for _ in range(30):
-        if app.cursor == point("e1"):
+        if lesson(app).cursor() == point("e1"):
             break
         clock.press(NEXT)
     assert app.text[-1] == "Cursor e1: SELECT"
     clock.press(SELECT)                             # e1 picked: the cursor on its first target
-    assert app.cursor == point("c2") and app.text[-1] == "Cursor c2: go to d3"
+    assert lesson(app).cursor() == point("c2") and app.text[-1] == "Cursor c2: go to d3"
     clock.press(NEXT)
-    assert app.cursor == point("d3") and app.text[-1] == "Cursor d3: SELECT"
+    assert lesson(app).cursor() == point("d3") and app.text[-1] == "Cursor d3: SELECT"
     clock.press(SELECT)
-    assert app.cursor == -1                         # North's turn: no cursor
+    assert lesson(app).cursor() == -1                         # North's turn: no cursor
     clock.run(1000)
-    assert app.cursor >= 0
+    assert lesson(app).cursor() >= 0

@@ -6,10 +6,9 @@ found by playing seeded random games with the rules core.
 """
 
 from jarmo.app import App
-from jarmo.app_play import told
 from jarmo.board import point
 from jarmo.buttons import SELECT
-from tests.app.drive import Clock, goto, joy_to, play
+from tests.app.drive import Clock, goto, joy_to, play, told
 
 
 def played(rules, script, expansions=(), opponent="human"):

@@ -480,7 +480,7 @@ def test_the_lessons_cursor_is_bracketed_and_the_point_to_pick_marked(tmp_path, 
             screen.text_display.update(app)
             rows = _rows(screen)
             text = ANSI.sub("", "\n".join(rows))
-            cursor = NAMES[app.cursor]
+            cursor = NAMES[view.cursor(app)]
             cells = _cells_text(rows)
             assert cells[cursor].startswith("["), (cursor, text)          # the cursor, bracketed
             assert "lines %s:" % cursor in text                           # its lines named
