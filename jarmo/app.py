@@ -110,7 +110,8 @@ class App:
 
     @property
     def cursor(self):
-        """The point 0..24 under the cursor in a human's turn, else -1."""
+        """The point 0..24 under the cursor in a human's turn, else -1 (the
+        lesson's: its state's cursor())."""
         c = self.board.cursor
         return c if self.sid == S_PLAY and c < 25 else -1
 

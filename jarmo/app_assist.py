@@ -28,7 +28,7 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
-from jarmo.app_play import Play, title_line
+from jarmo.app_play import Play, _subject, title_line
 from jarmo.buttons import MENU
 from jarmo.notation import action_text
 
@@ -77,6 +77,7 @@ class Assisted(Play):
         self.timeout_level = 1          # jarmo.ai level playing a timed-out turn
         self.left = 0
         self.deadline = 0
+        self.started = False            # the clock runs from the first tick after enter
         self.game = None
         self.plies = -1
         self.side = -1
@@ -100,6 +101,10 @@ class Assisted(Play):
             self.left = self.limit
             if self.mode != _ASKED:
                 self.mode = _IDLE
+        # The deadline is set by the first tick: a turn entered before the
+        # clock's first reading (a game started or resumed at start-up, when
+        # app.now is still 0) must not lose its time to that jump.
+        self.started = False
         self.deadline = V.ticks_add(app.now, self.left)
         if self.mode == _ASKED:
             self._think(app, self._hint_player(app))
@@ -108,7 +113,8 @@ class Assisted(Play):
         Play.enter(self, app, arg)
 
     def exit(self, app):
-        self.left = max(0, V.ticks_diff(self.deadline, app.now))
+        if self.started:
+            self.left = max(0, V.ticks_diff(self.deadline, app.now))
         if self.mode == _HINTING or self.mode == _TIMED_OUT:
             self.mode = _IDLE       # thought over when asked again
         self.player = None
@@ -123,6 +129,10 @@ class Assisted(Play):
         Play.human(self, app, code)
 
     def tick(self, app):
+        if not self.started:
+            self.started = True
+            self.deadline = V.ticks_add(app.now, self.left)
+        Play.tick(self, app)
         mode = self.mode
         if mode == _HINTING or mode == _TIMED_OUT:
             # one slice a pass (at most jarmo.ai.SLICE actions: under 30 ms
@@ -151,21 +161,14 @@ class Assisted(Play):
                 app.dirty = True
 
     def text(self, app):
-        """Play's lines; with the timer, the title always on top, ending with
-        the seconds left (the last line of the body gives way)."""
-        Play.text(self, app)
+        """Play's lines; with the timer, the title on top ending with the
+        seconds left."""
         if not self.limit:
-            return
+            return Play.text(self, app)
         s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
         self.shown = s
         clock = " %d s" % s
-        title = title_line(app)
-        t = app.text
-        if t[0] != title:
-            t = t[:3] + t[-1:]      # 5 lines without the title: one body line goes
-        else:
-            t = t[1:]
-        app.set_text((title[:21 - len(clock)] + clock,) + t)
+        Play.text(self, app, title_line(app)[:21 - len(clock)] + clock)
 
     def draw(self, app, buf):
         Play.draw(self, app, buf)
@@ -227,6 +230,12 @@ class Assisted(Play):
         app.msg = ()
         g = app.game
         plies = g.plies
+        # the turn's words begin by saying so: "South ran out of time. The AI ..."
+        board = app.board
+        side = board.events_side = app.turn_side()
+        board.events[side] = [_subject(app, side) + " ran out of time. The AI played the turn."]
+        board.page = -1
+        board.page_t = app.now
         for code in answer:
             if g.plies != plies or g.result() is not None or app.game is not g:
                 break

@@ -60,11 +60,11 @@ ITEMS = const(17)
 TITLES = ("Resume", "New game", "Rules", "Heroes", "Challenges", "Versus",
           "Side", "Match", "Brightness", "Timer", "Time out", "Hints", "Statistics",
           "How to play", "Campaign", "First game", "Hint")
-# The opponents as a ladder, weakest first: "AI n" is the n-th rung, then the
-# jarmo.ai level it plays (random, greedy, 2, 3, ...: --opponent's names).
-# Shown as "Versus: AI 2 greedy" (<= 20 characters).
-OPPONENTS = ("human", "AI 1 random", "AI 2 greedy", "AI 3 level 2", "AI 4 level 3",
-             "AI 5 level 4")
+# The opponents as a ladder, weakest first, each named once, the same way
+# everywhere (menu, --opponent, statistics, docs): "AI " and the jarmo.ai
+# level it plays (random, greedy, level 2, 3, 4; --opponent takes the last
+# word). Shown as "Versus: AI level 4" (<= 20 characters).
+OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3", "AI level 4")
 SIDE_WORDS = ("South", "North")
 GAMES = (1, 2, 4, 6)
 BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)

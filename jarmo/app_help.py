@@ -32,7 +32,8 @@ SECTIONS = (
         "pieces on the way.",
         "Your turn: NEXT finds a piece, SELECT picks it, then NEXT and SELECT "
         "its target.",
-        "PREV drops a picked piece; with none picked it opens the menu.",
+        "PREV or BACK drops a picked piece; with none picked they open the "
+        "menu.",
     )),
     ("Board", (
         "South starts on rank 1 (a1 to e1), North on rank 5. A side's home "

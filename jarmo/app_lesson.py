@@ -144,6 +144,11 @@ class Lesson(State):
             return
         self._play(app, self.choices.action(self.first, self.second), 1)
 
+    def cursor(self):
+        """The point under the cursor while the player picks, else -1 (App.cursor)."""
+        c = self.board.cursor
+        return c if self.first >= 0 and self.game.result() is None and c < 25 else -1
+
     def _wanted(self):
         """The point to pick next, or -1 (North's turn, the end)."""
         if self.first < 0:
@@ -158,9 +163,9 @@ class Lesson(State):
         elif g.turn == "north":
             last = "North moves..."
         else:
-            w = NAMES[self._wanted()]
-            last = self.msg or ("Now SELECT (%s)" % w if self.board.cursor == self._wanted()
-                                else "Cursor to %s, SELECT" % w)
+            c = self.board.cursor
+            last = self.msg or "Cursor %s: " % T.choice_name(c) + (
+                "SELECT" if c == self._wanted() else "go to " + NAMES[self._wanted()])
         n = len(STEPS) - 1
         title = "First game %d/%d" % (k + 1, n) if k < n else "First game: done"
         app.set_text((title,) + wrap(STEPS[k], 21, 3) + (last,))

@@ -136,7 +136,7 @@ def label(settings, item):
     elif item == TIMER:
         v = "%d s" % TIMER_S[v] if v else "off"
     elif item == TIMEOUT:
-        v = ("greedy AI", "random AI")[v]
+        v = ("AI greedy", "AI random")[v]
     else:
         return TITLES[item]
     return TITLES[item] + ": " + v
@@ -251,6 +251,8 @@ class Menu(State):
             if b == SELECT:
                 if item == RESUME:
                     resume(app)
+                elif item == NEW and app.battle >= 0 and app.game.result() is None:
+                    app.goto(S_CAMPAIGN, -1)    # the battle would be left unfinished: ask there
                 elif item == NEW:
                     new_game(app)
                 elif item == HINT:

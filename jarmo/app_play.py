@@ -22,6 +22,7 @@ from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 _AI_DELAY = const(400)      # ms between the AI's actions, and before the first
 _FLASH = const(600)         # ms of a capture or refusal strobe
 _ARRIVE = const(300)        # ms a moved piece glows on arrival
+_PAGE = const(3000)         # ms a page of events stays on the display
 _GUARD = const(4)           # piece byte flags (jarmo.codes)
 _MOVE = const(0)            # action kinds (jarmo.codes)
 _RECALL = const(1)
@@ -41,7 +42,7 @@ _WORDS = (
     " moved %s to %s.| took %s on %s.|"                     # 6 7
     " placed %s on %s.| recalled an archer to %s.|"         # 8 9
     " redeployed a piece to %s. Markers gone.|"             # 10
-    " flipped the guard on %s: 1 piece back%s|"             # 11
+    " flipped the guard on %s. 1 piece back%s|"             # 11
     " Hostage freed.| Hostage taken.|"                      # 12 13
     " Now a guard.| Now marked.| It goes back held.|"       # 14 15 16
     " Guard in camp: 1 back, held.|"                        # 17
@@ -144,12 +145,13 @@ def _a(app, side, piece):
 
 
 def _tell(app, kind, a, side, frm, to, was, under, mover, held):
-    """Put the action just played into words (board.events, the events of the
-    latest turn): captures, hostages, promotions, pieces back, placements."""
+    """Put the action just played into words: board.events[side] holds the
+    sentences of that side's latest turn (captures, hostages, promotions,
+    pieces back, placements), the other side's stay until it acts again."""
     g = app.game
     board = app.board
     if board.events_side != side:
-        board.events = []
+        board.events[side] = []
         board.events_side = side
     if to < 0:
         return                  # done
@@ -157,7 +159,7 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     now = board.cells[to]
     who = _subject(app, side)
     if kind == _FLIP or kind == _FLIP_PLACE:
-        # flipped the guard on %s: 1 piece back%s
+        # flipped the guard on %s. 1 piece back%s
         t = _word(11) % (NAMES[a], " on " + n + "." if frm >= 0 else ", held.")
     elif kind == _REDEPLOY:
         t = _word(10) % n       # redeployed a piece to %s. Markers gone.
@@ -168,12 +170,12 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     elif not was:
         t = _word(6) % (NAMES[a], n)       # moved %s to %s.
     else:
-        u = board.under[to]     # a Golden Soldier guard stays as a hostage
-        t = _word(7) % (        # took %s on %s.
-            _a(app, 1 - side, u) + " hostage" if u and not under else _a(app, 1 - side, was), n)
-        if under:
-            # Hostage freed. / Hostage taken. (the Golden Soldier below)
-            t += _word(12 if under >> 1 & 1 == side else 13)
+        t = _word(7) % (_a(app, 1 - side, was), n)      # took %s on %s.
+        if under or board.under[to]:
+            # Hostage freed. (the mover's own Golden Soldier below) / Hostage
+            # taken. (a Golden Soldier guard stays below its taker, or the
+            # taken piece stood on its own Golden Soldier)
+            t += _word(12 if under and under >> 1 & 1 == side else 13)
         if _kind(mover) == 0 and now != mover:
             t += _word(14 if now & _GUARD else 15)   # Now a guard. / Now marked.
         if g.held(SIDE_NAMES[1 - side]) > held >> 4 * (1 - side) & 15:
@@ -185,21 +187,46 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
             t += _word(17 if who == "AI" or not g.open_turn() else 18)
         else:
             t += _word(19)      # Guard in camp, now an archer.
-    board.events.append(who + t)
+    board.events[side].append(who + t)
+    board.page = -1             # the page that holds this action, shown at once
+    board.page_t = app.now
 
 
 def _events(app, room):
-    """The latest turn's events in at most `room` lines, never cut in a word;
-    when they do not fit, the captures (or else the last event) alone."""
-    ev = app.board.events
-    t = wrap(" ".join(ev), 21, 9)
-    if len(t) > room:
-        t = ""
-        for e in ev:
-            if " took " in e:
-                t += " " + e
-        t = wrap(t or ev[-1], 21, room)
-    return t[:room]
+    """The page of events shown now: the latest turn of each side in at most
+    `room` lines of 21 characters, whole sentences only, never cut. When they
+    need more than one page, the page shown is the one that holds sentence
+    board.page (the newest action's first, when it is played), and the pages
+    take turns every _PAGE ms (Play.tick). None at all if one sentence needs
+    more lines than there are (a selection and the clock take the room)."""
+    board = app.board
+    last = board.events_side
+    if last < 0:
+        return ()
+    # the sentences of the latest turn of each side, the side that acted last at the end
+    ss = " ".join(board.events[1 - last] + board.events[last]).replace(". ", ".|").split("|")
+    ss.append("")
+    if board.page < 0:                  # a new action: its page first
+        board.page = len(ss) - 2 - board.events[board.events_side][-1].count(". ")
+    shown = text = ""
+    start = pages = k = 0               # start: the first sentence of the page being built
+    for s in ss:
+        t = text + " " + s if text else s
+        if s and len(wrap(t, 21, 9)) <= room:
+            text = t
+        elif not text or s and len(wrap(s, 21, 9)) > room:
+            board.pages = 0
+            return ()                   # none, or the room is too small for a sentence
+        else:
+            if start <= board.page < k or not shown:
+                shown = text
+                board.next = k if s else 0      # where the next page begins (Play.tick)
+            pages += 1
+            start = k
+            text = s
+        k += 1
+    board.pages = pages
+    return wrap(shown, 21, room)
 
 
 def title_line(app):
@@ -320,10 +347,20 @@ class Play(State):
         flash_at(app, c if c < 25 else -1, V.RED)
         app.msg = wrap("No: " + why, 21, 3)
 
-    def text(self, app):
-        """Who is to move, then a refusal, or the selection and the latest
-        events, then held pieces; the cursor's point always on the last line.
-        The title (rules, game of a match) takes the top line when there is room."""
+    def tick(self, app):
+        board = app.board
+        if board.pages > 1 and V.ticks_diff(app.now, board.page_t) >= _PAGE:
+            board.page = board.next         # the next page of events
+            board.page_t = app.now
+            self.text(app)
+
+    def text(self, app, clock=None):
+        """Who is to move ("South (you) to move", "You: place or done"; below
+        the clock's line, from Assisted), then a refusal, or the selection,
+        the latest turn of each side (paged) and held pieces; the cursor's
+        point always on the last line. The title (rules, game of a match)
+        takes the top line when there is room. A message is never cut: the
+        clock's line yields."""
         g = app.game
         top = SIDE_WORDS[app.turn_side()]
         if g.open_turn():
@@ -331,17 +368,22 @@ class Play(State):
             top = ("You" if app.opp else top) + _word(21 if self.choices.can_redeploy() else 22)
         else:
             top += (" (you)" if app.opp else "") + " to move"
+        head = [clock, top] if clock else [top]
+        room = 4 - len(head)
         body = list(app.msg)
+        if len(body) > room:
+            head = head[-1:]
+            room = 3
         if not body:
             if self.sel >= 0:
                 body = list(wrap(T.choice_name(self.sel) + " to " + T.bits(self.tmask), 21, 2))
-            body += _events(app, 3 - len(body))
+            body += _events(app, room - len(body))
             s = g.held("south")
             n = g.held("north")
-            if (s or n) and len(body) < 3:
+            if (s or n) and len(body) < room:
                 body.append(_word(20) % (s, n))      # Held: South %d North %d
-        lines = [top] + body[:3] + [_describe(app, app.board.cursor)]
-        if len(lines) < 5:
+        lines = head + body[:room] + [_describe(app, app.board.cursor)]
+        if len(lines) < 5 and len(head) == 1:
             lines.insert(0, title_line(app))
         app.set_text(tuple(lines))
 
@@ -411,12 +453,13 @@ class Ai(State):
         self.due = 0            # when it is played
         self.t0 = 0             # when the thinking began (the dots)
         self.dots = -1          # dots shown after "thinks"
+        self.started = False    # the player starts thinking at the first tick
 
     def enter(self, app, arg):
         self.queue = None
         self.t0 = app.now
         self.dots = -1
-        app.player.start(app.game, app.now)  # it thinks on its own copy, to a time budget
+        self.started = False
         self._text(app)
 
     def press(self, app, b, player):
@@ -427,6 +470,14 @@ class Ai(State):
         g = app.game
         now = app.now
         q = self.queue
+        if not self.started:
+            # It thinks on its own copy, to a time budget from this first
+            # tick: a turn entered before the clock's first reading (a game
+            # started or resumed at start-up) must not count that jump.
+            self.started = True
+            self.t0 = now
+            app.player.start(g, now)
+            return
         if q is None:
             p = app.player
             for _ in range(app.ai_steps):

@@ -179,12 +179,13 @@ class Result(State):
             app.goto(S_MENU)
 
     def draw(self, app, buf):
-        """The final position behind the text; LED-only: South's points lit
-        from a1 up, North's from e5 down (at most 12 each); in a match every
-        other 4 s the match totals by side of the current game, marked by a
-        white c3."""
+        """The final position behind the text, the point the winning move
+        came from dim grey (the trail); LED-only: South's points lit from a1
+        up, North's from e5 down (at most 12 each); in a match every other
+        4 s the match totals by side of the current game, marked by a white
+        c3."""
         if app.has_display:
-            app.board.draw(buf, app.now)
+            app.board.draw(buf, app.now, app.board.trail)
             return
         m = app.match
         totals = m is not None and app.now & 4096

@@ -11,7 +11,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENT, RULE, S_MENU, STATS, State
+from jarmo.app_base import OPPONENT, OPPONENTS, RULE, S_MENU, STATS, State
 from jarmo.buttons import BACK, LEFT, MENU, PREV, UP
 from jarmo.game import RULE_SETS
 from jarmo.stats import key
@@ -60,13 +60,14 @@ class Stats(State):
 
     def _text(self, app):
         opp = self.opp
+        # "standard vs level 2": the opponent's name without "AI " (a line of 21)
         lines = app.stats.lines(RULE_SETS[self.rules], opp,
-                                "AI %d" % (int(opp[2:]) + 1) if opp[0] == "a" else None)
+                                OPPONENTS[int(opp[2:]) + 1][3:] if opp[0] == "a" else None)
         app.set_text(lines + ("NEXT: more PREV: back",))
 
     def draw(self, app, buf):
         """LED-only statistics: the rule set number on rank 5; the opponent on
-        rank 4 (AI n: n white LEDs from a4; two players: a4 South's colour, e4
+        rank 4 (the AI's rung: 1..5 white LEDs from a4; two players: a4 South's colour, e4
         North's; earlier games: dark); ranks 1..3 the counts as fifths of the
         games: rank 1 South's wins (against the AI: yours, yellow), rank 2
         draws (grey), rank 3 North's wins (the AI's, reddish purple)."""

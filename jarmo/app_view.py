@@ -98,8 +98,12 @@ class Board:
         self.flash_t = 0
         self.cursor = 0         # a point 0..24 or a pseudo choice (app_turn)
         self.cur_t = 0          # when it moved: its blink starts over
-        self.events = []        # the latest turn's events in words (app_play)
-        self.events_side = -1   # the side whose turn they tell
+        self.events = [[], []]  # each side's latest turn in words (app_play), by side
+        self.events_side = -1   # the side that acted last
+        self.page = 0           # the sentence whose page of events is shown (app_play._events)
+        self.pages = 0          # how many pages there are
+        self.next = 0           # the first sentence of the page after it
+        self.page_t = 0         # when it was shown
 
     def read(self, game):
         """Take the position of `game` (None: an empty board)."""

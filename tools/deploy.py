@@ -26,6 +26,8 @@ settings.toml: written from device/settings.toml when the drive has none;
 --profile sets JARMO_PROFILE in it and --set KEY=VALUE any other line (other
 lines are kept).
 
+Libraries: each profile gets those it imports (the OLED's only for a
+profile with a display); --profile host, the simulator's, is refused.
 Built into CircuitPython on RP2040 boards, so not copied: adafruit_pixelbuf,
 displayio, terminalio, keypad, i2cdisplaybus, busdisplay.  For a board
 without a built-in adafruit_pixelbuf, add --with-pixelbuf.
@@ -50,6 +52,9 @@ LIBRARIES = (
     ("adafruit_display_text", ("__init__.py", "label.py")),
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
+# Imported only by hardware/display.py, which code.py imports only for a
+# profile with a display: boards without one do not get them.
+DISPLAY_LIBRARIES = ("adafruit_displayio_sh1107", "adafruit_display_text")
 
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
@@ -158,8 +163,15 @@ def _as_mpy(rel):
     return rel[:-3] + ".mpy"
 
 
-def plan(root=ROOT, with_pixelbuf=False, compiler=None):
-    """(source path, path on the drive, compile?) for every file of the program."""
+def needs_library(rel, has_display=True):
+    """True if a file of lib/ (its path under the drive) is one the board
+    imports: the display's libraries only for a profile with a display."""
+    return has_display or rel[4:].split("/")[0].rsplit(".", 1)[0] not in DISPLAY_LIBRARIES
+
+
+def plan(root=ROOT, with_pixelbuf=False, compiler=None, has_display=True):
+    """(source path, path on the drive, compile?) for every file of the program
+    (has_display False: without the display's libraries)."""
     out = []
     for src, rel in project_files(root):
         if compiler is not None and rel not in TOP_FILES:
@@ -167,7 +179,8 @@ def plan(root=ROOT, with_pixelbuf=False, compiler=None):
         else:
             out.append((src, rel, False))
     for src, rel in folder_files(root, "lib"):
-        out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
+        if needs_library(rel, has_display):
+            out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
     return out
 
 
@@ -297,14 +310,19 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     mpy_cross: an MpyCross (from find_mpy_cross) to compile, or None to copy
     .py; settings: (key, toml value) pairs to set in settings.toml.
     """
+    _import_root(root)
+    from hardware import profiles
     if profile is not None:
-        _import_root(root)
-        from hardware import profiles
         profiles.get(profile)   # ValueError for an unknown name
+    if profile == "host":
+        raise DeployError("host is the PC's profile (the simulator's), not a board's: give "
+                          "one of %s" % ", ".join(sorted(set(profiles.PROFILES) - {"host"})))
     check_drive(drive, force)
     lib_dir = os.path.join(root, "lib")
     fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
-    files = plan(root, with_pixelbuf, mpy_cross)
+    # the profile the board will run: the given one, else the drive's settings.toml's
+    board = profiles.PROFILES.get(_profile_setting(drive, root, profile), profiles.FEATHER_OLED)
+    files = plan(root, with_pixelbuf, mpy_cross, board["display"] is not None)
     log("%s: %d files of Jarmo (%s), settings.toml%s" % (
         drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
         ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
@@ -319,6 +337,19 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     remove_stale(drive, set(rel for _src, rel, _c in files), log)
     n += _write_settings(drive, root, profile, settings, log)
     return n
+
+
+def _profile_setting(drive, root, profile):
+    """The JARMO_PROFILE the drive's settings.toml will hold after the deploy."""
+    if profile is not None:
+        return profile
+    for path in (os.path.join(drive, "settings.toml"), os.path.join(root, "device", "settings.toml")):
+        if os.path.exists(path):
+            with open(path) as f:
+                m = re.search(r'(?m)^JARMO_PROFILE\s*=\s*"([^"]*)"', f.read())
+            if m:
+                return m.group(1)
+    return None
 
 
 def _write_settings(drive, root, profile, settings, log):

@@ -159,7 +159,7 @@ def test_led_only_menu_scheme():
     set_option(clock, "Rules", "jasyr")
     clock.run(32)
     assert lit(app) == [0, 1, 2, 3, 22]
-    set_option(clock, "Versus", "AI 4 level 3")
+    set_option(clock, "Versus", "AI level 3")
     set_option(clock, "Side", "North")
     clock.run(32)
     assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE[1]
@@ -173,7 +173,7 @@ def test_led_only_menu_scheme():
     clock.press(SELECT)
     clock.run(32)
     # jasyr = rule set 4 on rank 5, no games yet; the opponent of the
-    # settings, AI 4, as four LEDs on rank 4
+    # settings, AI level 3 (the fourth rung), as four LEDs on rank 4
     assert lit(app) == [15, 16, 17, 18, 20, 21, 22, 23]
 
 
@@ -229,7 +229,7 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
     app = App(store=store)
     clock = Clock(app)
     clock.run(100)
-    set_option(clock, "Versus", "AI 3 level 2")
+    set_option(clock, "Versus", "AI level 2")
     set_option(clock, "Rules", "jasyr")
     first = app.brightness
     menu_to(clock, "Brightness")
@@ -250,11 +250,11 @@ def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     for n in range(1, len(OPPONENTS)):
         level = ai.LEVELS[n - 1]
         word = level if not level.isdigit() else "level " + level
-        assert OPPONENTS[n] == "AI %d %s" % (n, word)
+        assert OPPONENTS[n] == "AI " + word             # one name, as --opponent's last word
         assert len("Versus: " + OPPONENTS[n]) <= 20
     app = App()
     clock = Clock(app)
-    set_option(clock, "Versus", "AI 1 random")
+    set_option(clock, "Versus", "AI random")
     set_option(clock, "Versus", OPPONENTS[-1])      # the strongest, last on the ladder
 
 
@@ -263,17 +263,17 @@ def test_statistics_against_an_ai_level():
     app = App(store=store, seed=2)
     app.ai_steps = 50
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 2 greedy")
+    new_game(clock, "standard", opponent="AI greedy")
     play_out(clock, Rand(3))
     wait_state(clock, "result")
     clock.press(SELECT)
     menu_to(clock, "Statistics")
     clock.press(SELECT)
-    assert app.text[0] == "standard vs AI 2"
+    assert app.text[0] == "standard vs greedy"
     assert [line[:5] for line in app.text[1:4]] == ["You  ", "AI   ", "Draws"]
     assert app.text[4] == "NEXT: more PREV: back"
     clock.press(NEXT)                   # no other opponent: the next rule set
-    assert app.text[0] == "legendary vs AI 2" and app.text[1] == "You   0 (0.00 %)"
+    assert app.text[0] == "legendary vs greedy" and app.text[1] == "You   0 (0.00 %)"
 
 
 def test_while_a_game_can_be_resumed_settings_are_for_the_next_game():

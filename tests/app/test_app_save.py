@@ -254,7 +254,7 @@ def test_recover_after_a_memory_error_resumes_the_last_save():
     store = MemoryStore()
     app = App(store=store, seed=4)
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 2 greedy")
+    new_game(clock, "standard", opponent="AI greedy")
     play(clock, "b1-d2")
     wait_state(clock, "play")
     history = app.game.history()

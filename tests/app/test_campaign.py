@@ -3,8 +3,8 @@ and its screen driven through the buttons only."""
 
 from jarmo.ai import LEVELS, Player
 from jarmo.app import App
-from jarmo.app_campaign import LOCKED, WON
-from jarmo.buttons import MENU, NEXT, PREV, SELECT
+from jarmo.app_campaign import LOCKED, WON, describe
+from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.campaign import BATTLES, Progress, human_turns
 from jarmo.game import EXPANSIONS, RULE_SETS, Game
 from jarmo.notation import action_text
@@ -102,8 +102,8 @@ def open_campaign(has_display=True, store=None):
 def test_the_campaign_screen_says_where_you_stand():
     app, clock = open_campaign()
     assert app.text[0] == "Campaign: 0/%d won" % len(BATTLES)
-    assert app.text[1] == "1: classic, South"
-    assert app.text[2] == "vs AI 1 random"
+    assert app.text[1] == "1: classic South"
+    assert app.text[2] == "vs AI random"
     assert app.text[3] == "Open: SELECT plays"
     clock.press(NEXT)
     assert app.text[1].startswith("2: standard") and app.text[3] == "Locked"
@@ -112,6 +112,22 @@ def test_the_campaign_screen_says_where_you_stand():
     clock.press(PREV)
     clock.press(PREV)                               # PREV on the first battle: the menu
     assert app.state == "menu"
+
+
+def test_every_battle_fits_the_display():
+    """Bug: "10: legendary+H, North" was 22 characters, one over the OLED's 21."""
+    store = MemoryStore()
+    for k in range(len(BATTLES) - 1):
+        Progress(store).record(k, 123)              # every state: won, open, locked
+    app, clock = open_campaign(store=store)
+    seen = set()
+    for _ in range(2 * len(BATTLES)):
+        assert all(len(line) <= 21 for line in app.text), app.text
+        seen.add(app.text[1])
+        clock.press(NEXT)
+    assert len(seen) == len(BATTLES)
+    for k in range(len(BATTLES)):
+        assert all(len(line) <= 21 for line in describe(k)), describe(k)
 
 
 def test_the_ladder_on_the_leds_without_a_display():
@@ -149,7 +165,7 @@ def win_battle(app, clock, seed=1):
 def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
     store = MemoryStore()
     app, clock = open_campaign(store=store)
-    clock.press(SELECT)                             # battle 1: classic against AI 1
+    clock.press(SELECT)                             # battle 1: classic against AI random
     assert app.state in ("play", "ai")
     assert app.game.rules == "classic" and app.opp == 1 and app.battle == 0
     assert reboot(store).game()[1][7] == 0        # saved with its battle (jarmo/gamerec.py)
@@ -177,3 +193,74 @@ def test_a_win_lost_to_a_power_cut_is_recorded_at_the_next_start():
     again = App(store=reboot(store))
     assert again.state == "menu" and again.game is None    # a finished battle is not resumed
     assert Progress(reboot(store)).won(0)
+
+
+def _in_battle(has_display=True):
+    """Battle 1 started from the ladder, one move played, the menu open."""
+    app, clock = open_campaign(has_display=has_display)
+    clock.press(SELECT)
+    wait_state(clock, "play")
+    play(clock, app.game.legal()[0])
+    wait_state(clock, "play")
+    clock.press(MENU)
+    assert app.state == "menu" and app.battle == 0
+    return app, clock
+
+
+def test_new_game_during_a_battle_asks_before_leaving_it():
+    """Bug: New game in a running battle abandoned it without a word. It opens
+    the ladder on that battle with the question; SELECT leaves it for the new
+    game, BACK keeps it."""
+    app, clock = _in_battle()
+    game = app.game
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.game is game and app.battle == 0 and app.state == "campaign"
+    assert app.text == ("New game? This battle", "1: classic South", "vs AI random",
+                        "is left unfinished.", "SELECT: yes, BACK: no")
+    clock.press(BACK)                               # no: the battle stays
+    assert app.game is game and app.state == "menu"
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    clock.press(SELECT)                             # asked and confirmed
+    assert app.game is not game and app.battle == -1 and app.state in ("play", "ai")
+
+
+def test_another_battle_from_the_ladder_asks_too_and_the_same_one_resumes():
+    store = MemoryStore()
+    Progress(store).record(0, 9)                    # battle 2 is open
+    app, clock = open_campaign(store=store)
+    clock.press(SELECT)                             # battle 2
+    wait_state(clock, "play")
+    game = app.game
+    clock.press(MENU)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    assert app.state == "campaign" and app.states[app.sid].k == 1
+    clock.press(SELECT)                             # the running battle: back to it
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    clock.press(PREV)                               # battle 1
+    clock.press(SELECT)
+    assert app.game is game and app.state == "campaign"
+    assert "Battle 2 unfinished" in app.text and all(len(x) <= 21 for x in app.text)
+    clock.press(SELECT)
+    assert app.game is not game and app.battle == 0
+
+
+def test_without_a_display_the_question_shows_the_battle_on_the_ladder():
+    app, clock = _in_battle(has_display=False)
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.state == "campaign" and app.battle == 0
+    seen = set()
+    for _ in range(20):
+        clock.run(64)
+        seen.add(app.pixel("a1"))                   # battle 1, under the ladder's cursor: blinks
+    assert len(seen) > 1

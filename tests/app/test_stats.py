@@ -70,8 +70,8 @@ def test_games_against_the_ai_count_as_you_against_that_level():
     assert stats.counts("standard", "ai1") == (1, 1, 1)
     assert stats.counts("standard", "ai3") == (1, 0, 0)
     assert stats.keys("standard") == ["p2", "ai1", "ai3"]
-    assert stats.lines("standard", "ai1", "AI 2") == (
-        "standard vs AI 2", "You   1 (33.33 %)", "AI    1 (33.33 %)", "Draws 1 (33.33 %)")
+    assert stats.lines("standard", "ai1", "greedy") == (
+        "standard vs greedy", "You   1 (33.33 %)", "AI    1 (33.33 %)", "Draws 1 (33.33 %)")
 
 
 def test_the_first_files_totals_are_kept_as_earlier_games():

@@ -114,6 +114,6 @@ def test_against_the_random_ai():
     app = App(store=MemoryStore())
     app.ai_steps = 20
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 1 random")
+    new_game(clock, "standard", opponent="AI random")
     play_out(clock, Rand(4), limit=200)
     assert app.state == "end"

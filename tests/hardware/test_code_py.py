@@ -18,7 +18,10 @@ def test_a_scripted_game_through_code_py(tmp_path):
     assert len(shown) >= 4
     first_colours, first_text = shown[0]
     assert first_text[0] == "Jarmo" and any("New game" in t for t in first_text)
-    moved = [block for block in shown if "You moved a1 to c2." in block[1]][-1][0]  # after the glow
+    # the last frame before the AI's answer (after the arrival's glow); the
+    # move stays told after the answer too, beside the AI's
+    moved = [block for block in shown if "You moved a1 to c2." in block[1]
+             and "AI moved" not in " ".join(block[1])][-1][0]
     assert moved["c2"] == scaled(V.PIECE[0])            # a South archer arrived on c2
     assert moved["a1"] == scaled(V.TRAIL)               # the point it came from
     colours, text = shown[-1]
