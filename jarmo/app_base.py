@@ -122,3 +122,7 @@ class State:
 
     def draw(self, app, buf):
         pass
+
+    def busy(self, app):
+        # True while the state has work for every pass (an AI thinking)
+        return False

@@ -112,6 +112,12 @@ export class Machine {
     for (;;) {
       for (let i = 0; i < 50000; i++) {
         if (this.stopped || clock.nanos >= limitNs) return true;
+        if (core.waiting && core.pendingInterrupts & core.enabledInterrupts && core.checkForInterrupts()) {
+          // A WFI with an interrupt already pending does not sleep on a Cortex-M0+ (one raised
+          // while PRIMASK held it off, just before the WFI: CircuitPython's time.sleep idles
+          // so). rp2040js waits for the next interrupt instead, which may never come.
+          core.waiting = false;
+        }
         if (core.waiting) {
           let dt;
           if (pio.running) dt = Math.min(clock.nextAlarm ? Math.max(clock.nanosToNextAlarm, 0) : 1000, 1000);
