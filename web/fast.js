@@ -56,6 +56,7 @@ export class FastMode {
     this.timer = null;
     this.stopped = false;
     this.thinkingSince = null;
+    this.busy = true; // the last pass said an AI thinks (or the App is not made yet)
     this.aiTurns = []; // ms each AI turn thought, as the page measured it
     this.last = { leds: null, frame: null, text: [], state: null, level: null };
   }
@@ -95,6 +96,7 @@ export class FastMode {
     const start = performance.now();
     let busy = this.hh.tick(this.now());
     while (busy && performance.now() - start < BUSY_MS) busy = this.hh.tick(this.now());
+    this.busy = busy;
     const text = this.hh.update();
     if (text) this.apply(JSON.parse(text));
     this.timer = setTimeout(() => this.pass(), busy ? 0 : TICK_MS);

@@ -11,6 +11,7 @@ import { SpiFlash, Ssi, IoQspi, TYPICAL_TIMING } from './flash.mjs';
 import { buildFat12 } from './fat.mjs';
 import { readFolder } from './files.mjs';
 import { indexOf, latin1Bytes } from './portable.mjs';
+import { Sh1107 } from './sh1107.mjs';
 
 if (process.argv[2] === '--fat') {
   fs.writeFileSync(process.argv[4], buildFat12(readFolder(process.argv[3])).image);
@@ -181,6 +182,23 @@ check('fat: the same image from a map of files (the web page) as from the folder
   const fromFolder = buildFat12(readFolder(dir)).image;
   fs.rmSync(dir, { recursive: true });
   assert.deepEqual(buildFat12(files).image, fromFolder);
+});
+
+check('sh1107: commands and data as displayio sends them, the picture turned a quarter', () => {
+  const oled = new Sh1107();
+  const w = (...bytes) => oled.transaction({ address: 0x3c, mode: 'W', ack: true, bytes });
+  w(0x80, 0xaf); // display on
+  w(0x80, 0x10, 0x80, 0x05); // column 5
+  w(0x80, 0xb2); // page 2
+  w(0x40, 0x01, 0x80); // column 5: bit 0; column 6: bit 7
+  oled.transaction({ address: 0x3d, mode: 'W', ack: false, bytes: [0x40, 0xff] }); // another address
+  const pic = oled.picture();
+  const lit = [...pic.keys()].filter((i) => pic[i]).map((i) => [i % 128, Math.floor(i / 128)]);
+  assert.deepEqual(lit, [[23, 57], [16, 58]]); // x = page * 8 + bit, y = 63 - column
+  w(0x00, 0xa7); // inverse
+  assert.equal(oled.picture()[0], 1);
+  w(0x80, 0xae); // off: dark
+  assert.ok(oled.picture().every((b) => b === 0));
 });
 
 process.stdout.write(`selftest ok: ${checks} checks\n`);
