@@ -54,12 +54,14 @@ RP2040JS = os.path.join(NODE_MODULES, "rp2040js", "dist", "esm")
 # tests/device/'s Node entry points and Node-only helpers; every other .mjs is a model the page uses
 NODE_ONLY = ("emulator.mjs", "selftest.mjs", "files.mjs")
 # what fast mode runs besides jarmo/ (walked whole): the device's LED drawing
-# and profiles, the simulator's colours, the page's own module
+# and profiles, the simulator's colours and words for the LEDs, the page's own module
 EXTRA_PYTHON = (("hardware/__init__.py", "hardware/__init__.py"),
                 ("hardware/leds.py", "hardware/leds.py"),
                 ("hardware/profiles.py", "hardware/profiles.py"),
                 ("host/__init__.py", "host/__init__.py"),
                 ("host/colour.py", "host/colour.py"),
+                ("host/view.py", "host/view.py"),
+                ("host/legend.py", "host/legend.py"),
                 ("web/jarmo_page.py", "jarmo_page.py"))
 STATIC = (".html", ".js", ".css")
 PAGE_BUDGET = 3 * 1024 * 1024       # bytes of the site without the firmware (issue 20)

@@ -114,6 +114,7 @@ export class FastMode {
       this.ui.onText(u.text);
     }
     if (u.state) this.last.state = u.state;
+    if (u.says) this.ui.onSays(u.says);
     if ('thinking' in u) {
       if (u.thinking) this.thinkingSince = performance.now();
       else if (this.thinkingSince !== null) {

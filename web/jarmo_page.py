@@ -10,6 +10,9 @@ Fast mode:
     busy = h.tick(now_ms)                 # True while an AI thinks: tick again soon
     h.update()                            # JSON of what changed, or ""
 
+When the LEDs do not show the position (an LED-only menu, an icon, the AI's
+spinner, the end), the simulator's words for them come along (host.view).
+
 The LEDs are drawn as on the device: app.frame through hardware.leds.Leds
 (the profile's brightness cap, the menu's brightness, the end-of-game
 breathing) into 25 pixel colours, then shown "as the eye sees" them
@@ -26,6 +29,7 @@ import json
 from hardware import profiles
 from hardware.leds import Leds, pixel_map, scale_level
 from host.colour import perceived
+from host.view import led_meaning
 from jarmo.app import App
 from jarmo.flashfile import Flash
 from jarmo.storage import Store
@@ -89,6 +93,7 @@ class Handheld:
         self.shows = -1
         self.text_version = -1
         self.thinking = False
+        self.says = None
 
     def press(self, button, player=0):
         self.app.press(button, player)
@@ -108,7 +113,8 @@ class Handheld:
         """What changed since the last call, as JSON ("" for nothing): "leds"
         (25 colours 0xRRGGBB as seen, a1 first), "frame" (app.frame as hex),
         "text" (the display's lines), "thinking" (an AI turn began or ended),
-        "state", "nvm" (the sector as hex, to keep)."""
+        "state", "says" (what the LEDs mean when they do not show the
+        position: lines, [] when they do), "nvm" (the sector as hex, to keep)."""
         out = {}
         app = self.app
         if self.pixels.shows != self.shows:
@@ -124,6 +130,9 @@ class Handheld:
             self.thinking = out["thinking"] = app.thinking
         if out:
             out["state"] = app.state
+            says = led_meaning(app)
+            if says != self.says:
+                self.says = out["says"] = says
         if self.flash.changed:
             self.flash.changed = False
             out["nvm"] = bytes(self.flash.data).hex()

@@ -79,6 +79,9 @@ const ui = {
     $('status').textContent = (jarmo.status || '') + speedText();
   },
   onState() {},
+  onSays(lines) {
+    $('leds-say').textContent = lines.join(' ');
+  },
 };
 
 function speedText() {
@@ -246,6 +249,7 @@ function choose(newMode, newProfile) {
   $('oled-canvas').hidden = modeName === 'fast';
   $('oled-text').textContent = '';
   ui.onLeds(new Array(25).fill(0));
+  ui.onSays([]);
   jarmo.timing.board = null;
   jarmo.speed = null;
   const storageKey = `jarmo.${modeName}.${profileName}.nvm`;
