@@ -18,6 +18,9 @@ thinks the loop runs flat out, as before.
 from adafruit_ticks import ticks_diff
 
 PERIOD = 20         # ms from the start of an idle pass to the next one
+# the naps in seconds by the ms left, made once: a float made in every pass
+# would be garbage in every pass (and none can be made when RAM runs out)
+_NAPS = tuple(ms / 1000 for ms in range(PERIOD + 1))
 
 
 def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None):
@@ -35,9 +38,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     and their tables built (an import stalls a pass).
     sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep).
     """
-    # the naps in seconds by the ms left, made once: a float made in every
-    # pass would be garbage in every pass
-    naps = None if sleep is None else tuple(ms / 1000 for ms in range(PERIOD + 1))
+    naps = None if sleep is None else _NAPS
     pending = list(preload)
     pending.reverse()                   # pop() from the end takes them in order
     press = app.press

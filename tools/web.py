@@ -98,7 +98,8 @@ def python_files():
 
 # ---------------------------------------------------------------- device mode
 
-def _deploy():
+def _stage():
+    """tests/device/stage.py: tools/deploy.py and where CircuitPython's mpy-cross is."""
     from tests.device import stage
     return stage
 
@@ -106,7 +107,7 @@ def _deploy():
 def drives(mpy_cross=None, log=print):
     """Each board profile's drive as `run.py deploy --profile P` writes it:
     {"blobs": {sha1: base64}, "profiles": {profile: {path: sha1}}}."""
-    stage = _deploy()
+    stage = _stage()
     from hardware import profiles
     path = mpy_cross or stage.mpy_cross_path()
     compiler = stage.deploy.find_mpy_cross(path) if path else None

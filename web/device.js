@@ -88,7 +88,7 @@ export class DeviceMode {
   showFrame(grb) {
     this.lastGrb = grb;
     if (!this.page) return;
-    this.ui.onLeds(JSON.parse(this.page.device_colours(this.o.profile, grb, this.level)));
+    this.ui.onLeds(JSON.parse(this.page.device_colours(this.o.profile, grb, this.level)), this.level);
   }
 
   message(m) {

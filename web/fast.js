@@ -94,11 +94,18 @@ export class FastMode {
   pass() {
     if (this.stopped) return;
     const start = performance.now();
-    let busy = this.hh.tick(this.now());
-    while (busy && performance.now() - start < BUSY_MS) busy = this.hh.tick(this.now());
-    this.busy = busy;
-    const text = this.hh.update();
-    if (text) this.apply(JSON.parse(text));
+    let busy;
+    try {
+      busy = this.hh.tick(this.now());
+      while (busy && performance.now() - start < BUSY_MS) busy = this.hh.tick(this.now());
+      this.busy = busy;
+      const text = this.hh.update();
+      if (text) this.apply(JSON.parse(text));
+    } catch (err) {
+      this.ui.onStatus(`The game stopped: ${String(err).split('\n').slice(-2).join(' ')} (Restart starts it again).`);
+      console.error(err);
+      return;
+    }
     this.timer = setTimeout(() => this.pass(), busy ? 0 : TICK_MS);
   }
 
@@ -107,7 +114,7 @@ export class FastMode {
       this.last.leds = u.leds;
       this.last.frame = u.frame;
       this.last.level = u.level;
-      this.ui.onLeds(u.leds);
+      this.ui.onLeds(u.leds, u.level);
     }
     if (u.text) {
       this.last.text = u.text;

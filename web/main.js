@@ -31,8 +31,11 @@ let modeName = null;
 let profileName = null;
 
 const ui = {
-  onLeds(colours) {
+  onLeds(colours, level) {
     jarmo.leds = colours;
+    if (level !== undefined && level !== null) {
+      $('board').style.setProperty('--glow-size', `${(0.15 + (0.85 * level) / 255).toFixed(2)}px`);
+    }
     if (jarmo.timing.board === null) jarmo.timing.board = performance.now();
     colours.forEach((c, p) => {
       const el = ledOf[p];
@@ -181,6 +184,8 @@ document.addEventListener('keydown', (e) => {
   const prof = config.profiles[profileName];
   const own = prof.keys.find((k) => k[0] === e.key.toLowerCase());
   if (own && !/^[mnp]$/.test(e.key.toLowerCase())) name = null;
+  const key = name && deviceKey(name);
+  if (!own && !key) return;
   e.preventDefault();
   if (e.repeat) return;
   if (own && !name) {
@@ -191,8 +196,6 @@ document.addEventListener('keydown', (e) => {
     }
     return;
   }
-  const key = name && deviceKey(name);
-  if (!key) return;
   if (key.hold) mode.tap(key.pin, key.hold);
   else {
     mode.pin(key.pin, 0);
