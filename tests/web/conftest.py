@@ -13,6 +13,8 @@ import functools
 import http.server
 import json
 import os
+import shutil
+import tempfile
 import threading
 
 import pytest
@@ -36,9 +38,12 @@ def _unavailable(why):
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory, request):
-    """(folder, url, config) of the built site, served until the session ends."""
-    folder = str(tmp_path_factory.mktemp("site"))
+def site(request):
+    """(folder, url, config) of the built site, served until the session ends.
+    (A folder of its own: pytest's basetemp keeps only its last three runs, and
+    other runs on the machine can remove it from under a long session.)"""
+    folder = tempfile.mkdtemp(prefix="jarmo-site-")
+    request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
     web.build(folder, request.config.getoption("--firmware"), log=lambda s: None)
     handler = functools.partial(web.Handler, directory=folder)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -73,6 +78,7 @@ def page(browser):
     p = context.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
+    p.on("console", lambda m: print("page console:", m.type, m.text[:500]) if m.type in ("error", "warning") else None)
     p.errors = errors
     yield p
     context.close()
