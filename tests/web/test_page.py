@@ -10,13 +10,13 @@ import re
 
 import pytest
 
-from hardware.leds import Leds, pixel_map
 from host.colour import perceived
 from jarmo import buttons
 from jarmo.app import App
 from jarmo.flashfile import Flash
 from jarmo.storage import Store
 from tests.device import stage
+from tests.web import expect
 from tools import web
 
 ROOT = web.ROOT
@@ -98,12 +98,8 @@ def test_device_colours_undo_the_pixel_map_and_order_of_each_profile():
         level = 24
         grb = stage.expected_grb(prof, frame, level)     # what the pin carries (tests/device)
         shown = json.loads(page.device_colours(name, grb.hex(), level))
-        # what the device's own LED code sends for that frame, point by point
-        px = page.Pixels()
-        leds = Leds(px, pixel_map(0, False))
-        leds.show(bytes.fromhex(frame), level)
-        expected = [perceived(px.px[leds.map[p]], level) for p in range(25)]
-        assert shown == expected, name
+        # what the device's own LED code sends for that frame, as seen
+        assert shown == expect.seen(bytes.fromhex(frame), level), name
 
 
 def test_device_level_comes_from_the_boards_own_brightness_setting():
