@@ -131,8 +131,9 @@ def led_meaning(app):
         from jarmo import app_menu as M
         menu = app.states[app.sid]
         item = menu.item
-        out = ["LEDs: %s lit white = the item %s" % (jboard.NAMES[M.SPOTS[item]],
-                                                     M.TITLES[item])]
+        row = item * M.ITEM
+        out = ["LEDs: %s lit white = the item %s" % (jboard.NAMES[M.ITEMS[row + M.SPOT]],
+                                                     M.ITEMS[row + M.TITLE])]
         v = M.value(app.settings, item)
         if v < 0:
             out.append("(it blinks: SELECT does it)")

@@ -38,14 +38,14 @@ from jarmo.app_base import (
     S_HELP,
     S_MENU,
     S_PLAY,
-    STATE_NAMES,
+    SCREEN,
+    SCREENS,
     TICKS_MASK,
     TIMER,
     forget_module,
 )
-from jarmo.app_menu import Menu, new_game, resume
-from jarmo.app_play import Ai, Play
-from jarmo.app_screens import End, Notice, Result
+from jarmo.app_menu import new_game, resume
+from jarmo.app_play import Play
 from jarmo.board import point
 
 # What the device imports after start-up, one module per main-loop pass, so
@@ -57,9 +57,16 @@ PRELOAD = ("jarmo.ai",)
 _AI_STEPS = const(2)        # player.step() calls per tick; each applies up to 8
                             # actions (ai.SLICE), so at most 16 a tick
 _REDRAW = const(32)         # ms between redraws when nothing happened
-# The states made when they open and forgotten when they close, from S_HELP
-# on: each module's state class is also called Screen.
-_ON_DEMAND = ("jarmo.app_help", "jarmo.app_stats", "jarmo.app_campaign", "jarmo.app_lesson")
+
+
+def _state(sid):
+    """A new state of screen sid (its row in app_base.SCREENS)."""
+    module, name = SCREENS[sid * SCREEN + 1], SCREENS[sid * SCREEN + 2]
+    return getattr(__import__(module, None, None, (name,)), name)()
+
+
+def _on_demand(sid):
+    return SCREENS[sid * SCREEN + 3]
 
 
 def _start():
@@ -97,8 +104,8 @@ class App:
         _start().boot(self, problems)
 
     def _make_states(self):
-        # by state id (app_base); from S_HELP on they are made when they open
-        self.states = [Menu(), Play(), Ai(), End(), Result(), Notice(), None, None, None, None]
+        # by screen id (app_base.SCREENS); the on-demand ones are made when they open
+        self.states = [None if _on_demand(k) else _state(k) for k in range(len(SCREENS) // SCREEN)]
         self.sid = S_MENU
 
     # ------------------------------------------------------------ public
@@ -106,7 +113,7 @@ class App:
     @property
     def state(self):
         """The current state's name (for tests and the simulator)."""
-        return STATE_NAMES[self.sid]
+        return SCREENS[self.sid * SCREEN]
 
     @property
     def cursor(self):
@@ -171,8 +178,9 @@ class App:
         self._stats = None
         self.celebrate = None
         self._make_states()         # new states hold nothing of the old ones
-        for name in _ON_DEMAND:
-            forget_module(name)
+        for k in range(len(SCREENS) // SCREEN):
+            if _on_demand(k):
+                forget_module(SCREENS[k * SCREEN + 1])
         import gc
         gc.collect()
         _start().boot(self, ())
@@ -205,15 +213,15 @@ class App:
         """Leave the current state (its exit) and enter state `sid` with `arg`."""
         old = self.sid
         self.states[old].exit(self)
-        if old >= S_HELP:
+        if _on_demand(old):
             self.states[old] = None         # its code leaves RAM
-            forget_module(_ON_DEMAND[old - S_HELP])
+            forget_module(SCREENS[old * SCREEN + 1])
         forget_module("jarmo.campaign")     # the ladder's data, or a battle's record
         if self.store is not None:
             self._stats = None              # read again from the store when needed
             forget_module("jarmo.stats")
-        if sid >= S_HELP:
-            self.states[sid] = __import__(_ON_DEMAND[sid - S_HELP], None, None, ("x",)).Screen()
+        if _on_demand(sid):
+            self.states[sid] = _state(sid)
         self.sid = sid
         self.dirty = True
         self.states[sid].enter(self, arg)

@@ -155,7 +155,7 @@ def result_text(app):
 # the next game of a match, or to the menu (after a campaign battle: to its
 # ladder; the game is then forgotten). A battle's win is recorded here, also
 # when a finished battle is resumed after a power cut (it is idempotent).
-class Result(State):
+class ResultScreen(State):
     def enter(self, app, arg):
         if app.battle >= 0:
             from jarmo.campaign import record_battle

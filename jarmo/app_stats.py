@@ -22,7 +22,7 @@ _THEIRS = const(0xCC79A7)   # the AI's wins (reddish purple)
 
 # Statistics: one page per rule set and opponent with games (docs/APP.md);
 # it opens on the rule set and opponent in the settings.
-class Stats(State):
+class StatsScreen(State):
     def __init__(self):
         self.rules = 1          # index into RULE_SETS
         self.opp = "p2"         # opponent key (jarmo.stats)
@@ -89,6 +89,3 @@ class Stats(State):
             if counts[k] and not n:
                 n = 1
             V.draw_count(buf, rows[k] * 5, n, colours[k])
-
-
-Screen = Stats     # the name App.goto makes on-demand states by
