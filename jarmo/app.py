@@ -40,6 +40,7 @@ from jarmo.app_base import (
     S_PLAY,
     SCREEN,
     SCREENS,
+    SIDE_WORDS,
     TICKS_MASK,
     TIMER,
     forget_module,
@@ -47,6 +48,7 @@ from jarmo.app_base import (
 from jarmo.app_menu import new_game, resume
 from jarmo.app_play import Play
 from jarmo.board import point
+from jarmo.players import Ai
 
 # What the device imports after start-up, one module per main-loop pass, so
 # that no state change waits for an import (docs/ARCHITECTURE.md). Every
@@ -250,9 +252,10 @@ class App:
 
     def set_game(self, game, match, opp, human0, counted, game_id=-1):
         """The game (or match) that runs now, or None: its players (opp: the
-        menu's opponent, 0 human; human0: the human's side in game 1),
-        whether its result is already in the statistics, and the id of its
-        GAME record in the store (-1: not saved yet)."""
+        menu's opponent, 0 a second human at the table, n the AI level
+        n - 1; human0: the human's side in game 1), whether its result is
+        already in the statistics, and the id of its GAME record in the
+        store (-1: not saved yet)."""
         self.game = game
         self.game_id = game_id
         self.saved = 0 if game is None else game.actions    # actions in the store
@@ -260,7 +263,9 @@ class App:
         self.opp = opp
         self.human0 = human0
         self.counted = counted
-        self.player = None      # the AI, made at its first turn
+        # who plays the other side (jarmo/players.py); None: two at the table
+        self.opponent = Ai(opp - 1, self.seed + (match.number if match is not None else 1)) \
+            if opp else None
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
         forget_module("jarmo.app_assist")
@@ -269,13 +274,20 @@ class App:
     def turn_side(self):
         return 0 if self.game.turn == "south" else 1
 
-    def ai_side(self):
-        """The side the AI plays in the running game, or -1."""
-        if not self.opp:
+    def opponent_side(self):
+        """The side the opponent plays in the running game, or -1 (two at the table)."""
+        if self.opponent is None:
             return -1
         m = self.match
         swapped = m is not None and m.number % 2 == 0
         return 1 - self.human0 if not swapped else self.human0
+
+    def name_of(self, side):
+        """Who plays side (0 South, 1 North), as sentences name them: "You"
+        and the opponent's name ("AI"), or "South" / "North" at the table."""
+        if self.opponent is None:
+            return SIDE_WORDS[side]
+        return self.opponent.name if side == self.opponent_side() else "You"
 
     def start_game(self):
         """A game (or the next of a match) begins: save it, then its first turn."""
@@ -292,7 +304,7 @@ class App:
         self.board.read(g)
         if g.result() is not None:
             self.goto(S_END, False)
-        elif self.turn_side() == self.ai_side() and self.make_player():
+        elif self.turn_side() == self.opponent_side() and self.opponent_ready():
             self.goto(S_AI)
         else:
             if self.settings[TIMER - RULE] or type(self.states[S_PLAY]) is not Play:
@@ -311,19 +323,17 @@ class App:
         else:
             self.next_turn()
 
-    def make_player(self):
-        """The AI of the running game; False (play on as humans) if there is none."""
-        if self.player is None:
-            m = self.match
-            try:
-                from jarmo.ai import Player
-                # opponents 1..5 (random, greedy, 2, 3, 4) are the AI's levels 0..4
-                self.player = Player(self.opp - 1,
-                                     seed=self.seed + (m.number if m is not None else 1))
-            except (ImportError, ValueError):
-                self.opp = 0
-                self.msg = ("No AI: playing", "two-player")
-                return False
+    def opponent_ready(self):
+        """True if the opponent can play; an AI that cannot be loaded leaves
+        the game to two humans, with a note."""
+        try:
+            if self.opponent.level >= 0:
+                self.opponent.engine()
+        except (ImportError, ValueError):
+            self.opp = 0
+            self.opponent = None
+            self.msg = ("No AI: playing", "two-player")
+            return False
         return True
 
     def save(self):

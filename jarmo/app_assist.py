@@ -149,9 +149,10 @@ class Assisted(Play):
             left = V.ticks_diff(self.deadline, app.now)
             if left <= 0:
                 self.drop()
-                # the opponent's AI makes room (App.make_player makes it again
-                # at its turn; it starts every turn afresh anyway)
-                app.player = None
+                # the opponent's AI makes room (made again at its turn; it
+                # starts every turn afresh anyway)
+                if app.opponent is not None:
+                    app.opponent.drop()
                 self._think(app, self._helper(app, self.timeout_level))
                 self.mode = _TIMED_OUT
                 app.msg = ("Time is up: the AI", "plays your turn")
@@ -190,9 +191,10 @@ class Assisted(Play):
     # ------------------------------------------------------------ thinking
 
     def _hint_player(self, app):
-        """The opponent's AI against the AI; a greedy one between two players."""
-        if app.opp and app.make_player():
-            return app.player
+        """The opponent's AI against the AI; a greedy one otherwise."""
+        o = app.opponent
+        if o is not None and o.level >= 0 and app.opponent_ready():
+            return o.engine()
         return self._helper(app, 1)
 
     def _helper(self, app, level):

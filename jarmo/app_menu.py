@@ -179,11 +179,11 @@ def resume(app):
 
 def _resumable(app):
     """0 no game; 1 a game to resume; 2 one that goes on and may have a hint
-    (always against the AI, between two players when Hints is on)."""
+    (always against an opponent, between two at the table when Hints is on)."""
     g = app.game
     if g is None:
         return 0
-    return 2 if g.result() is None and (app.opp or app.settings[HINTS - RULE]) else 1
+    return 2 if g.result() is None and (app.opponent or app.settings[HINTS - RULE]) else 1
 
 
 # ---------------------------------------------------------------- the menu
@@ -211,7 +211,7 @@ class Menu(State):
         if ai is not None:
             g = app.game
             s = app.settings
-            if g is not None and app.opp:
+            if g is not None and app.opponent is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
             elif s[OPPONENT - RULE]:
                 ai.prepare_tables_step(RULES[s[0]])

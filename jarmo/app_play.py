@@ -128,18 +128,16 @@ def _draw_flash(app, buf):
 # ------------------------------------------------------------ events in words
 
 def _subject(app, side):
-    """Who acted: "You" or "AI" against the AI, else "South" or "North"."""
-    if app.opp:
-        return "AI" if side == app.ai_side() else "You"
-    return SIDE_WORDS[side]
+    """Who acted: "You" or the opponent's name, else "South" or "North"."""
+    return app.name_of(side)
 
 
 def _a(app, side, piece):
-    """A piece of `side` in words: "your archer" (the human's, against the
-    AI), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
+    """A piece of `side` in words: "your archer" (the human's, against an
+    opponent), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
     k = _kind(piece)
     k = _word(k if k < 3 else 5)       # archer, marked archer, guard, Golden Soldier
-    if side >= 0 and app.opp and side != app.ai_side():
+    if side >= 0 and app.opponent is not None and side != app.opponent_side():
         return "your " + k
     return ("an " if k[0] == "a" else "a ") + k
 
@@ -281,7 +279,7 @@ class Play(State):
         if b == MENU:
             app.goto(S_MENU)
             return
-        if app.tabletop and not app.opp and player != app.turn_side():
+        if app.tabletop and app.opponent is None and player != app.turn_side():
             return
         app.msg = ()
         ch = self.choices
@@ -365,9 +363,9 @@ class Play(State):
         top = SIDE_WORDS[app.turn_side()]
         if g.open_turn():
             # : redeploy/done  /  : place or done
-            top = ("You" if app.opp else top) + _word(21 if self.choices.can_redeploy() else 22)
+            top = ("You" if app.opponent else top) + _word(21 if self.choices.can_redeploy() else 22)
         else:
-            top += (" (you)" if app.opp else "") + " to move"
+            top += (" (you)" if app.opponent else "") + " to move"
         head = [clock, top] if clock else [top]
         room = 4 - len(head)
         body = list(app.msg)
@@ -444,8 +442,9 @@ def _describe(app, c):
 
 # ------------------------------------------------------------ AI turn
 
-# The AI's turn: it thinks in slices (app.player, jarmo.ai), then its actions
-# are played one at a time, _AI_DELAY apart. enter() gives it the position.
+# The other side's turn, played by app.opponent (jarmo/players.py: the AI
+# thinking in slices, or a linked board): its answer's actions are played
+# one at a time, _AI_DELAY apart. enter() gives it the position.
 class Ai(State):
     def __init__(self):
         self.queue = None       # the answer being played, None while it thinks
@@ -476,10 +475,10 @@ class Ai(State):
             # started or resumed at start-up) must not count that jump.
             self.started = True
             self.t0 = now
-            app.player.start(g, now)
+            app.opponent.start(g, now)
             return
         if q is None:
-            p = app.player
+            p = app.opponent
             for _ in range(app.ai_steps):
                 r = p.step(now)
                 if r is not None:
@@ -505,10 +504,10 @@ class Ai(State):
             legal = g.legal_codes()
             if legal:
                 act(app, legal[0])
-        # the AI's actions ran out and its turn is still open: think again
+        # the opponent's actions ran out and its turn is still open: ask again
         if app.sid == S_AI and g.plies == plies and g.result() is None:
             self.queue = None
-            app.player.start(g, now)
+            app.opponent.start(g, now)
 
     def _text(self, app):
         if self.queue is None:
@@ -516,9 +515,9 @@ class Ai(State):
             if dots == self.dots and app.text:
                 return      # unchanged: build no strings while thinking
             self.dots = dots
-            second = " (AI) thinks" + "." * (dots + 1)
+            second = " (%s) thinks%s" % (app.opponent.name, "." * (dots + 1))
         else:
-            second = " (AI) plays"
+            second = " (%s) plays" % app.opponent.name
         lines = (title_line(app), SIDE_WORDS[app.turn_side()] + second)
         app.set_text(lines + (app.msg or _events(app, 3)))
 

@@ -136,10 +136,10 @@ def result_text(app):
     m = app.match
     if m is not None:
         a, b = m.totals
-        if not app.opp:
+        if app.opponent is None:
             p = ("P1", "P2")
         else:
-            p = ("You", "AI") if app.human0 == 0 else ("AI", "You")
+            p = ("You", app.opponent.name)[::1 - 2 * app.human0]
         lines.append("Game %d/%d %s %d %s %d" % (m.number, m.games, p[0], a, p[1], b))
         if m.over():
             mw = m.winner()

@@ -178,7 +178,7 @@ def test_a_hint_in_a_two_player_game_shows_the_turn_without_playing_it():
 def test_a_hint_against_the_ai_thinks_at_its_level_in_slices():
     app, clock = start("off", opponent="AI level 3", tabletop=False)
     ask_hint(clock)
-    player = app.player
+    player = app.opponent.search
     assert player is not None and player.level == 3
     calls = []
     step = player.step
