@@ -48,7 +48,7 @@ from jarmo.app_base import (
 from jarmo.app_menu import new_game, resume
 from jarmo.app_play import Play
 from jarmo.board import point
-from jarmo.players import Ai
+from jarmo.players import Ai, Human
 
 # What the device imports after start-up, one module per main-loop pass, so
 # that no state change waits for an import (docs/ARCHITECTURE.md). Every
@@ -263,9 +263,9 @@ class App:
         self.opp = opp
         self.human0 = human0
         self.counted = counted
-        # who plays the other side (jarmo/players.py); None: two at the table
-        self.opponent = Ai(opp - 1, self.seed + (match.number if match is not None else 1)) \
-            if opp else None
+        # who plays the side the human does not (jarmo/players.py)
+        self.opponent = None if game is None else Human() if not opp else \
+            Ai(opp - 1, self.seed + (match.number if match is not None else 1))
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
         forget_module("jarmo.app_assist")
@@ -274,18 +274,23 @@ class App:
     def turn_side(self):
         return 0 if self.game.turn == "south" else 1
 
-    def opponent_side(self):
-        """The side the opponent plays in the running game, or -1 (two at the table)."""
-        if self.opponent is None:
-            return -1
+    def human_side(self):
+        """The side the board's own player has in the running game: human0
+        in game 1, swapped every game of a match (Match.side_of)."""
         m = self.match
-        swapped = m is not None and m.number % 2 == 0
-        return 1 - self.human0 if not swapped else self.human0
+        if m is None:
+            return self.human0
+        return (m.side_of("first") == "north") ^ self.human0
+
+    def opponent_side(self):
+        """The side a player who is not here plays in the running game (the
+        AI, a linked board), or -1: two at the table."""
+        return -1 if self.opponent.local else 1 - self.human_side()
 
     def name_of(self, side):
         """Who plays side (0 South, 1 North), as sentences name them: "You"
         and the opponent's name ("AI"), or "South" / "North" at the table."""
-        if self.opponent is None:
+        if self.opponent.local:
             return SIDE_WORDS[side]
         return self.opponent.name if side == self.opponent_side() else "You"
 
@@ -331,7 +336,7 @@ class App:
                 self.opponent.engine()
         except (ImportError, ValueError):
             self.opp = 0
-            self.opponent = None
+            self.opponent = Human()
             self.msg = ("No AI: playing", "two-player")
             return False
         return True

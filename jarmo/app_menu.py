@@ -183,7 +183,7 @@ def _resumable(app):
     g = app.game
     if g is None:
         return 0
-    return 2 if g.result() is None and (app.opponent or app.settings[HINTS - RULE]) else 1
+    return 2 if g.result() is None and (not app.opponent.local or app.settings[HINTS - RULE]) else 1
 
 
 # ---------------------------------------------------------------- the menu
@@ -211,7 +211,7 @@ class Menu(State):
         if ai is not None:
             g = app.game
             s = app.settings
-            if g is not None and app.opponent is not None and app.opponent.level >= 0:
+            if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
             elif s[OPPONENT - RULE]:
                 ai.prepare_tables_step(RULES[s[0]])
@@ -284,4 +284,4 @@ class Menu(State):
         V.put(buf, spot, V.WHITE)
         if item == MATCH:
             v = GAMES[v] - 1
-        V.draw_count(buf, 0, v + 1, V.SIDE[v] if item == SIDE else 0x707070)
+        V.draw_count(buf, 0, v + 1, V.SIDE_COLOURS[v] if item == SIDE else 0x707070)

@@ -10,17 +10,15 @@
 #                              codes of its turn (jarmo/codes.py)
 #     player.drop()            let go of what can be made again (RAM)
 #
-# The kinds: Human (picks at this table), Ai (jarmo.ai at a level), and a
-# board linked by a cable (jarmo/link.py). App.opponent is the player of the
-# side the human does not play, None when two humans share the table.
+# The kinds: Human (a second player at this table), Ai (jarmo.ai at a
+# level), and a board linked by a cable. App.opponent is the player of the
+# side the human (the board's own player) does not play.
 
 
 class Human:
     local = True
     level = -1
-
-    def __init__(self, name):
-        self.name = name
+    name = "P2"
 
     def start(self, game, now):
         pass

@@ -162,7 +162,7 @@ def test_led_only_menu_scheme():
     set_option(clock, "Versus", "AI level 3")
     set_option(clock, "Side", "North")
     clock.run(32)
-    assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE[1]
+    assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE_COLOURS[1]
     set_option(clock, "Match", "6 games")
     clock.run(32)
     assert lit(app) == [0, 1, 2, 3, 4, 5, 17]
