@@ -152,16 +152,21 @@ def wrap(text, width=21, lines=2):
 # several states share is on the App (game, match, board, settings, ...).
 class State:
     def enter(self, app, arg):
-        pass
+        """App.goto came here with arg: set up the state, set the text. Once
+        per visit; may allocate (it is not in the pass loop)."""
 
     def exit(self, app):
-        pass
+        """App.goto leaves: let go of what only this visit needed (RAM)."""
 
     def press(self, app, b, player):
-        pass
+        """Button b (jarmo.buttons) from seat player (0, or 1 at a tabletop
+        build), once per debounced press; may change state with app.goto."""
 
     def tick(self, app):
-        pass
+        """Every main-loop pass (app.now set): bounded work only (the pass
+        budget is 100 ms on an RP2040), and no allocation when nothing
+        happens, so the heap does not churn between turns."""
 
     def draw(self, app, buf):
-        pass
+        """Draw the LEDs into buf (75 bytes, RGB per point) when the frame
+        is redrawn (a change, or every 32 ms): must not allocate."""
