@@ -131,8 +131,9 @@ def led_meaning(app):
         from jarmo import app_menu as M
         menu = app.states[app.sid]
         item = menu.item
-        out = ["LEDs: %s lit white = the item %s" % (jboard.NAMES[M.SPOTS[item]],
-                                                     M.TITLES[item])]
+        row = item * M.ITEM
+        out = ["LEDs: %s lit white = the item %s" % (jboard.NAMES[M.ITEMS[row + M.SPOT]],
+                                                     M.ITEMS[row + M.TITLE])]
         v = M.value(app.settings, item)
         if v < 0:
             out.append("(it blinks: SELECT does it)")
@@ -155,8 +156,8 @@ def led_meaning(app):
     if state == "result" and not has_display:
         from jarmo import app_view as V
         lit = [V.get(app.frame, p) for p in range(25)]
-        s = sum(1 for c in lit if c == V.SIDE[0])
-        n = sum(1 for c in lit if c == V.SIDE[1])
+        s = sum(1 for c in lit if c == V.SIDE_COLOURS[0])
+        n = sum(1 for c in lit if c == V.SIDE_COLOURS[1])
         return ["LEDs: South's points lit from a1 (%d), North's from e5 (%d);" % (s, n),
                 "a win without points: 5; in a match, every 4 s",
                 "the match's totals, c3 white"]

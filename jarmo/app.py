@@ -39,15 +39,17 @@ from jarmo.app_base import (
     S_HELP,
     S_MENU,
     S_PLAY,
-    STATE_NAMES,
+    SCREEN,
+    SCREENS,
+    SIDE_WORDS,
     TICKS_MASK,
     TIMER,
     forget_module,
 )
-from jarmo.app_menu import Menu, new_game, resume
-from jarmo.app_play import Ai, Play
-from jarmo.app_screens import End, Notice, Result
+from jarmo.app_menu import new_game, resume
+from jarmo.app_play import Play
 from jarmo.board import point
+from jarmo.players import Ai, Human
 
 # What the device imports after start-up, one module per main-loop pass, so
 # that no state change waits for an import (docs/ARCHITECTURE.md). Every
@@ -58,9 +60,16 @@ PRELOAD = ("jarmo.ai",)
 _AI_STEPS = const(2)        # player.step() calls per tick; each applies up to 8
                             # actions (ai.SLICE), so at most 16 a tick
 _REDRAW = const(32)         # ms between redraws when nothing happened
-# The states made when they open and forgotten when they close, from S_HELP
-# on: each module's state class is also called Screen.
-_ON_DEMAND = ("jarmo.app_help", "jarmo.app_stats", "jarmo.app_campaign", "jarmo.app_lesson")
+
+
+def _state(sid):
+    """A new state of screen sid (its row in app_base.SCREENS)."""
+    module, name = SCREENS[sid * SCREEN + 1], SCREENS[sid * SCREEN + 2]
+    return getattr(__import__(module, None, None, (name,)), name)()
+
+
+def _on_demand(sid):
+    return SCREENS[sid * SCREEN + 3]
 
 
 def _start():
@@ -98,8 +107,8 @@ class App:
         _start().boot(self, problems)
 
     def _make_states(self):
-        # by state id (app_base); from S_HELP on they are made when they open
-        self.states = [Menu(), Play(), Ai(), End(), Result(), Notice(), None, None, None, None]
+        # by screen id (app_base.SCREENS); the on-demand ones are made when they open
+        self.states = [None if _on_demand(k) else _state(k) for k in range(len(SCREENS) // SCREEN)]
         self.sid = S_MENU
 
     # ------------------------------------------------------------ public
@@ -107,7 +116,7 @@ class App:
     @property
     def state(self):
         """The current state's name (for tests and the simulator)."""
-        return STATE_NAMES[self.sid]
+        return SCREENS[self.sid * SCREEN]
 
     @property
     def cursor(self):
@@ -180,8 +189,9 @@ class App:
         self._stats = None
         self.celebrate = None
         self._make_states()         # new states hold nothing of the old ones
-        for name in _ON_DEMAND:
-            forget_module(name)
+        for k in range(len(SCREENS) // SCREEN):
+            if _on_demand(k):
+                forget_module(SCREENS[k * SCREEN + 1])
         import gc
         gc.collect()
         _start().boot(self, ())
@@ -214,15 +224,15 @@ class App:
         """Leave the current state (its exit) and enter state `sid` with `arg`."""
         old = self.sid
         self.states[old].exit(self)
-        if old >= S_HELP:
+        if _on_demand(old):
             self.states[old] = None         # its code leaves RAM
-            forget_module(_ON_DEMAND[old - S_HELP])
+            forget_module(SCREENS[old * SCREEN + 1])
         forget_module("jarmo.campaign")     # the ladder's data, or a battle's record
         if self.store is not None:
             self._stats = None              # read again from the store when needed
             forget_module("jarmo.stats")
-        if sid >= S_HELP:
-            self.states[sid] = __import__(_ON_DEMAND[sid - S_HELP], None, None, ("x",)).Screen()
+        if _on_demand(sid):
+            self.states[sid] = _state(sid)
         self.sid = sid
         self.dirty = True
         self.states[sid].enter(self, arg)
@@ -251,9 +261,10 @@ class App:
 
     def set_game(self, game, match, opp, human0, counted, game_id=-1):
         """The game (or match) that runs now, or None: its players (opp: the
-        menu's opponent, 0 human; human0: the human's side in game 1),
-        whether its result is already in the statistics, and the id of its
-        GAME record in the store (-1: not saved yet)."""
+        menu's opponent, 0 a second human at the table, n the AI level
+        n - 1; human0: the human's side in game 1), whether its result is
+        already in the statistics, and the id of its GAME record in the
+        store (-1: not saved yet)."""
         self.game = game
         self.game_id = game_id
         self.saved = 0 if game is None else game.actions    # actions in the store
@@ -261,7 +272,9 @@ class App:
         self.opp = opp
         self.human0 = human0
         self.counted = counted
-        self.player = None      # the AI, made at its first turn
+        # who plays the side the human does not (jarmo/players.py)
+        self.opponent = None if game is None else Human() if not opp else \
+            Ai(opp - 1, self.seed + (match.number if match is not None else 1))
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
         forget_module("jarmo.app_assist")
@@ -270,13 +283,25 @@ class App:
     def turn_side(self):
         return 0 if self.game.turn == "south" else 1
 
-    def ai_side(self):
-        """The side the AI plays in the running game, or -1."""
-        if not self.opp:
-            return -1
+    def human_side(self):
+        """The side the board's own player has in the running game: human0
+        in game 1, swapped every game of a match (Match.side_of)."""
         m = self.match
-        swapped = m is not None and m.number % 2 == 0
-        return 1 - self.human0 if not swapped else self.human0
+        if m is None:
+            return self.human0
+        return (m.side_of("first") == "north") ^ self.human0
+
+    def opponent_side(self):
+        """The side a player who is not here plays in the running game (the
+        AI, a linked board), or -1: two at the table."""
+        return -1 if self.opponent.local else 1 - self.human_side()
+
+    def name_of(self, side):
+        """Who plays side (0 South, 1 North), as sentences name them: "You"
+        and the opponent's name ("AI"), or "South" / "North" at the table."""
+        if self.opponent.local:
+            return SIDE_WORDS[side]
+        return self.opponent.name if side == self.opponent_side() else "You"
 
     def start_game(self):
         """A game (or the next of a match) begins: save it, then its first turn."""
@@ -293,7 +318,7 @@ class App:
         self.board.read(g)
         if g.result() is not None:
             self.goto(S_END, False)
-        elif self.turn_side() == self.ai_side() and self.make_player():
+        elif self.turn_side() == self.opponent_side() and self.opponent_ready():
             self.goto(S_AI)
         else:
             if self.settings[TIMER - RULE] or type(self.states[S_PLAY]) is not Play:
@@ -312,19 +337,17 @@ class App:
         else:
             self.next_turn()
 
-    def make_player(self):
-        """The AI of the running game; False (play on as humans) if there is none."""
-        if self.player is None:
-            m = self.match
-            try:
-                from jarmo.ai import Player
-                # opponents 1..5 (random, greedy, 2, 3, 4) are the AI's levels 0..4
-                self.player = Player(self.opp - 1,
-                                     seed=self.seed + (m.number if m is not None else 1))
-            except (ImportError, ValueError):
-                self.opp = 0
-                self.msg = ("No AI: playing", "two-player")
-                return False
+    def opponent_ready(self):
+        """True if the opponent can play; an AI that cannot be loaded leaves
+        the game to two humans, with a note."""
+        try:
+            if self.opponent.level >= 0:
+                self.opponent.engine()
+        except (ImportError, ValueError):
+            self.opp = 0
+            self.opponent = Human()
+            self.msg = ("No AI: playing", "two-player")
+            return False
         return True
 
     def save(self):

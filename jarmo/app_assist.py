@@ -32,7 +32,6 @@ from jarmo.app_play import Play, _subject, title_line
 from jarmo.buttons import MENU
 from jarmo.notation import action_text
 
-HINT = const(0xCC79A7)      # Okabe-Ito reddish purple
 _DIM_RED = const(0x500000)
 # action kinds (mirrors of jarmo/codes.py, inlined by MicroPython)
 _MOVE = const(0)
@@ -152,9 +151,9 @@ class Assisted(Play):
             left = V.ticks_diff(self.deadline, app.now)
             if left <= 0:
                 self.drop()
-                # the opponent's AI makes room (App.make_player makes it again
-                # at its turn; it starts every turn afresh anyway)
-                app.player = None
+                # the opponent's AI makes room (made again at its turn; it
+                # starts every turn afresh anyway)
+                app.opponent.drop()
                 self._think(app, self._helper(app, self.timeout_level))
                 self.mode = _TIMED_OUT
                 app.msg = ("Time is up: the AI", "plays your turn")
@@ -181,7 +180,7 @@ class Assisted(Play):
         if self.mode == _SHOWN and self.n:
             k = V.ticks_diff(now, self.t0) // _SHOW % (self.n + 1)
             if k < self.n:
-                V.put(buf, self.points[k], HINT)
+                V.put(buf, self.points[k], V.HINT_COLOUR)
         if self.limit and self.mode != _TIMED_OUT:
             left = V.ticks_diff(self.deadline, now)
             if 0 < left <= _COUNTDOWN and left % 1000 > 300:
@@ -193,9 +192,10 @@ class Assisted(Play):
     # ------------------------------------------------------------ thinking
 
     def _hint_player(self, app):
-        """The opponent's AI against the AI; a greedy one between two players."""
-        if app.opp and app.make_player():
-            return app.player
+        """The opponent's AI against the AI; a greedy one otherwise."""
+        o = app.opponent
+        if o is not None and o.level >= 0 and app.opponent_ready():
+            return o.engine()
         return self._helper(app, 1)
 
     def _helper(self, app, level):

@@ -129,6 +129,3 @@ def start(app, k):
     app.set_game(Game(rules, expansions), None, level + 1, side, False)
     app.battle = k
     app.start_game()
-
-
-Screen = Campaign     # the name App.goto makes on-demand states by

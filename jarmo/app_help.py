@@ -190,6 +190,3 @@ class Help(State):
             for item in ex[t].split():
                 if item[2] != "p" or V.blink(app.now, 512):
                     V.put(buf, point(item[:2]), _COLOURS[_LETTERS.find(item[2])])
-
-
-Screen = Help     # the name App.goto makes on-demand states by

@@ -187,6 +187,3 @@ class Lesson(State):
                 b.flash = -2
             elif not V.ticks_diff(now, b.flash_t) & 128:
                 V.put(buf, b.flash, V.RED)
-
-
-Screen = Lesson     # the name App.goto makes on-demand states by

@@ -37,9 +37,8 @@ def count(app):
     """The finished game into the statistics, naming its saved game."""
     from jarmo.stats import key
     g = app.game
-    m = app.match
-    you = app.human0 if m is None or m.number % 2 else 1 - app.human0
-    app.stats.record(g.rules, g.result().winner, key(app.opp), SIDE_NAMES[you], app.game_id)
+    app.stats.record(g.rules, g.result().winner, key(app.opp), SIDE_NAMES[app.human_side()],
+                     app.game_id)
     app.counted = True
 
 
@@ -94,7 +93,7 @@ class End(State):
         self.record = record
         self.leave = False
         self.t0 = app.now
-        app.celebrate = None if w is None else V.SIDE[SIDE_NAMES.index(w)]
+        app.celebrate = None if w is None else V.SIDE_COLOURS[SIDE_NAMES.index(w)]
         result_text(app)
 
     def _count(self, app):
@@ -136,10 +135,11 @@ def result_text(app):
     m = app.match
     if m is not None:
         a, b = m.totals
-        if not app.opp:
+        if app.opponent.local:
             p = ("P1", "P2")
         else:
-            p = ("You", "AI") if app.human0 == 0 else ("AI", "You")
+            name = app.opponent.name        # the match's "first" player was South in game 1
+            p = ("You", name) if app.human0 == 0 else (name, "You")
         lines.append("Game %d/%d %s %d %s %d" % (m.number, m.games, p[0], a, p[1], b))
         if m.over():
             mw = m.winner()
@@ -155,7 +155,7 @@ def result_text(app):
 # the next game of a match, or to the menu (after a campaign battle: to its
 # ladder; the game is then forgotten). A battle's win is recorded here, also
 # when a finished battle is resumed after a power cut (it is idempotent).
-class Result(State):
+class ResultScreen(State):
     def enter(self, app, arg):
         if app.battle >= 0:
             from jarmo.campaign import record_battle
@@ -201,8 +201,8 @@ class Result(State):
                 s = 5 if r.winner == "south" else 0
                 n = 5 if r.winner == "north" else 0
         V.clear(buf)
-        V.draw_count(buf, 0, min(s, 12), V.SIDE[0])
-        V.draw_count(buf, 24, min(n, 12), V.SIDE[1], -1)
+        V.draw_count(buf, 0, min(s, 12), V.SIDE_COLOURS[0])
+        V.draw_count(buf, 24, min(n, 12), V.SIDE_COLOURS[1], -1)
         if totals:
             V.put(buf, 12, V.WHITE)
         elif not s and not n:

@@ -14,7 +14,7 @@
 # ``@a1``        a1                  place a held piece: one pick
 # ``r@a1``       a1  (or R, a1)      redeploy; through R only when ``@a1`` is
 #                                    also legal, so both stay reachable
-# ``done``       DONE                the pseudo choice "done"
+# ``done``       PICK_DONE                the pseudo choice "done"
 # =============  ==================  =========================================
 #
 # Built once per turn (and after each action of an open turn) from
@@ -31,9 +31,9 @@ from array import array
 
 from jarmo.board import NAMES
 
-DONE = const(25)      # pseudo choice: end an open turn
-REDEPLOY = const(26)  # pseudo choice: the remote-camp redeploy, when ambiguous
-MENU = const(27)      # pseudo choice: open the menu (not an action)
+PICK_DONE = const(25)      # pseudo choice: end an open turn
+PICK_REDEPLOY = const(26)  # pseudo choice: the remote-camp redeploy, when ambiguous
+PICK_MENU = const(27)      # pseudo choice: open the menu (not an action)
 NONE = const(31)      # no second pick
 CHOICES = const(28)   # choices are 0..27
 POINTS = const(0x1FFFFFF)   # the board points 0..24 of a choice mask
@@ -64,11 +64,11 @@ def encode(code, placements):
     a = code >> 3 & 31
     b = code >> 8 & 31
     if kind == _DONE:
-        return DONE, NONE
+        return PICK_DONE, NONE
     if kind == _PLACE:
         return b, NONE
     if kind == _REDEPLOY:
-        return (REDEPLOY, b) if placements >> b & 1 else (b, NONE)
+        return (PICK_REDEPLOY, b) if placements >> b & 1 else (b, NONE)
     if kind == _FLIP:
         return a, a
     return a, b           # move, recall, flip and place
@@ -92,7 +92,7 @@ class Choices:
             if c & 7 == _PLACE:
                 placements |= 1 << (c >> 8 & 31)
         picks = array("H")
-        firsts = 1 << MENU
+        firsts = 1 << PICK_MENU
         for c in codes:
             f, s = encode(c, placements)
             picks.append(f | s << 5)

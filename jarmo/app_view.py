@@ -56,7 +56,8 @@ PIECE = (
 # GUARD 4, MARK 8, GOLD 16), indexed by byte >> 1.
 KIND = b"\x00\x05\x02\x07\x01\x06\x02\x07\x03\x08\x04\x09\x03\x08\x04\x09"
 _MARK = const(8)
-SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue: by side (0 South, 1 North)
+SIDE_COLOURS = (0xD55E00, 0x56B4E9)  # vermillion, sky blue: by side (0 South, 1 North)
+HINT_COLOUR = 0xCC79A7                # Okabe-Ito reddish purple: a hint, the lesson's next pick
 CURSOR = (0xFFC890, 0xA8E8FF)        # pastel: whose turn it is
 MARKER = const(0x0C0C0C)             # remote-camp marker on an empty point
 TRAIL = const(0x181818)              # the point the last move came from

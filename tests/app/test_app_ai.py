@@ -15,13 +15,13 @@ def test_ai_thinks_in_slices_and_shows_each_action():
     play(clock, "b1-d2")
     assert app.state == "ai"
     calls = []
-    real = app.player.step
+    real = app.opponent.search.step
 
     def counting(*clock_ms):      # the app passes its clock (the AI's time budget)
         calls.append(1)
         return real(*clock_ms)
 
-    app.player.step = counting
+    app.opponent.search.step = counting
     app.ai_steps = 1
     assert "(AI) thinks" in app.text[1]
     assert app.cursor == -1                        # no cursor in the AI's turn
@@ -146,7 +146,7 @@ def _first_ai_turn(before_first_tick):
     app.new_game(rules="standard", opponent="3", side="north")
     assert app.state == "ai"
     wait_state(clock, "play")
-    return app.player, app.game.history()
+    return app.opponent.search, app.game.history()
 
 
 def test_an_ai_turn_begun_before_the_first_tick_thinks_its_whole_time():

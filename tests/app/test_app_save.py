@@ -260,11 +260,11 @@ def test_recover_after_a_memory_error_resumes_the_last_save():
     history = app.game.history()
     clock.press(SELECT)                         # a piece picked: the turn in progress
     turn = app.states[S_PLAY]
-    assert turn.sel >= 0 and app.player is not None
+    assert turn.sel >= 0 and app.opponent.search is not None
     app.recover()
     assert app.state == "play" and app.game.history() == history
     assert app.states[S_PLAY] is not turn and app.states[S_PLAY].sel == -1
-    assert app.player is None and app.opp == 2  # the AI is made again at its turn
+    assert app.opponent.search is None and app.opp == 2  # the AI is made again at its turn
     assert "jarmo.app_start" not in sys.modules     # start-up code used once, forgotten
     assert "jarmo.gamerec" not in sys.modules
     play(clock, app.game.legal()[0])

@@ -2,7 +2,8 @@
 
 from jarmo.app import App
 from jarmo.app_base import wrap
-from jarmo.app_lesson import HINT, SCRIPT, STEPS
+from jarmo.app_lesson import SCRIPT, STEPS
+from jarmo.app_view import HINT_COLOUR
 from jarmo.board import point
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
@@ -28,7 +29,7 @@ def lit(app, clock):
     for _ in range(8):
         clock.run(128)
         for i in range(25):
-            if app.pixel(i) == HINT:
+            if app.pixel(i) == HINT_COLOUR:
                 return i
     return None
 

@@ -1,8 +1,8 @@
 """The move timer and the hint, driven through the buttons and the virtual clock."""
 
 from jarmo.app import App
-from jarmo.app_assist import HINT
 from jarmo.app_base import S_PLAY
+from jarmo.app_view import HINT_COLOUR
 from jarmo.board import point
 from jarmo.buttons import MENU, NEXT, SELECT
 from jarmo.notation import parse_action
@@ -149,7 +149,7 @@ def hint_points(app, clock, ms=4000):
     for _ in range(ms // 16):
         clock.run(16)
         for i in range(25):
-            if app.pixel(i) == HINT and (not order or order[-1] != i):
+            if app.pixel(i) == HINT_COLOUR and (not order or order[-1] != i):
                 order.append(i)
     return order
 
@@ -178,7 +178,7 @@ def test_a_hint_in_a_two_player_game_shows_the_turn_without_playing_it():
 def test_a_hint_against_the_ai_thinks_at_its_level_in_slices():
     app, clock = start("off", opponent="AI level 3", tabletop=False)
     ask_hint(clock)
-    player = app.player
+    player = app.opponent.search
     assert player is not None and player.level == 3
     calls = []
     step = player.step

@@ -163,6 +163,7 @@ class Player:
 
 def _boot_dev(tmp_path, firmware_option, nvm=None, seed=1):
     prof = stage.profile(PROFILE)
+    tmp_path.mkdir(parents=True, exist_ok=True)
     board = prof["board_id"]
     why = unavailable_reason(board, firmware_option)
     if why:
@@ -208,8 +209,8 @@ def _lost(before, after):
     return out
 
 
-@pytest.mark.full
-def test_power_cuts_at_random_instants_on_the_pico(tmp_path, firmware_option):
+def power_cuts_at_random_instants(tmp_path, firmware_option):
+    """The first part: cuts at random instants in continuous play. Returns its report line."""
     cuts = int(os.environ.get("JARMO_POWER_CUTS", "160"))
     rng = random.Random(int(os.environ.get("JARMO_POWER_CUT_SEED", "17")))
     dev = _boot_dev(tmp_path, firmware_option)
@@ -220,7 +221,7 @@ def test_power_cuts_at_random_instants_on_the_pico(tmp_path, firmware_option):
         hits, torn, checked = [], {"program": 0, "erase": 0}, 0
         outcomes = {"same": 0, "turn before": 0, "ended game counted": 0}
         for k in range(cuts):
-            player.play_for(rng.uniform(10, 2000))
+            player.play_for(rng.uniform(10, 1500))
             if k % 4 == 3 and dev.until_flash("program", timeout_ms=1500) is not None:
                 # a random instant inside the next save's page program (0.4 ms)
                 dev.run(rng.uniform(0.0, 0.45))
@@ -246,12 +247,12 @@ def test_power_cuts_at_random_instants_on_the_pico(tmp_path, firmware_option):
                 outcomes["ended game counted"] += 1
         assert dev.fs_image() == drive, "the CIRCUITPY drive changed"
         wear = dev.stats()["wear"]
-        print("power cuts: %d (%d checked, %d in a compaction: %s); torn flash operations %s; "
-              "outcomes %s; settings changes %d; erases by sector %s"
-              % (cuts, checked, len(hits), hits, torn, outcomes, player.settings_changes, wear))
         assert "Traceback" not in "\n".join(dev.console)
         assert checked >= cuts * 3 // 4
         assert outcomes["turn before"] >= 1 and torn["program"] >= 1     # cuts landed in saves
+        return ("power cuts at random instants: %d (%d checked, %d in a compaction: %s); torn "
+                "flash operations %s; outcomes %s; settings changes %d; erases by sector %s"
+                % (cuts, checked, len(hits), hits, torn, outcomes, player.settings_changes, wear))
     finally:
         dev.close()
 
@@ -275,8 +276,8 @@ def _full_log(stats_total=3):
     return bytes(flash.data)
 
 
-@pytest.mark.full
-def test_power_cuts_in_a_compaction_on_the_pico(tmp_path, firmware_option):
+def power_cuts_in_a_compaction(tmp_path, firmware_option):
+    """The second part: cuts in a compaction's erase or program. Returns its report line."""
     cuts = int(os.environ.get("JARMO_COMPACTION_CUTS", "40"))
     rng = random.Random(int(os.environ.get("JARMO_POWER_CUT_SEED", "17")) + 1)
     full = _full_log()
@@ -315,9 +316,33 @@ def test_power_cuts_in_a_compaction_on_the_pico(tmp_path, firmware_option):
             dev.reset()
             _after_boot(dev)
         assert dev.fs_image() == drive
-        print("cuts in a compaction: %d, %d of them in its erase or program; lost: %s"
-              % (cuts, hit, lost))
         assert hit == cuts
         assert "Traceback" not in "\n".join(dev.console)
+        return ("power cuts in a compaction: %d, %d of them in its erase or program; lost: %s"
+                % (cuts, hit, lost))
     finally:
         dev.close()
+
+
+@pytest.mark.full
+def test_power_cuts_on_the_pico(tmp_path, firmware_option):
+    """Both parts at once, each on a board of its own (two emulators, two cores)."""
+    import threading
+    second = {}
+
+    def run_second():
+        try:
+            second["report"] = power_cuts_in_a_compaction(tmp_path / "compaction", firmware_option)
+        except BaseException as e:          # noqa: BLE001 (re-raised in the test's thread)
+            second["error"] = e
+
+    thread = threading.Thread(target=run_second)
+    thread.start()
+    try:
+        first = power_cuts_at_random_instants(tmp_path / "random", firmware_option)
+    finally:
+        thread.join()
+    if "error" in second:
+        raise second["error"]
+    print(first)
+    print(second["report"])

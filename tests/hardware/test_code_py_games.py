@@ -252,7 +252,7 @@ def test_two_player_games_and_the_statistics(tmp_path):
         assert results[-1].colours == board_colours(game, trail=True)
         if game.result().winner is not None:          # the winner's colour celebrates
             side = 0 if game.result().winner == "south" else 1
-            assert results[0].celebrate == V.SIDE[side]
+            assert results[0].celebrate == V.SIDE_COLOURS[side]
 
     # the statistics screen: one game each, a third each
     assert shown[-1].text == stats_text("standard", (1, 1, 1))
@@ -261,7 +261,7 @@ def test_two_player_games_and_the_statistics(tmp_path):
     white = scaled(V.WHITE)
     assert [leds[f + "5"] for f in "abcde"] == [white, white, 0, 0, 0]   # rule set 2
     lit = {}
-    for rank, colour in (("1", V.SIDE[0]), ("2", V.NEUTRAL), ("3", V.SIDE[1])):
+    for rank, colour in (("1", V.SIDE_COLOURS[0]), ("2", V.NEUTRAL), ("3", V.SIDE_COLOURS[1])):
         row = [leds[f + rank] for f in "abcde"]
         assert set(row) <= {0, scaled(colour)}, (rank, row)
         lit[rank] = row.count(scaled(colour))

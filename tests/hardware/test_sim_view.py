@@ -565,8 +565,9 @@ def test_without_a_display_a_line_says_what_the_lit_leds_mean(tmp_path):
             leds.update(app)
             text = ANSI.sub("", "\n".join(_rows(screen)))
             item = app.states[app.sid].item
-            spot = NAMES[M.SPOTS[item]]
-            assert "LEDs: %s lit white = the item %s" % (spot, M.TITLES[item]) in text, text
+            spot = NAMES[M.ITEMS[item * M.ITEM + M.SPOT]]
+            title = M.ITEMS[item * M.ITEM + M.TITLE]
+            assert "LEDs: %s lit white = the item %s" % (spot, title) in text, text
             said.append(text)
             app.press(B.NEXT)
         assert any("lit = its value" in t for t in said)      # a setting's value, counted from a1
