@@ -14,7 +14,8 @@ The site is made from the project's own files, nothing copied by hand:
                     (device.js and its Web Worker, device-worker.js)
   py/files.json     the Python that fast mode runs in MicroPython WebAssembly:
                     every .py under jarmo/ (the tree walked), hardware/leds.py
-                    and profiles.py, host/colour.py, adafruit_ticks, web/jarmo_page.py
+                    and profiles.py, host/colour.py, view.py and legend.py,
+                    adafruit_ticks, web/jarmo_page.py
   micropython/      the pinned @micropython/micropython-webassembly-pyscript
   emulator/         tests/device/'s emulator models, the very modules the Node
                     harness runs (not its Node entry points), and the bootrom
