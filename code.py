@@ -131,6 +131,7 @@ if ON_HOST:
     on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
 else:
     from hardware.buttons import Buttons  # noqa: E402
+    from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
     inputs = Buttons(profile)
     clock = adafruit_ticks.ticks_ms
     on_show = None
@@ -151,7 +152,8 @@ if TRACE:
 # ----------------------------------------------------------------------------
 try:
     run_guarded(app, inputs, leds, screen, clock, on_show, probe,
-                restart=None if ON_HOST else restart, preload=PRELOAD_ALL)
+                restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
+                sleep=None if ON_HOST else sleep)
 finally:
     if ON_HOST:
         on_show.finish()

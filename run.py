@@ -8,6 +8,7 @@
     python3 run.py selfplay [args]       AI self-play statistics (python -m host.selfplay)
     python3 run.py deploy DRIVE [args]   tools/deploy.py: the game onto a CIRCUITPY drive
     python3 run.py bundle [args]         tools/bundle.py: Project Bundle zips for download
+    python3 run.py web [--build DIR]     tools/web.py: the handheld on a web page (served, or a static site)
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -47,6 +48,7 @@ commands:
   selfplay [args]      AI self-play statistics (python -m host.selfplay)
   deploy DRIVE [args]  copy the game and its libraries to a CIRCUITPY drive
   bundle [args]        Project Bundle zips, one per board profile and CircuitPython version
+  web [--build DIR]    the handheld in a browser: served on localhost, or written as a static site
 """
 
 
@@ -279,6 +281,13 @@ AI self-play statistics (python -m host.selfplay --help for every option).
 Copies the game and its libraries to a CIRCUITPY drive (tools/deploy.py
 --help for every option).
 """,
+    "web": """usage: python3 run.py web [--port N] [--host ADDR] | --build DIR
+
+Serves the handheld as a web page on localhost and prints its address
+(fast mode: the game's code in MicroPython WebAssembly; device mode: the
+real CircuitPython firmware on an emulated RP2040), or with --build DIR
+writes it as a static site (tools/web.py --help for every option).
+""",
     "bundle": """usage: python3 run.py bundle [--profile P ...] [--mpy-cross PATH ...]
 
 Writes Project Bundle zips into build/, one per board profile and
@@ -293,6 +302,7 @@ HELP_COMMANDS = {
     "selfplay": ["-P", "-m", "host.selfplay", "--help"],
     "deploy": [os.path.join("tools", "deploy.py"), "--help"],
     "bundle": [os.path.join("tools", "bundle.py"), "--help"],
+    "web": [os.path.join("tools", "web.py"), "--help"],
 }
 
 
@@ -360,6 +370,9 @@ def main(argv):
         execute([py, os.path.join("tools", "deploy.py")] + args)
     elif command == "bundle":
         execute([py, os.path.join("tools", "bundle.py")] + args)
+    elif command == "web":
+        ensure_node(required=True)          # MicroPython WebAssembly and rp2040js go on the site
+        execute([py, os.path.join("tools", "web.py")] + args)
     return 0
 
 

@@ -6,6 +6,7 @@
 #     app.frame, app.frame_version   # 25 RGB points, a1 = bytes 0..2
 #     app.text, app.text_version     # up to 5 lines of up to 21 characters
 #     app.brightness, app.celebrate
+#     app.busy                       # an AI thinks or a save is in steps: no sleep
 #
 # Each screen is a state object (app_base.State: enter, exit, press, tick,
 # draw) that keeps its own fields: Menu (app_menu), Play and Ai (app_play),
@@ -123,6 +124,14 @@ class App:
         lesson's: its state's cursor())."""
         c = self.board.cursor
         return c if self.sid == S_PLAY and c < 25 else -1
+
+    @property
+    def busy(self):
+        """True while work waits for every pass: an AI thinks (its turn, a
+        hint, a timed-out turn) or the store compacts. The device's main loop
+        sleeps between passes only while it is False (hardware/mainloop.py)."""
+        store = self.store
+        return self.states[self.sid].busy(self) or (store is not None and store.busy)
 
     @property
     def thinking(self):

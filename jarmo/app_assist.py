@@ -122,6 +122,9 @@ class Assisted(Play):
         if self.mode != _TIMED_OUT or b == MENU:
             Play.press(self, app, b, player)
 
+    def busy(self, app):
+        return self.player is not None      # a hint or a timed-out turn thinking
+
     def human(self, app, code):
         if self.mode == _SHOWN:
             self.mode = _IDLE       # the hint is out of date once you act

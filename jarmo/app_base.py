@@ -170,3 +170,8 @@ class State:
     def draw(self, app, buf):
         """Draw the LEDs into buf (75 bytes, RGB per point) when the frame
         is redrawn (a change, or every 32 ms): must not allocate."""
+
+    def busy(self, app):
+        """True while the state has work for every pass (an AI thinking): the
+        device's main loop then does not sleep between passes (App.busy)."""
+        return False

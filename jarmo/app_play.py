@@ -489,6 +489,9 @@ class Ai(State):
         if b == MENU or b == BACK or b == PREV:
             app.goto(S_MENU)
 
+    def busy(self, app):
+        return self.queue is None       # thinking (or about to start)
+
     def tick(self, app):
         g = app.game
         now = app.now

@@ -3,8 +3,10 @@
 //
 // Time: every event carries `t`, emulated milliseconds since the current console run of code.py
 // started (the "ready" moment of the latest boot). Session time (`now`) adds up all boots.
+//
+// Bytes in, events out, no file access: the Node harness (emulator.mjs) reads the firmware, the
+// drive folder and the bootrom (files.mjs), the web page's worker fetches them.
 
-import { performance } from 'perf_hooks';
 import {
   BOARDS,
   CIRCUITPY_IMAGE_SIZE,
@@ -18,31 +20,31 @@ import {
 import { FLASH_UNIQUE_ID } from './flash.mjs';
 import { buildFat12 } from './fat.mjs';
 import { Machine } from './machine.mjs';
-import fs from 'fs';
-import path from 'path';
+import { cpuSeconds, hex, utf8, utf8Bytes, yieldNow } from './portable.mjs';
 
 const MS = 1e6; // ns
 
 export class Session {
   /**
-   * @param {object} opts firmware, drive, board, clockHz, fastBoot, attach, neopixelPins, i2cAck,
-   *   i2cPins, bootTimeoutMs
+   * @param {object} opts firmware (the UF2's bytes), firmwareName, drive (the files of CIRCUITPY,
+   *   as fat.mjs takes them), bootrom (words: firmware.mjs decodeBootrom), board, clockHz,
+   *   fastBoot, attach, neopixelPins, i2cAck, i2cPins, bootTimeoutMs, nvm, seed
    * @param {function(object)} emit receives every event object ({ev: ...})
    */
   constructor(opts, emit) {
     this.opts = opts;
     this.emit = emit;
     this.wallStart = performance.now();
-    this.cpuStart = process.cpuUsage();
+    this.cpuStart = cpuSeconds();
     this.flash = new Uint8Array(16 * 1024 * 1024).fill(0xff);
-    this.firmware = writeFirmware(opts.firmware, this.flash);
+    this.firmware = writeFirmware(opts.firmware, this.flash, opts.firmwareName);
     this.boardId = opts.board || detectBoard(this.flash, this.firmware.end);
     this.board = BOARDS[this.boardId] || null;
     const extra = {};
     if (opts.fastBoot !== false) {
       // skip CircuitPython's 1 s safe-mode window at power-up (saves ~1 emulated s per boot)
-      const own = opts.drive && path.join(opts.drive, 'settings.toml');
-      let text = own && fs.existsSync(own) ? fs.readFileSync(own, 'utf8') : '';
+      const own = opts.drive && opts.drive['settings.toml'];
+      let text = !own ? '' : typeof own === 'string' ? own : utf8(own);
       if (!/^\s*CIRCUITPY_SAFE_MODE_DELAY\s*=/m.test(text)) {
         if (text && !text.endsWith('\n')) text += '\n';
         text += 'CIRCUITPY_SAFE_MODE_DELAY = 0.0\n';
@@ -51,7 +53,7 @@ export class Session {
       // CircuitPython waits 1 s before it (re)writes boot_out.txt, so the first power-up of a
       // fresh drive takes 1.2 emulated s instead of 0.2 s. Start from the file a board that has
       // booted this firmware before would have (if boot.py prints something, it is rewritten).
-      const has = (name) => opts.drive && fs.existsSync(path.join(opts.drive, name));
+      const has = (name) => Boolean(opts.drive && name in opts.drive);
       if (!has('boot_out.txt')) {
         const text = predictBootOut(this.flash, this.firmware.end, this.boardId, FLASH_UNIQUE_ID, has('boot.py'));
         if (text) extra['boot_out.txt'] = text;
@@ -69,6 +71,7 @@ export class Session {
     this.machine = null;
     this.boots = 0;
     this.pastNs = 0; // emulated ns of earlier power cycles
+    this.pastIdleNs = 0; // of which the core waited for an interrupt
     this.baseNs = 0; // session ns when the current console run started
     this.ready = false;
     this.pending = []; // events before "ready" of this boot (their t is known only then)
@@ -104,6 +107,7 @@ export class Session {
       torn = this.machine.flashChip.tearIfBusy(() => this.random());
       if (torn) this.torn[torn]++;
       this.pastNs += this.machine.clock.nanos;
+      this.pastIdleNs += this.machine.idleNs;
       this.flash = this.machine.mcu.flash; // keep what the firmware wrote
       this.machine = null;
     }
@@ -138,7 +142,7 @@ export class Session {
       },
       onFrame: (pin, ns, bytes) => {
         this.frames++;
-        this.stamped(past + ns, { ev: 'frame', pin, grb: Buffer.from(bytes).toString('hex') });
+        this.stamped(past + ns, { ev: 'frame', pin, grb: hex(bytes) });
       },
       onI2cBurst: (b) => {
         const addresses = b.addresses.map((a) => '0x' + a.toString(16).padStart(2, '0'));
@@ -148,6 +152,7 @@ export class Session {
     };
     this.machine = new Machine({
       flash: this.flash,
+      bootrom: this.opts.bootrom,
       boardId: this.boardId,
       clockHz: this.opts.clockHz || 125e6,
       external: this.external,
@@ -198,7 +203,7 @@ export class Session {
       if (done()) return 'done';
       if (finished && this.now >= limitNs) return 'limit';
       if (this.opts.wallDeadline && performance.now() > this.opts.wallDeadline) throw new WallTimeout();
-      await new Promise((resolve) => setImmediate(resolve)); // let stdin/stdout/signals through
+      await yieldNow(); // let stdin/stdout/signals (or the page's messages) through
     }
   }
 
@@ -265,7 +270,7 @@ export class Session {
 
   /** Sends text to the console (like typing it). */
   input(text) {
-    this.machine.console.send(Buffer.from(text, 'utf8'));
+    this.machine.console.send(utf8Bytes(text));
   }
 
   /** A byte 0..255 from a seeded xorshift (torn flash operations), the same on every run. */
@@ -278,10 +283,10 @@ export class Session {
     return this.randomState & 0xff;
   }
 
-  /** Bytes of the flash now (offset from the start of the flash). */
+  /** Bytes of the flash now (offset from the start of the flash), a copy. */
   readFlash(offset, length) {
     const flash = this.machine ? this.machine.mcu.flash : this.flash;
-    return Buffer.from(flash.subarray(offset, offset + length));
+    return flash.slice(offset, offset + length);
   }
 
   /** Puts bytes into the flash now, as if written long ago (the board is frozen between commands). */
@@ -293,7 +298,7 @@ export class Session {
   /** The CIRCUITPY FAT image as the firmware left it (1 MiB from flash offset 0x100000). */
   fsImage() {
     const flash = this.machine ? this.machine.mcu.flash : this.flash;
-    return Buffer.from(flash.subarray(CIRCUITPY_OFFSET, CIRCUITPY_OFFSET + CIRCUITPY_IMAGE_SIZE));
+    return flash.slice(CIRCUITPY_OFFSET, CIRCUITPY_OFFSET + CIRCUITPY_IMAGE_SIZE);
   }
 
   stats() {
@@ -316,16 +321,17 @@ export class Session {
         sum.bytes += v.bytes;
       }
     }
-    const cpu = process.cpuUsage(this.cpuStart);
-    const cpuS = (cpu.user + cpu.system) / 1e6;
+    const cpuS = this.cpuStart === null ? null : cpuSeconds() - this.cpuStart;
+    const idleNs = this.pastIdleNs + (this.machine ? this.machine.idleNs : 0);
     return {
       t: this.t(this.now),
       boots: this.boots,
       emulated_s: round3(emulatedS),
+      idle_s: round3(idleNs / 1e9), // of which the core waited for an interrupt (WFI: sleeping)
       wall_s: round3(wallS),
-      cpu_s: round3(cpuS),
+      cpu_s: cpuS === null ? null : round3(cpuS), // null where the host cannot tell (a browser)
       speed: round3(emulatedS / wallS), // emulated / wall seconds (lower when the machine is busy)
-      cpu_speed: round3(emulatedS / cpuS), // emulated / CPU seconds of this process
+      cpu_speed: cpuS === null ? null : round3(emulatedS / cpuS), // emulated / CPU seconds of this process
       cycles: Math.round(this.now / (1e9 / (this.opts.clockHz || 125e6))),
       frames: this.frames,
       flash: chip, // of the current power cycle
