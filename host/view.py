@@ -43,7 +43,8 @@ def board_labels(app):
 def dotted_counts(app):
     """True when the dotted line c3-b5 is a line of the game shown (jasyr)."""
     game = _game_shown(app)
-    return game is not None and game.rules == "jasyr"
+    from jarmo import rulesets as R
+    return game is not None and bool(game.row[R.FEATURES] & R.FORWARD)   # jasyr's lines
 
 
 def _hint_shown():

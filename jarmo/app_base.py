@@ -13,7 +13,8 @@ except ImportError:
     def const(value):
         return value
 
-from jarmo.game import RULE_SETS
+from jarmo.game import EXPANSIONS
+from jarmo.rulesets import FEATURES, NO_EXPANSIONS, ROWS, RULE_SETS
 
 # The screens (states), one row each; a screen's id (App.goto, S_ below)
 # is its row's number. A row: its name (App.state, traces, docs/APP.md), the
@@ -118,6 +119,21 @@ OPENS = const(3)
 # standard rules, no expansions, against the greedy AI, South, one game,
 # brightness 6 of 8, no timer (the greedy AI plays a timed-out turn), hints on.
 DEFAULT_SETTINGS = b"\x01\x00\x00\x02\x00\x00\x05\x00\x00\x01"
+
+
+def takes_expansions(s):
+    """Whether the settings' rule set takes expansions (classic does not)."""
+    return not ROWS[s[0]][FEATURES] & NO_EXPANSIONS
+
+
+def expansions(s):
+    """The expansions the settings give (none where the rule set takes none)."""
+    out = ()
+    if takes_expansions(s):
+        for k in range(len(EXPANSIONS)):
+            if s[HEROES - RULE + k]:
+                out += (EXPANSIONS[k],)
+    return out
 
 
 def forget_module(name):

@@ -45,11 +45,13 @@ from jarmo.app_base import (
     TITLE,
     VALUES,
     State,
+    expansions,
+    takes_expansions,
 )
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
-from jarmo.game import EXPANSIONS, Game
-from jarmo.game import RULE_SETS as RULES
+from jarmo.game import Game
 from jarmo.match import Match
+from jarmo.rulesets import RULE_SETS as RULES
 from jarmo.storage import R_SETTINGS
 
 # The items as the menu lists them (their LEDs in the LED-only menu:
@@ -59,16 +61,6 @@ ORDER = bytes((RESUME, HINT, NEW, CAMPAIGN, LESSON, RULE, HEROES, CHALLENGES, OP
 
 
 # ---------------------------------------------------------------- settings
-
-def expansions(s):
-    """The expansions the settings give (none with classic)."""
-    out = ()
-    if s[0]:
-        for k in (0, 1):
-            if s[HEROES - RULE + k]:
-                out += (EXPANSIONS[k],)
-    return out
-
 
 def load(s, data):
     """Take the valid values of a stored settings record (bytes in the order
@@ -81,8 +73,8 @@ def load(s, data):
 
 
 def fix(s):
-    """The classic rule set takes no expansions."""
-    if s[0] == 0:
+    """A rule set that takes no expansions (classic) has none set."""
+    if not takes_expansions(s):
         s[HEROES - RULE] = s[CHALLENGES - RULE] = 0
 
 
@@ -94,7 +86,7 @@ def visible(settings, item, resumable):
     if item == HINT:
         return resumable > 1
     if item == HEROES or item == CHALLENGES:
-        return settings[0] != 0
+        return takes_expansions(settings)
     if item == SIDE:
         return settings[OPPONENT - RULE] != 0
     return True

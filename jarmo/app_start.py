@@ -17,6 +17,7 @@ from jarmo.app_base import (
     S_NOTICE,
     SIDE,
     forget_module,
+    takes_expansions,
     wrap,
 )
 from jarmo.board import SIDE_NAMES
@@ -119,7 +120,7 @@ def set_options(app, rules, expansions, opponent, side, games):
         s[SIDE - RULE] = SIDE_NAMES.index(side)
     if games is not None:
         s[MATCH - RULE] = GAMES.index(games)
-    if s[0] == 0 and (s[HEROES - RULE] or s[CHALLENGES - RULE]):
+    if not takes_expansions(s) and (s[HEROES - RULE] or s[CHALLENGES - RULE]):
         M.fix(s)
-        raise ValueError("the classic rule set takes no expansions")
+        raise ValueError("the %s rule set takes no expansions" % RULE_SETS[s[0]])
     M.save_settings(app)

@@ -8,8 +8,10 @@
 # play_code, piece_at, under_at); text (legal, play, history, piece) is the
 # edge for people and save files, through jarmo.notation's one parser.
 
+from jarmo import rulesets as R
 from jarmo.board import HOME_ROW, MARKERS, ROW, SIDE_NAMES, neighbours, point
 from jarmo.notation import IllegalMove, action_text, parse_action, piece_text
+from jarmo.rulesets import RULE_SETS  # noqa: F401  (jarmo.game.RULE_SETS: the names, in order)
 
 try:
     from micropython import const
@@ -47,10 +49,8 @@ _TO_HOSTAGE = const(3)
 
 _ACTION_BITS = const(0x1FFF)
 
-# The names a game is made of, each defined here once (the app, the save
-# formats and the tools import them).
-RULE_SETS = ("classic", "standard", "legendary", "jasyr")
-SCORED_RULE_SETS = ("classic", "standard")   # rule sets that count points
+# The names a game is made of, each defined once (the app, the save formats
+# and the tools import them): the rule sets are jarmo/rulesets.py's rows.
 EXPANSIONS = ("heroes", "challenges")
 
 # Why a game ended (Result.reason).
@@ -66,23 +66,24 @@ _BUFFER_SIZE = const(96)   # more than the most actions any position offers
 _NEIGHBOUR_CACHE = {}
 
 
-def _neighbour_tables(jasyr):
-    """Per side, the neighbour table to move along; shared by all games."""
-    tables = _NEIGHBOUR_CACHE.get(jasyr)
+def _neighbour_tables(forward):
+    """Per side, the neighbour table to move along (forward: no move goes
+    back, jarmo.rulesets.FORWARD); shared by all games."""
+    tables = _NEIGHBOUR_CACHE.get(forward)
     if tables is None:
-        if jasyr:
+        if forward:
             tables = (neighbours(True, 0), neighbours(True, 1))
         else:
             plain = neighbours()
             tables = (plain, plain)
-        _NEIGHBOUR_CACHE[jasyr] = tables
+        _NEIGHBOUR_CACHE[forward] = tables
     return tables
 
 
 def prepare_tables(rules):
     """Build the neighbour tables of a rule set now rather than in its first
     Game() (about 45 ms on an RP2040: the device does it after start-up)."""
-    _neighbour_tables(rules == "jasyr")
+    _neighbour_tables(bool(R.row(rules)[R.FEATURES] & R.FORWARD))
 
 
 # How a game ended: winner ("south", "north" or None for a draw), points
@@ -113,9 +114,7 @@ def side_index(side):
 # One game of Jarmo under one rule set and its expansions.
 class Game:
     def __init__(self, rules="classic", expansions=(), ply_limit=None):
-        if rules not in RULE_SETS:
-            raise ValueError("unknown rule set %r: expected one of %s"
-                             % (rules, ", ".join(RULE_SETS)))
+        row = R.row(rules)              # ValueError for an unknown rule set
         expansions = tuple(expansions)
         for name in expansions:
             if name not in EXPANSIONS:
@@ -123,22 +122,29 @@ class Game:
                                  % (name, " or ".join(EXPANSIONS)))
             if expansions.count(name) > 1:
                 raise ValueError("expansion %r given twice" % (name,))
-        if rules == "classic" and expansions:
-            raise ValueError("the classic rule set takes no expansions")
+        if row[R.FEATURES] & R.NO_EXPANSIONS and expansions:
+            raise ValueError("the %s rule set takes no expansions" % rules)
         if ply_limit is not None and (type(ply_limit) is not int or ply_limit < 1):
             raise ValueError("ply_limit must be a positive int or None")
         self.rules = rules
         self.expansions = tuple(e for e in EXPANSIONS if e in expansions)
         self.ply_limit = ply_limit
-        self._classic = rules == "classic"
-        self._scored = rules in SCORED_RULE_SETS
-        self._legendary = rules == "legendary"
-        self._jasyr = rules == "jasyr"
-        # Legendary and Jasyr: a piece on its enemy camp cannot be captured.
-        self._camp_safe = self._legendary or self._jasyr
+        # The rule set's row (jarmo/rulesets.py): its features as flags, read
+        # where the rules differ; the AI reads the row's tuning.
+        self.row = row
+        f = row[R.FEATURES]
+        self._scored = bool(f & R.SCORED)
+        self._marks = bool(f & R.MARKS)
+        self._ban = bool(f & R.BAN)
+        self._ties_stand = bool(f & R.TIES_STAND)
+        self._camp_safe = bool(f & R.CAMP_SAFE)
+        self._guards_stay = bool(f & R.GUARDS_STAY)
+        self._forward = bool(f & R.FORWARD)
+        self._taken_held = bool(f & R.TAKEN_HELD)
+        self._one_action = bool(f & R.ONE_ACTION)
         self._heroes = "heroes" in expansions
         self._challenges = "challenges" in expansions
-        self._nbrs = _neighbour_tables(self._jasyr)
+        self._nbrs = _neighbour_tables(self._forward)
         self._markers = (point(MARKERS[0]), point(MARKERS[1]))
         self._buffer = [0] * _BUFFER_SIZE
         self._setup()
@@ -327,14 +333,14 @@ class Game:
                     if not top[b]:
                         buf[n] = _REDEPLOY | b << 8
                         n += 1
-            if not self._jasyr and self._can_place(side):
+            if not self._one_action and self._can_place(side):
                 n = self._gen_camp(buf, n, _PLACE, 0)
             buf[n] = _DONE
             return n + 1
         sidebit = side << 1
         nbrs = self._nbrs[side]
         camp_safe = self._camp_safe
-        banned = self._repeat_move(side) if self._classic else -1
+        banned = self._repeat_move(side) if self._ban else -1
         row = ROW                 # (globals cost a look-up each time on MicroPython)
         f = -1
         for p in top:             # (iterating over the bytes is cheaper than indexing)
@@ -351,12 +357,12 @@ class Game:
                     n += 1
             if n and first_only:
                 return n
-        if self._can_place(side) and (stage == _START or not self._jasyr):
+        if self._can_place(side) and (stage == _START or not self._one_action):
             n = self._gen_camp(buf, n, _PLACE, 0)
         if stage == _START and self._pool[side]:
-            if self._classic:
+            if self._marks:
                 n = self._gen_sources(buf, n, _RECALL, _MARK, enemy_row, True)
-            elif self._legendary:
+            elif self._guards_stay:
                 n = self._gen_sources(buf, n, _FLIP, _GUARD, enemy_row, False)
                 if self._room(side):
                     n = self._gen_sources(buf, n, _FLIP_PLACE, _GUARD, enemy_row, True)
@@ -452,14 +458,14 @@ class Game:
             if self._markers_on and self._redeploy_possible(side):
                 self._stage = _AFTER_R
                 ends_turn = False
-            elif self._held[side] and not self._jasyr and self._room(side):
+            elif self._held[side] and not self._one_action and self._room(side):
                 self._stage = _AFTER
                 ends_turn = False
         elif kind == _PLACE:
             entry |= self._bring_back(self._held, self._held_gold, side, b) << 26
             if self._stage >= _AFTER:
                 ends_turn = not self._after_placing(side)
-            elif not self._jasyr:
+            elif not self._one_action:
                 self._stage = _PLACED
                 ends_turn = False
         elif kind == _DONE:
@@ -514,11 +520,11 @@ class Game:
             else:
                 fields |= self._capture(q) << 24
             enemy_row = HOME_ROW[1 - side]
-            if self._classic:
+            if self._marks:
                 p |= _MARK
             elif not p & (_GUARD | _GOLD) and ROW[b] != enemy_row:
                 p |= _GUARD   # promotion: captured outside the enemy's own camp
-        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._legendary:
+        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._guards_stay:
             p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
             fields |= self._recover(side) << 26   # ... and recovers a piece
         top[b] = p
@@ -528,11 +534,9 @@ class Game:
         """Take the captured piece q off the board; return where it went."""
         owner = (q >> 1) & 1
         gold = q & _GOLD
-        if self._classic:
-            where = _TO_POOL
-        elif gold and not q & _GUARD:
+        if gold and not q & _GUARD:
             where = _TO_OUT           # a Golden Soldier captured as an archer
-        elif self._jasyr:
+        elif self._taken_held:
             where = _TO_HELD if q & _GUARD else _TO_OUT
         else:
             where = _TO_POOL
@@ -578,7 +582,7 @@ class Game:
         "in that turn"; docs/RULES-DECISIONS.md 3)."""
         if self._stage == _AFTER_R and self._redeploy_possible(side):
             return True
-        if not self._jasyr and self._can_place(side):
+        if not self._one_action and self._can_place(side):
             self._stage = _AFTER
             return True
         return False
@@ -683,9 +687,9 @@ class Game:
         own_row = HOME_ROW[side]
         enemy_row = HOME_ROW[1 - side]
         camp_safe = self._camp_safe
-        classic = self._classic
+        ban = self._ban
         row = ROW
-        found = -1                # classic: the first move found (it may be banned)
+        found = -1                # with the ban: the first move found (it may be banned)
         if side:
             f, stop, step = 24, -1, -1
         else:
@@ -697,7 +701,7 @@ class Game:
                     q = top[t]
                     if q and ((q & _NORTH) == sidebit or (camp_safe and row[t] == own_row)):
                         continue
-                    if not classic or found >= 0:
+                    if not ban or found >= 0:
                         return True   # (two moves: the back-and-forth ban forbids one at most)
                     found = f << 3 | t << 8
             f += step
@@ -709,14 +713,14 @@ class Game:
         This runs at the end of every turn of the AI's search: the last action
         rules out most of it before the slower tests run (same results)."""
         other = 1 - mover
-        classic = self._classic
+        ban = self._ban
         log = self._log
         last = log[-1]
         moved = not last & 7            # the turn ended with a move (_MOVE)
         # Pieces leave the board and the hand only by captures: a turn that
         # ended with a move that took nothing made its only move (the turn
         # ends with the move or after it) and captured nothing.
-        if not classic and (not moved or last >> 16 & 31):
+        if not ban and (not moved or last >> 16 & 31):
             pool = self._pool
             out = self._out
             if pool[other] + out[other] == 5:   # nothing on board or held
@@ -732,7 +736,7 @@ class Game:
         # action that is a move taking nothing was the turn's only move.
         if self._scored and (not moved or last >> 16 & 31) and self._all_in_camp(other):
             return self._tally(CAMP)
-        if not classic and len(log) >= 8:     # a repetition takes 4 moves a side
+        if not ban and len(log) >= 8:     # a repetition takes 4 moves a side
             # Quick test: after three single-move turns (side bit 13), the
             # mover's last move must go back along its previous one.
             e2 = log[-2]
@@ -804,12 +808,12 @@ class Game:
         return points, in_camp
 
     def _tally(self, reason):
-        """Score both sides; more points wins, then (not classic) more pieces in camp."""
+        """Score both sides; more points wins, then (unless ties stand) more pieces in camp."""
         if not self._scored:
             return Result(None, None, reason)
         south, south_camp = self._score(0)
         north, north_camp = self._score(1)
-        if south == north and not self._classic:
+        if south == north and not self._ties_stand:
             lead = south_camp - north_camp
         else:
             lead = south - north
