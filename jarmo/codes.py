@@ -91,3 +91,21 @@ def source(code):
 
 def target(code):
     return code >> 8 & 31
+
+# The Game members the search (jarmo.ai) and the explanations (jarmo.explain)
+# may use besides the public API: the position as arrays and small ints,
+# the rule set's features as flags (jarmo/rulesets.py) and the move tables,
+# and the fast generation, play and undo the rules use themselves (no
+# legality check, no text). Nothing else of a Game is theirs to touch
+# (tests/test_game_interface.py reads both modules for it).
+SEARCH_MEMBERS = (
+    # the position (undo-log entries as above)
+    "_top", "_under", "_held", "_pool", "_out", "_held_gold", "_pool_gold",
+    "_markers", "_markers_on", "_turn", "_stage", "_plies", "_result", "_log",
+    # the rule set's features, the expansions, the move tables
+    "_scored", "_marks", "_ban", "_camp_safe", "_guards_stay", "_forward",
+    "_taken_held", "_one_action", "_heroes", "_nbrs",
+    # generation into a buffer, play and undo of a code, the rules' own tests
+    "_gen", "_do", "_undo", "_move", "_unmove", "_repeat_move", "_can_move",
+    "_all_in_camp",
+)
