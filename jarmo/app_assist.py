@@ -39,6 +39,10 @@ _RECALL = const(1)
 _DONE = const(3)
 _FLIP = const(4)
 _FLIP_PLACE = const(5)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
 _COUNTDOWN = const(5000)    # ms: the LEDs count the last seconds down
 _SHOW = const(500)          # ms each hint point is lit
 
@@ -212,14 +216,14 @@ class Assisted(Play):
         pts = self.points
         n = 0
         for code in answer:
-            kind = code & 7
+            kind = code & _KIND_BITS
             if kind == _DONE:           # nothing to light
                 continue
             if kind == _MOVE or kind == _RECALL or kind == _FLIP or kind == _FLIP_PLACE:
-                pts[n] = code >> 3 & 31     # the piece
+                pts[n] = code >> _SOURCE & _POINT_BITS     # the piece
                 n += 1
             if kind != _FLIP:
-                pts[n] = code >> 8 & 31     # where it goes
+                pts[n] = code >> _TARGET & _POINT_BITS     # where it goes
                 n += 1
         self.n = n
         self.t0 = app.now

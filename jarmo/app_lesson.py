@@ -27,9 +27,13 @@ from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
 from jarmo.notation import parse_action
 
-HINT = const(0xCC79A7)  # Okabe-Ito reddish purple: what to pick next
 _REPLY = const(700)     # ms before each of North's actions
 _FLASH = const(600)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
+_MOVE = const(0)
 
 SCRIPT = ("e1-d3 b5-a3 b1-a3 e5-d3 c1-d3 a5-b3 a1-b3 d5-b4 b3-c5 @c1 b4-d3 c1-d3").split()
 # The words of each of South's actions in SCRIPT, then the end (at most 3 lines of 21).
@@ -89,8 +93,7 @@ class Lesson(State):
 
     def _play(self, app, code, step):
         b = self.board
-        kind = code & 7
-        b.trail = code >> 3 & 31 if kind == 0 else -1
+        b.trail = code >> _SOURCE & _POINT_BITS if code & _KIND_BITS == _MOVE else -1
         self.game.play_code(code)
         self.i += 1
         b.read(self.game)
@@ -179,7 +182,7 @@ class Lesson(State):
         w = self._wanted()
         on = V.blink(now, 512)
         if w >= 0 and on:
-            V.put(buf, w, HINT)
+            V.put(buf, w, V.HINT_COLOUR)
         if self.first >= 0 and not on and b.cursor < 25:
             V.put(buf, b.cursor, V.CURSOR[0])
         if b.flash >= 0:

@@ -31,6 +31,10 @@ _DONE = const(3)
 _FLIP = const(4)
 _FLIP_PLACE = const(5)
 _REDEPLOY = const(6)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
 
 # The words of the display, in one string: one object on the heap instead of
 # some thirty (RAM, docs/APP.md); _word(k) is its k-th phrase, named by the
@@ -91,9 +95,9 @@ def act(app, code):
     g = app.game
     board = app.board
     side = app.turn_side()
-    kind = code & 7
-    a = code >> 3 & 31
-    b = code >> 8 & 31
+    kind = code & _KIND_BITS
+    a = code >> _SOURCE & _POINT_BITS
+    b = code >> _TARGET & _POINT_BITS
     frm = a if kind == _MOVE or kind == _RECALL or kind == _FLIP_PLACE else -1
     to = a if kind == _FLIP else -1 if kind == _DONE else b
     # the position before, for the words of the event (_tell)

@@ -46,6 +46,10 @@ _DONE = const(3)
 _FLIP = const(4)
 _FLIP_PLACE = const(5)
 _REDEPLOY = const(6)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
 
 PSEUDO_NAMES = ("done", "redeploy", "menu")
 
@@ -60,9 +64,9 @@ def choice_name(c):
 def encode(code, placements):
     """(first, second) picks of an action code; ``placements`` is the mask
     of the points with a legal placement (decides how a redeploy is reached)."""
-    kind = code & 7
-    a = code >> 3 & 31
-    b = code >> 8 & 31
+    kind = code & _KIND_BITS
+    a = code >> _SOURCE & _POINT_BITS
+    b = code >> _TARGET & _POINT_BITS
     if kind == _DONE:
         return PICK_DONE, NONE
     if kind == _PLACE:
@@ -89,8 +93,8 @@ class Choices:
         """Take a turn's legal action codes; the menu is always a first pick too."""
         placements = 0
         for c in codes:
-            if c & 7 == _PLACE:
-                placements |= 1 << (c >> 8 & 31)
+            if c & _KIND_BITS == _PLACE:
+                placements |= 1 << (c >> _TARGET & _POINT_BITS)
         picks = array("H")
         firsts = 1 << PICK_MENU
         for c in codes:
@@ -130,7 +134,7 @@ class Choices:
     def can_redeploy(self):
         """True when a redeploy is among the actions."""
         for c in self.codes:
-            if c & 7 == _REDEPLOY:
+            if c & _KIND_BITS == _REDEPLOY:
                 return True
         return False
 

@@ -63,6 +63,19 @@ REDEPLOY = const(6)
 
 ACTION_BITS = const(0x1FFF)
 
+# The fields of a code and an entry, as masks and shifts.
+KIND_BITS = const(7)        # code & KIND_BITS: the kind
+SOURCE = const(3)           # code >> SOURCE & POINT_BITS: the source point
+TARGET = const(8)           # code >> TARGET & POINT_BITS: the target point
+POINT_BITS = const(31)
+SIDE_BIT = const(13)        # entry >> SIDE_BIT & 1: the side that acted
+STAGE = const(14)           # entry >> STAGE & 3: the stage before
+CAPTURED = const(16)        # entry >> CAPTURED & 31: the piece byte captured
+MOVER = const(21)           # entry >> MOVER & 7: the mover's flags before (byte >> FLAGS)
+WHERE = const(24)           # entry >> WHERE & 3: where the captured piece went
+BROUGHT = const(26)         # entry >> BROUGHT & 3: the piece brought to hand or board
+FLAGS = const(2)            # byte >> FLAGS & 7: a piece's GUARD MARK GOLD bits
+
 # Where a turn stands (undo entry bits 14-15).
 START = const(0)      # nothing done yet
 PLACED = const(1)     # placed held pieces, the move is still due
@@ -78,19 +91,19 @@ TO_HOSTAGE = const(3)  # a Golden Soldier left under the capturer
 
 def action(kind, a, b):
     """The action code of a kind with source point a and target point b."""
-    return kind | a << 3 | b << 8
+    return kind | a << SOURCE | b << TARGET
 
 
 def kind(code):
-    return code & 7
+    return code & KIND_BITS
 
 
 def source(code):
-    return code >> 3 & 31
+    return code >> SOURCE & POINT_BITS
 
 
 def target(code):
-    return code >> 8 & 31
+    return code >> TARGET & POINT_BITS
 
 # The Game members the search (jarmo.ai) and the explanations (jarmo.explain)
 # may use besides the public API: the position as arrays and small ints,

@@ -48,6 +48,17 @@ _TO_HELD = const(2)
 _TO_HOSTAGE = const(3)
 
 _ACTION_BITS = const(0x1FFF)
+_KIND_BITS = const(7)
+_SOURCE = const(3)
+_TARGET = const(8)
+_POINT_BITS = const(31)
+_SIDE_BIT = const(13)
+_STAGE = const(14)
+_CAPTURED = const(16)
+_MOVER = const(21)
+_WHERE = const(24)
+_BROUGHT = const(26)
+_FLAGS = const(2)
 
 # The names a game is made of, each defined once (the app, the save formats
 # and the tools import them): the rule sets are jarmo/rulesets.py's rows.
@@ -285,7 +296,8 @@ class Game:
         """Raise IllegalMove for a code that is not legal now (text: as given)."""
         if text is None:
             if (type(code) is not int or not 0 <= code <= _ACTION_BITS
-                    or code & 7 > _REDEPLOY or (code >> 3 & 31) > 24 or (code >> 8) > 24
+                    or code & _KIND_BITS > _REDEPLOY or (code >> _SOURCE & _POINT_BITS) > 24
+                    or (code >> _TARGET) > 24
                     or parse_action(action_text(code)) != code):
                 raise IllegalMove("%r is not an action code" % (code,))
             text = action_text(code)
@@ -331,7 +343,7 @@ class Game:
             if stage == _AFTER_R:
                 for b in range(own_row * 5, own_row * 5 + 5):
                     if not top[b]:
-                        buf[n] = _REDEPLOY | b << 8
+                        buf[n] = _REDEPLOY | b << _TARGET
                         n += 1
             if not self._one_action and self._can_place(side):
                 n = self._gen_camp(buf, n, _PLACE, 0)
@@ -351,7 +363,7 @@ class Game:
                 q = top[t]
                 if q and ((q & _NORTH) == sidebit or (camp_safe and row[t] == own_row)):
                     continue
-                code = f << 3 | t << 8
+                code = f << _SOURCE | t << _TARGET
                 if code != banned:
                     buf[n] = code
                     n += 1
@@ -374,7 +386,7 @@ class Game:
         first = HOME_ROW[self._turn] * 5
         for b in range(first, first + 5):
             if not top[b]:
-                buf[n] = kind | a << 3 | b << 8
+                buf[n] = kind | a << _SOURCE | b << _TARGET
                 n += 1
         return n
 
@@ -388,7 +400,7 @@ class Game:
                 if to_camp:
                     n = self._gen_camp(buf, n, kind, a)
                 else:
-                    buf[n] = kind | a << 3
+                    buf[n] = kind | a << _SOURCE
                     n += 1
         return n
 
@@ -415,9 +427,9 @@ class Game:
         while i >= 0 and moves < 4:
             entry = log[i]
             i -= 1
-            if (entry >> 13) & 1 != side:
+            if (entry >> _SIDE_BIT) & 1 != side:
                 continue
-            kind = entry & 7
+            kind = entry & _KIND_BITS
             if kind == _DONE:
                 continue
             if kind != _MOVE:
@@ -439,10 +451,10 @@ class Game:
     def _do(self, code):
         """Apply a legal action code (unchecked) and settle the turn."""
         side = self._turn
-        kind = code & 7
-        a = (code >> 3) & 31
-        b = code >> 8
-        entry = code | side << 13 | self._stage << 14
+        kind = code & _KIND_BITS
+        a = (code >> _SOURCE) & _POINT_BITS
+        b = code >> _TARGET
+        entry = code | side << _SIDE_BIT | self._stage << _STAGE
         top = self._top
         ends_turn = True
         if kind == _MOVE:
@@ -452,7 +464,7 @@ class Game:
             if top[b] or self._under[a] or (b < 5 if side else b >= 20):   # (b on the enemy camp)
                 entry |= self._move(side, a, b)
             else:
-                entry |= ((p >> 2) & 7) << 21
+                entry |= ((p >> _FLAGS) & 7) << _MOVER
                 top[a] = 0
                 top[b] = p
             if self._markers_on and self._redeploy_possible(side):
@@ -462,7 +474,7 @@ class Game:
                 self._stage = _AFTER
                 ends_turn = False
         elif kind == _PLACE:
-            entry |= self._bring_back(self._held, self._held_gold, side, b) << 26
+            entry |= self._bring_back(self._held, self._held_gold, side, b) << _BROUGHT
             if self._stage >= _AFTER:
                 ends_turn = not self._after_placing(side)
             elif not self._one_action:
@@ -476,12 +488,12 @@ class Game:
             top[b] = _PRESENT | side << 1
         elif kind == _FLIP:
             top[a] &= ~_GUARD
-            entry |= self._recover(side) << 26
+            entry |= self._recover(side) << _BROUGHT
         elif kind == _FLIP_PLACE:
             top[a] &= ~_GUARD
-            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
+            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << _BROUGHT
         else:  # _REDEPLOY
-            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
+            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << _BROUGHT
             self._markers_on = False
             ends_turn = not self._after_placing(side)
         self._log.append(entry)
@@ -506,7 +518,7 @@ class Game:
         under = self._under
         p = top[a]
         q = top[b]
-        fields = q << 16 | ((p >> 2) & 7) << 21
+        fields = q << _CAPTURED | ((p >> _FLAGS) & 7) << _MOVER
         u = under[a]
         if u:
             top[a] = u        # a hostage left behind is now the top piece
@@ -516,9 +528,9 @@ class Game:
         if q:
             if self._heroes and q & _GOLD and q & _GUARD and not under[b]:
                 under[b] = q & ~_GUARD   # the Golden Soldier becomes a hostage
-                fields |= _TO_HOSTAGE << 24
+                fields |= _TO_HOSTAGE << _WHERE
             else:
-                fields |= self._capture(q) << 24
+                fields |= self._capture(q) << _WHERE
             enemy_row = HOME_ROW[1 - side]
             if self._marks:
                 p |= _MARK
@@ -526,7 +538,7 @@ class Game:
                 p |= _GUARD   # promotion: captured outside the enemy's own camp
         if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._guards_stay:
             p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
-            fields |= self._recover(side) << 26   # ... and recovers a piece
+            fields |= self._recover(side) << _BROUGHT   # ... and recovers a piece
         top[b] = p
         return fields
 
@@ -601,24 +613,25 @@ class Game:
 
     def _undo(self):
         entry = self._log.pop()
-        side = (entry >> 13) & 1
+        side = (entry >> _SIDE_BIT) & 1
         if self._turn != side:
             self._plies -= 1      # the action had ended the turn
             self._turn = side
-        self._stage = (entry >> 14) & 3
+        self._stage = (entry >> _STAGE) & 3
         self._result = None
-        kind = entry & 7
-        a = (entry >> 3) & 31
-        b = (entry >> 8) & 31
+        kind = entry & _KIND_BITS
+        a = (entry >> _SOURCE) & _POINT_BITS
+        b = (entry >> _TARGET) & _POINT_BITS
         top = self._top
         if kind == _MOVE:
-            if entry >> 24 or (entry >> 16) & 31 or top[a]:   # a capture, a recovery, a hostage left behind
+            # a capture, a recovery, a hostage left behind
+            if entry >> _WHERE or (entry >> _CAPTURED) & _POINT_BITS or top[a]:
                 self._unmove(side, a, b, entry)
             else:                       # a quiet move (the AI's hot path)
-                top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+                top[a] = _PRESENT | side << 1 | ((entry >> _MOVER) & 7) << _FLAGS
                 top[b] = 0
             return
-        which = (entry >> 26) & 3
+        which = (entry >> _BROUGHT) & 3
         if kind == _PLACE:
             self._held[side] += 1
             self._held_gold[side] |= which >> 1
@@ -642,13 +655,13 @@ class Game:
     def _unmove(self, side, a, b, entry):
         top = self._top
         under = self._under
-        q = (entry >> 16) & 31
+        q = (entry >> _CAPTURED) & _POINT_BITS
         if top[a]:                 # the mover had stood on a stack
             under[a] = top[a]
-        top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+        top[a] = _PRESENT | side << 1 | ((entry >> _MOVER) & 7) << _FLAGS
         top[b] = q
         if q:
-            where = (entry >> 24) & 3
+            where = (entry >> _WHERE) & 3
             owner = 1 - side
             gold = 1 if q & _GOLD else 0
             if where == _TO_HOSTAGE:
@@ -663,8 +676,8 @@ class Game:
                     self._held_gold[owner] = 0
             else:
                 self._out[owner] -= 1
-        if entry >> 26:
-            self._unrecover(side, (entry >> 26) & 3)
+        if entry >> _BROUGHT:
+            self._unrecover(side, (entry >> _BROUGHT) & 3)
 
     def _unrecover(self, side, which):
         if which:
@@ -703,7 +716,7 @@ class Game:
                         continue
                     if not ban or found >= 0:
                         return True   # (two moves: the back-and-forth ban forbids one at most)
-                    found = f << 3 | t << 8
+                    found = f << _SOURCE | t << _TARGET
             f += step
         return found >= 0 and found != self._repeat_move(side)
 
@@ -716,11 +729,11 @@ class Game:
         ban = self._ban
         log = self._log
         last = log[-1]
-        moved = not last & 7            # the turn ended with a move (_MOVE)
+        moved = not last & _KIND_BITS     # the turn ended with a move (_MOVE)
         # Pieces leave the board and the hand only by captures: a turn that
         # ended with a move that took nothing made its only move (the turn
         # ends with the move or after it) and captured nothing.
-        if not ban and (not moved or last >> 16 & 31):
+        if not ban and (not moved or last >> _CAPTURED & _POINT_BITS):
             pool = self._pool
             out = self._out
             if pool[other] + out[other] == 5:   # nothing on board or held
@@ -729,20 +742,21 @@ class Game:
                 return self._win(other, WIPEOUT)
         # Legendary and Jasyr: a side wins at the end of *its* turn only.  A
         # move that ends outside the enemy camp leaves a piece outside.
-        if (not moved or ROW[last >> 8 & 31] == HOME_ROW[other]) and self._all_in_camp(mover):
+        if (not moved or ROW[last >> _TARGET & _POINT_BITS] == HOME_ROW[other]) and self._all_in_camp(mover):
             return self._tally(CAMP) if self._scored else self._win(mover, CAMP)
         # The other side was not all in camp after its own turn (the game would
         # have ended), and its pieces change since only by a capture: a last
         # action that is a move taking nothing was the turn's only move.
-        if self._scored and (not moved or last >> 16 & 31) and self._all_in_camp(other):
+        if self._scored and (not moved or last >> _CAPTURED & _POINT_BITS) and self._all_in_camp(other):
             return self._tally(CAMP)
         if not ban and len(log) >= 8:     # a repetition takes 4 moves a side
             # Quick test: after three single-move turns (side bit 13), the
             # mover's last move must go back along its previous one.
             e2 = log[-2]
             e3 = log[-3]
-            if ((last | e2 | e3) & 7 or not (last ^ e2) >> 13 & 1 or (last ^ e3) >> 13 & 1
-                    or e3 & 0x1FFF == _reverse(last & 0x1FFF)):
+            if ((last | e2 | e3) & _KIND_BITS or not (last ^ e2) >> _SIDE_BIT & 1
+                    or (last ^ e3) >> _SIDE_BIT & 1
+                    or e3 & _ACTION_BITS == _reverse(last & _ACTION_BITS)):
                 if self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
                     return self._tally(REPETITION)
         limit = self.ply_limit
@@ -886,4 +900,5 @@ class Game:
 
 def _reverse(code):
     """The move code going the other way along the same line."""
-    return ((code >> 8) & 31) << 3 | ((code >> 3) & 31) << 8
+    return (((code >> _TARGET) & _POINT_BITS) << _SOURCE
+            | ((code >> _SOURCE) & _POINT_BITS) << _TARGET)
