@@ -134,13 +134,18 @@ def _section(title):
     return 0
 
 
+def _title(name):
+    # str.capitalize is CPython's only
+    return name[:1].upper() + name[1:]
+
+
 def _order(app):
     """Section indices in reading order: the first page and the board, the
     rule set and expansions in the settings, then the rest."""
     s = app.settings
-    first = [0, 1, _section(RULE_SETS[s[0]].capitalize())]
+    first = [0, 1, _section(_title(RULE_SETS[s[0]]))]
     for name in expansions(s):
-        first.append(_section(name.capitalize()))
+        first.append(_section(_title(name)))
     return first + [i for i in range(len(SECTIONS)) if i not in first]
 
 
