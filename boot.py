@@ -1,29 +1,26 @@
-"""Jarmo: runs once at power-up, before code.py; lets the game save.
+"""Jarmo: runs once at power-up, before code.py.
 
-CircuitPython lets either the computer (over USB) or the program write the
-CIRCUITPY drive, never both.  This file gives the program write access, so
-saved games and statistics survive power-off; the drive then shows up
-read-only on the computer.
+The game keeps everything it saves in microcontroller.nvm, a flash sector
+outside the CIRCUITPY drive (hardware/flash.py), so on boards that have one
+(every RP2040 board) this file does nothing: the drive stays writable from
+the computer at all times, and the game never writes it.
 
-To copy new files onto the board, hold the profile's USB-edit button (C on
-the OLED FeatherWing and the QT Py build, button 3 on the tabletop build;
-see hardware/PROFILES.md) while plugging in or pressing reset: the drive
-stays writable from the computer and the game runs without saving.  An
-unknown JARMO_PROFILE also leaves the drive writable, so that
-settings.toml can be fixed.
+Only a board without a usable nvm keeps the log in a file on the drive, and
+CircuitPython lets either the computer or the program write the drive,
+never both. There this file gives the program write access, unless the
+profile's USB-edit key is held while powering up: then the drive stays
+writable from the computer and the game runs without saving.
 """
 
 import os
 
-import board
-import digitalio
-import storage
-
-from hardware import profiles
+from hardware import flash, profiles
 
 
 def edit_key_held(profile):
     """True if the profile's USB-edit key is down right now."""
+    import board
+    import digitalio
     wanted = profile["usb_edit_key"]
     for label, pin_name, _seat, _short, _long in profile["keys"]:
         if label == wanted:
@@ -36,6 +33,8 @@ def edit_key_held(profile):
     return False
 
 
-PROFILE = profiles.PROFILES.get(os.getenv("JARMO_PROFILE", profiles.DEFAULT))
-if PROFILE is not None and not edit_key_held(PROFILE):
-    storage.remount("/", readonly=False)
+if flash.nvm() is None:
+    PROFILE = profiles.PROFILES.get(os.getenv("JARMO_PROFILE", profiles.DEFAULT))
+    if PROFILE is not None and not edit_key_held(PROFILE):
+        import storage
+        storage.remount("/", readonly=False)

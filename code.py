@@ -12,25 +12,23 @@ button events without hardware, printing every frame and the status text:
 
 (`import code` would find the standard library's module, hence runpy.)
 Host settings: JARMO_EVENTS (a file, or - for stdin), JARMO_FRAMES
-(all | last | none), JARMO_DATA (folder for saves), JARMO_SEED.
+(all | last | none), JARMO_DATA (the folder of jarmo.nvm, the saves), JARMO_SEED.
 JARMO_TRACE (1, or 2 with every frame) prints hardware/trace.py's lines on
 the console, for the device tests and benchmarks.
 """
 
 # ----------------------------------------------------------------------------
-# Configuration
+# Configuration (settings.toml; a wrong value is named at start-up, never fatal)
 # ----------------------------------------------------------------------------
 import os
+import sys
 
-# os.getenv reads settings.toml on CircuitPython (numbers come back as int)
-# and the environment on a PC (always str): hence the explicit int().
-PROFILE_NAME = os.getenv("JARMO_PROFILE", "feather_oled")
-BRIGHTNESS_CAP = int(os.getenv("JARMO_BRIGHTNESS", -1))  # -1: the profile's cap
-SEED = int(os.getenv("JARMO_SEED", -1))                  # -1: random at power-up
-DATA_ROOT = os.getenv("JARMO_DATA", "/")                 # saves and statistics
-TRACE = int(os.getenv("JARMO_TRACE", 0))                 # tests and benchmarks
-EVENTS = os.getenv("JARMO_EVENTS", "")                   # host only
-FRAMES = os.getenv("JARMO_FRAMES", "all")                # host only
+from hardware import config
+
+(PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES,
+ SETTING_PROBLEMS) = config.read()
+# used once: off the heap (out of sys.modules and off its package)
+del config, sys.modules["hardware.config"], sys.modules["hardware"].config
 
 if TRACE:
     from hardware import trace
@@ -84,9 +82,10 @@ else:
 import adafruit_ticks  # noqa: E402
 
 from jarmo.app import App  # noqa: E402
-from jarmo.storage import Store  # noqa: E402
 from hardware.leds import make_leds  # noqa: E402
 from hardware.mainloop import run_guarded  # noqa: E402
+from hardware import flash  # noqa: E402
+from jarmo.app_base import forget_module  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
@@ -95,17 +94,21 @@ if profile["display"] is not None or ON_HOST:
     # for boards that have a display; the host keeps the text off-screen
     from hardware.display import TextDisplay, make_display  # noqa: E402
     screen = TextDisplay(make_display(profile["display"]))
+
+
 # Every screen's code is loaded with jarmo.app and stays (resident); the AI
 # is imported during the first passes after start-up (PRELOAD), never at a
-# state change. Saves are written a block a pass there (sliced: jarmo/storage.py).
-store = Store(DATA_ROOT, sliced=not ON_HOST)
+# state change.
+if ON_HOST:
+    store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
+                                             use_nvm=False)
+else:
+    store, store_problems = flash.open_store()
+del flash
+forget_module("hardware.flash")                 # used once: off the heap
 app = App(store=store, has_display=screen is not None,
-          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed())
-try:
-    # the save slots are made once, on the first start (slow, but only then)
-    store.prepare(("game", "settings", "stats", "campaign"))
-except OSError:
-    pass        # the drive is read-only (USB editing): the game runs unsaved
+          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
+          problems=SETTING_PROBLEMS + store_problems)
 from jarmo.app import PRELOAD  # noqa: E402
 
 
@@ -128,7 +131,6 @@ if ON_HOST:
         raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
                          "file (or -), or run the simulator: python3 run.py play")
     if EVENTS == "-":
-        import sys  # noqa: E402
         inputs = host.EventSource(host.parse_events(sys.stdin.read()))
     else:
         inputs = host.EventSource.from_file(EVENTS)
@@ -136,6 +138,7 @@ if ON_HOST:
     on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
 else:
     from hardware.buttons import Buttons  # noqa: E402
+    from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
     inputs = Buttons(profile)
     clock = adafruit_ticks.ticks_ms
     on_show = None
@@ -146,7 +149,9 @@ if RESTARTED:
 probe = None
 if TRACE:
     # the ballast test fills the heap once a power-up, not again after restart()
+    # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
     probe = trace.Probe(leds, frames=TRACE >= 2,
+                        store=store if os.getenv("JARMO_TRACE_FLASH") else None,
                         ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
 
 # ----------------------------------------------------------------------------
@@ -154,7 +159,8 @@ if TRACE:
 # ----------------------------------------------------------------------------
 try:
     run_guarded(app, inputs, leds, screen, clock, on_show, probe,
-                restart=None if ON_HOST else restart, preload=PRELOAD_ALL)
+                restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
+                sleep=None if ON_HOST else sleep)
 finally:
     if ON_HOST:
         on_show.finish()

@@ -7,6 +7,8 @@
     python3 run.py bench [args]          tools/bench.py
     python3 run.py selfplay [args]       AI self-play statistics (python -m host.selfplay)
     python3 run.py deploy DRIVE [args]   tools/deploy.py: the game onto a CIRCUITPY drive
+    python3 run.py bundle [args]         tools/bundle.py: Project Bundle zips for download
+    python3 run.py web [--build DIR]     tools/web.py: the handheld on a web page (served, or a static site)
     python3 run.py firmware [args]       tools/firmware.py: a UF2 with the game frozen in
 
 On first use it creates .venv and installs requirements.txt into it, and
@@ -46,6 +48,8 @@ commands:
   bench [args]         run tools/bench.py
   selfplay [args]      AI self-play statistics (python -m host.selfplay)
   deploy DRIVE [args]  copy the game and its libraries to a CIRCUITPY drive
+  bundle [args]        Project Bundle zips, one per board profile and CircuitPython version
+  web [--build DIR]    the handheld in a browser: served on localhost, or written as a static site
   firmware --profile P build a CircuitPython UF2 with the game frozen in
 """
 
@@ -116,20 +120,68 @@ def ensure_root_on_path(py):
         write_stamp(pth, ROOT)
 
 
+def owner(path):
+    """The name of the user who owns path (its uid where names are unknown)."""
+    uid = os.stat(path).st_uid
+    try:
+        import pwd
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return "uid %d" % uid
+
+
+def unusable_venv(why):
+    """Stop: .venv cannot be used or replaced by this user; say what to do instead."""
+    fail("%s.\n  It cannot be used by %s (Python %s) nor replaced.  Instead:\n"
+         "  - run `python3 run.py ...` as the user who made it, or\n"
+         "  - have that user remove it (rm -rf %s); the next run makes a new one, or\n"
+         "  - work in a copy of your own: git clone %s jarmo (or cp -r) and run it there."
+         % (why, sys.executable, sys.version.split()[0], VENV, ROOT))
+
+
+def venv_version(py):
+    """The version of .venv's Python ("3.11.2"), or None when it does not run."""
+    if not os.path.exists(py):
+        return None
+    try:
+        out = subprocess.run([py, "-c", "import sys; print(sys.version.split()[0])"],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else None
+
+
 def ensure_venv():
     """Create .venv and install requirements.txt when it changed."""
     py = venv_python()
-    healthy = os.path.exists(py) and subprocess.call(
-        [py, "-c", "pass"], stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    version = venv_version(py)
+    healthy = version is not None
     if not healthy:
-        if os.path.exists(VENV):
-            say("the .venv is broken; recreating it")
-            shutil.rmtree(VENV)
+        if os.path.lexists(VENV):
+            made_by = owner(VENV)
+            if hasattr(os, "getuid") and os.stat(VENV).st_uid != os.getuid():
+                unusable_venv("%s belongs to another user (%s) and its Python (%s) does not run "
+                              "for you" % (VENV, made_by, os.path.realpath(py)))
+            if not os.access(VENV, os.W_OK) or not os.access(ROOT, os.W_OK):
+                unusable_venv("%s does not run and you may not change it" % VENV)
+            say("the .venv is broken (its Python %s does not run); recreating it"
+                % os.path.realpath(py))
+            try:
+                shutil.rmtree(VENV)
+            except OSError as err:
+                unusable_venv("%s could not be removed (%s)" % (VENV, err.strerror or err))
         say("creating .venv with %s (Python %d.%d)" % (sys.executable, *sys.version_info[:2]))
         run_checked([sys.executable, "-m", "venv", VENV], "creating the virtual environment")
-    want = digest(REQUIREMENTS) + " " + sys.version.split()[0]
-    ensure_root_on_path(py)
+        version = venv_version(py)
+    want = digest(REQUIREMENTS) + " " + (version or "")
+    writable = os.access(VENV, os.W_OK)
+    if not writable and read_stamp(PY_STAMP) != want:
+        unusable_venv("%s (made by %s) needs its packages installed again, and you may not "
+                      "change it" % (VENV, owner(VENV)))
+    try:
+        ensure_root_on_path(py)
+    except OSError as err:
+        unusable_venv("%s could not be set up (%s)" % (VENV, err.strerror or err))
     if read_stamp(PY_STAMP) == want:
         return py
     say("installing Python packages from requirements.txt (first run or it changed)")
@@ -203,7 +255,7 @@ the pinned packages and the npm packages.
 """,
     "bench": """usage: python3 run.py bench [--quick] [--device] [--firmware PATH]
 
-Runs every benchmark (tools/bench.py) and prints the figures the README
+Runs every benchmark (tools/bench.py) and prints the figures docs/BENCHMARKS.md
 keeps. Host (default): the rules core's memory and speed, the AI's strength
 and cost, the app's memory, the LED layer's memory; the AI strength table
 takes a few minutes, --quick plays 40 games per pairing. --device: the game
@@ -231,6 +283,18 @@ AI self-play statistics (python -m host.selfplay --help for every option).
 Copies the game and its libraries to a CIRCUITPY drive (tools/deploy.py
 --help for every option).
 """,
+    "web": """usage: python3 run.py web [--port N] [--host ADDR] | --build DIR
+
+Serves the handheld as a web page on localhost and prints its address
+(fast mode: the game's code in MicroPython WebAssembly; device mode: the
+real CircuitPython firmware on an emulated RP2040), or with --build DIR
+writes it as a static site (tools/web.py --help for every option).
+""",
+    "bundle": """usage: python3 run.py bundle [--profile P ...] [--mpy-cross PATH ...]
+
+Writes Project Bundle zips into build/, one per board profile and
+CircuitPython major version (tools/bundle.py --help for every option).
+""",
     "firmware": """usage: python3 run.py firmware --profile P [--all] [--out DIR]
 
 Builds CircuitPython 10.3 for the profile's board with the game and its
@@ -245,6 +309,8 @@ HELP_COMMANDS = {
     "play": ["-P", "-m", "host.sim", "--help"],
     "selfplay": ["-P", "-m", "host.selfplay", "--help"],
     "deploy": [os.path.join("tools", "deploy.py"), "--help"],
+    "bundle": [os.path.join("tools", "bundle.py"), "--help"],
+    "web": [os.path.join("tools", "web.py"), "--help"],
     "firmware": [os.path.join("tools", "firmware.py"), "--help"],
 }
 
@@ -311,6 +377,11 @@ def main(argv):
         execute([py, "-P", "-m", "ruff", "check", "."] + args)
     elif command == "deploy":
         execute([py, os.path.join("tools", "deploy.py")] + args)
+    elif command == "bundle":
+        execute([py, os.path.join("tools", "bundle.py")] + args)
+    elif command == "web":
+        ensure_node(required=True)          # MicroPython WebAssembly and rp2040js go on the site
+        execute([py, os.path.join("tools", "web.py")] + args)
     elif command == "firmware":
         execute([py, os.path.join("tools", "firmware.py")] + args)
     return 0

@@ -3,19 +3,32 @@
 One pass: drain input events into app.press, app.tick(now), then bring the
 LEDs and the text display up to date (each only when its version changed).
 Two kinds of work take a pass of their own, so that no pass carries two
-heavy steps (issue 18's budget: 60 ms a pass on Jarmo's firmware): the
-text display's (a board's OLED: a changed line drawn and sent over I2C,
-up to about 25 ms) and a step of a queued save (the app's store: a flash
-sector, about 53 ms on an RP2040); input waits in keypad's queue.  The
-loop never sleeps: on the device keypad scans in the background and
-ticks_ms is the clock; on the host the clock and the input decide the
-pace.
+heavy steps (60 ms a pass on Jarmo's firmware): the text display's (a
+board's OLED: a changed line drawn and sent over I2C, up to about 25 ms)
+and a step of a compaction of the saves (the app's store: a flash sector
+erased and written, about 53 ms on an RP2040); input waits in keypad's
+queue.  On the device keypad scans in the background and ticks_ms is the
+clock; on the host the clock and the input decide the pace.
+
+Sleeping (the device: code.py passes time.sleep): while nothing is due
+(app.busy is False: no AI thinking, no save in steps; nothing left to
+preload) a pass starts at most every PERIOD ms, and the rest of the period
+is slept, the CPU waiting for an interrupt: buttons are answered within a
+period, the LEDs still animate at 50 passes a second (the app redraws every
+32 ms at most), and the CPU idles for most of a human's turn (the battery
+gains; an emulator that skips waiting time runs at real time). While the AI
+thinks the loop runs flat out.
 """
 
 from adafruit_ticks import ticks_diff
 
+PERIOD = 20         # ms from the start of an idle pass to the next one
+# the naps in seconds by the ms left, made once: a float made in every pass
+# would be garbage in every pass (and none can be made when RAM runs out)
+_NAPS = tuple(ms / 1000 for ms in range(PERIOD + 1))
 
-def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
+
+def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None):
     """Run until inputs.poll() returns False (never, on the device).
 
     inputs.poll(now, press) -> bool delivers pending button events;
@@ -28,7 +41,9 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
     preload: module names imported (or functions called) one per pass
     after the first, so that later state changes find their code loaded
     and their tables built (an import stalls a pass).
+    sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep).
     """
+    naps = None if sleep is None else _NAPS
     pending = list(preload)
     pending.reverse()                   # pop() from the end takes them in order
     press = app.press
@@ -63,15 +78,19 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=()):
                 item()
         if probe is not None:
             probe.end(app, drawn, texted)
+        if naps is not None and not pending and not app.busy:
+            left = PERIOD - ticks_diff(clock(), now)
+            if 0 < left <= PERIOD:
+                sleep(naps[left])
 
 
 def _saving(app):
-    """True while the app's store has a queued save to write (a step a pass)."""
+    """True while the app's store has compaction steps to write (a step a pass)."""
     return getattr(getattr(app, "store", None), "busy", False)
 
 
 def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, restart=None,
-                preload=()):
+                preload=(), sleep=None):
     """run(), but a MemoryError never ends the game.
 
     After one, app.recover() drops what can be rebuilt (the AI's search, the
@@ -84,7 +103,7 @@ def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, rest
     last = None
     while True:
         try:
-            return run(app, inputs, leds, screen, clock, on_show, probe, preload)
+            return run(app, inputs, leds, screen, clock, on_show, probe, preload, sleep)
         except MemoryError:
             gc.collect()
             now = clock()

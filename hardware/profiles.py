@@ -20,7 +20,8 @@ A profile is a dict.  Keys:
   "display"      None, or "sh1107_128x64" (OLED FeatherWing 4650)
   "tabletop"     True: two players face each other, no display
   "usb_edit_key" label of the key that, held at power-up, keeps the
-                 CIRCUITPY drive writable over USB (boot.py)
+                 CIRCUITPY drive writable over USB (boot.py; only on a
+                 board without a usable nvm, hardware/flash.py)
   "board_id"     CircuitPython's id of the board (its firmware's name on
                  circuitpython.org); the device tests boot that firmware
 

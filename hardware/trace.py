@@ -15,9 +15,15 @@ Printed on the USB console, one line per event, each starting with "@@":
     @@FRAME v level hex           (JARMO_TRACE = 2) app.frame version v drawn
                                   at level 0..255: 75 bytes, RGB per point
     @@MAXPASS us state            a new longest pass after the first frame
+    @@FLASH writes=N us=T compactions=C pass_us=P state
+                                  (JARMO_TRACE_FLASH = 1) a pass that wrote the store's log
+                                  (jarmo/storage.py): N records appended and
+                                  C compactions (each one sector erase), T us
+                                  spent in them, the pass P us long in all
     @@BALLAST free=N              (JARMO_TRACE_BALLAST = "ai") the heap is
-                                  filled when the AI begins to think, to show
-                                  that a MemoryError does not end the game
+                                  filled when the AI begins to think, and
+                                  again after every pass, to show that a
+                                  MemoryError does not end the game
 
 A pass is timed without the printing and collecting done here, so the
 figures are those of the game alone.  Collecting garbage at every state
@@ -41,8 +47,12 @@ def _free():
 class Probe:
     """Called by hardware.mainloop.run at the start and end of every pass."""
 
-    def __init__(self, leds, frames=False, ballast=None):
+    def __init__(self, leds, frames=False, ballast=None, store=None):
         self.leds = leds
+        self.flash = [0, 0, 0]      # this pass: records appended, compactions, us in them
+        if store is not None:
+            self._time(store, "_append", 0)
+            self._time(store, "compact", 1)
         self.frames = frames
         self.ballast_state = ballast    # fill the heap when this state is entered
         self.ballast = None
@@ -55,11 +65,31 @@ class Probe:
         self.thinking_since = -1
         self.text_version = -1
 
+    def _time(self, store, name, slot):
+        # the store's method, timed and counted per pass (an instance attribute
+        # shadows the class's)
+        real = getattr(store, name)
+        flash = self.flash
+
+        def timed(*args):
+            t0 = _ns()
+            try:
+                return real(*args)
+            finally:
+                flash[slot] += 1
+                flash[2] += (_ns() - t0) // 1000
+        setattr(store, name, timed)
+
     def begin(self):
         self.t0 = _ns()
 
     def end(self, app, drawn, texted):
         us = (_ns() - self.t0) // 1000
+        flash = self.flash
+        if flash[0] or flash[1]:
+            print("@@FLASH writes=%d us=%d compactions=%d pass_us=%d %s" % (
+                flash[0], flash[2], flash[1], us, app.state))
+            flash[0] = flash[1] = flash[2] = 0
         if us > self.state_max:
             self.state_max = us
         if self.first_frame and us > self.max_pass:
@@ -73,6 +103,8 @@ class Probe:
             self._game(app)
             if state == self.ballast_state and self.ballast is None:
                 self.ballast = fill_heap()
+        if self.ballast is not None:
+            fill_heap(self.ballast)     # again each pass: what was freed is taken back
         self._ai(app)
         if app.text_version != self.text_version:   # also without a display
             self.text_version = app.text_version
@@ -106,10 +138,15 @@ class Probe:
         print("@@AI ms=%d free=%d" % (ms, _free()))
 
 
-def fill_heap():
-    """Allocate blocks until the heap is full; the list of them (kept alive)."""
-    print("@@BALLAST free=%d" % _free())
-    blocks = []
+def fill_heap(blocks=None):
+    """Allocate blocks until the heap is full (into blocks, a list kept alive);
+    the list. CircuitPython's heap grows into free RAM, so the filling goes on
+    until even 16 bytes fail."""
+    if blocks is None:
+        print("@@BALLAST free=%d" % _free())
+        blocks = []
+    else:
+        gc.collect()                # the pass's garbage too: nothing is left free
     size = 16384
     while size >= 16:
         try:

@@ -1,6 +1,5 @@
 """The device's code on a PC (CPython + Adafruit Blinka): event files, a
-virtual clock, captured NeoPixel frames, colours as a terminal shows them,
-data folders and game files.
+virtual clock, captured NeoPixel frames.
 
 Host only (host/ never goes on the board).  Importing this module sets BLINKA_OS_AGNOSTIC
 so that `import board` gives Blinka's simulated board on any PC.
@@ -13,10 +12,10 @@ Event files (JARMO_EVENTS, `python3 run.py play --script`), one event a line:
     wait 500            let 500 ms pass
     # comment           blank lines and comments are skipped
 
-The first pass draws the start screen; then each button event is
-delivered in its own main-loop pass, one clock step after the previous
-one; `wait` adds time.  After the last event the loop
-runs one more pass and stops.
+The buttons: next prev up down left right select back menu.  The first pass
+draws the start screen; then each button event is delivered in its own
+main-loop pass, one clock step after the previous one; `wait` adds time.
+After the last event the loop runs one more pass and stops.
 """
 
 import os
@@ -35,36 +34,51 @@ def parse_events(text, extra=()):
     """Event lines -> list of (kind, value, seat): ("press", code, seat) or ("wait", ms, 0).
 
     extra: further words accepted as ("word", word, 0) (the simulator's "quit").
-    ValueError names the line that is wrong.
+    ValueError names the line that is wrong and says why.
     """
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip().lower()
         if not line:
             continue
-        words = line.split()
         try:
-            seat = 0
-            if words[0] in ("p1", "p2"):
-                seat = 1 if words[0] == "p2" else 0
-                words = words[1:]
-            if words[0] == "wait":
-                if len(words) != 2:
-                    raise ValueError("wait takes one number of milliseconds")
-                out.append(("wait", int(words[1]), 0))
-                continue
-            if words[0] in extra:
-                out.append(("word", words[0], seat))
-                continue
-            count = int(words[1]) if len(words) == 2 else 1
-            if len(words) > 2 or count < 1:
-                raise ValueError("expected a button name and an optional count")
-            code = codes.code(words[0])
-            for _ in range(count):
-                out.append(("press", code, seat))
-        except (ValueError, IndexError) as err:
-            raise ValueError("event line %d %r: %s" % (number, raw.strip(), err)) from err
+            out += _event(line.split(), extra)
+        except ValueError as err:
+            raise ValueError("line %d %r: %s" % (number, raw.strip(), err)) from None
     return out
+
+
+def _event(words, extra):
+    """The events of one line's words; ValueError saying what is wrong."""
+    seat = 0
+    if words[0] in ("p1", "p2"):
+        seat = 1 if words[0] == "p2" else 0
+        words = words[1:]
+        if not words:
+            raise ValueError("a button must follow %s" % ("p2" if seat else "p1"))
+    if words[0] == "wait":
+        if len(words) != 2 or not words[1].isdigit():
+            raise ValueError("wait takes milliseconds, a whole number: wait 500, not %r"
+                             % " ".join(words[1:]))
+        return [("wait", int(words[1]), 0)]
+    if words[0] in extra:
+        if len(words) > 1:
+            raise ValueError("too many words: %s stands alone" % words[0])
+        return [("word", words[0], seat)]
+    if words[0] not in codes.NAMES:
+        raise ValueError("%r is not a button (%s), wait MS%s" % (
+            words[0], " ".join(codes.NAMES), "".join(", " + w for w in extra)))
+    if len(words) > 2:
+        raise ValueError("too many words: a button and a count at most (next 3)")
+    count = 1
+    if len(words) == 2:
+        if not words[1].isdigit():
+            raise ValueError("%r is not a count: a button, then how many times (next 3)"
+                             % words[1])
+        count = int(words[1])
+        if count < 1:
+            raise ValueError("a count of 1 or more, not %d" % count)
+    return [("press", codes.code(words[0]), seat)] * count
 
 
 class EventSource:
@@ -217,266 +231,3 @@ class FramePrinter:
     def finish(self):
         if self.mode == "last" and self.last is not None:
             print(self.last, file=self.out)
-
-
-# ---------------------------------------------------------------- colours as the eye sees them
-
-GAMMA = 2.2    # the eye / an sRGB screen: shown value = light ** (1 / GAMMA)
-
-
-def _unscale(v, k):
-    """The frame byte (0..255) that Leds.show() turned into v = (f * k) >> 8:
-    the middle of the range of f that gives v (0 stays 0: the LED is off).
-    (A piece too dim for its level is sent as 1 in its strongest channel:
-    that reads as the middle of the range that gives 1.)"""
-    if v <= 0 or k >= 256:
-        return v
-    lo = -(-v * 256 // k)                          # ceil(v * 256 / k)
-    hi = min(255, -(-(v + 1) * 256 // k) - 1)
-    return (lo + max(lo, hi)) / 2
-
-
-def perceived(colour, level=255, gamma=GAMMA):
-    """The 0xRRGGBB a terminal shows for an LED sent `colour` at drawing level
-    `level` (0..255, hardware.leds.scale_level of the profile's cap and the
-    menu brightness: the bytes are colour * (level + 1) >> 8).
-
-    First the dimming is undone (the eye adapts to the LEDs' brightness, so a
-    capped or dimmed grid looks the same, only darker); then the brightest
-    channel is lifted from LED light to screen value (light ** (1 / gamma)),
-    and the other channels scaled with it, so the hue stays: a dim archer
-    (0x401C00) shows as a clear vermillion-brown 0x883C00, not near-black.
-    """
-    k = level + 1
-    r = _unscale((colour >> 16) & 255, k)
-    g = _unscale((colour >> 8) & 255, k)
-    b = _unscale(colour & 255, k)
-    top = max(r, g, b)
-    if top <= 0:
-        return 0
-    top = min(top, 255)
-    scale = 255 * (top / 255) ** (1 / gamma) / max(r, g, b)
-    r, g, b = (min(255, int(round(c * scale))) for c in (r, g, b))
-    return (r << 16) | (g << 8) | b
-
-
-COLOUR_MODES = ("truecolor", "256", "none")
-
-
-def colour_mode(option="auto", env=None):
-    """The colour rendering for a terminal: "truecolor", "256" or "none".
-
-    option: "auto" or one of COLOUR_MODES (a command-line choice overrides
-    the environment).  auto: NO_COLOR set to anything non-empty gives
-    "none" (https://no-color.org); COLORTERM truecolor or 24bit gives
-    "truecolor"; a TERM with 256color gives "256"; anything else (dumb,
-    linux, vt100, unset) gives "none": letters only.
-    """
-    if option != "auto":
-        if option not in COLOUR_MODES:
-            raise ValueError("--color must be auto, %s" % ", ".join(COLOUR_MODES))
-        return option
-    env = os.environ if env is None else env
-    if env.get("NO_COLOR", ""):
-        return "none"
-    if env.get("COLORTERM", "").strip().lower() in ("truecolor", "24bit"):
-        return "truecolor"
-    if "256color" in env.get("TERM", ""):
-        return "256"
-    return "none"
-
-
-_CUBE = (0, 95, 135, 175, 215, 255)   # the xterm 256-colour cube's levels
-
-
-def xterm256(colour):
-    """The nearest of the xterm 256-colour palette's cube and grey ramp (16..255)."""
-    rgb = ((colour >> 16) & 255, (colour >> 8) & 255, colour & 255)
-
-    def near(v):
-        return min(range(6), key=lambda i: abs(_CUBE[i] - v))
-    idx = [near(v) for v in rgb]
-    cube = tuple(_CUBE[i] for i in idx)
-    grey_i = max(0, min(23, int(round((sum(rgb) / 3 - 8) / 10))))
-    grey = (8 + 10 * grey_i,) * 3
-
-    def dist(c):
-        return sum((a - b) ** 2 for a, b in zip(c, rgb))
-    if dist(grey) < dist(cube):
-        return 232 + grey_i
-    return 16 + 36 * idx[0] + 6 * idx[1] + idx[2]
-
-
-def sgr_colour(colour, mode, background=False):
-    """The escape sequence that sets the foreground (or background) colour;
-    "" in mode "none"."""
-    if mode == "none":
-        return ""
-    layer = 48 if background else 38
-    if mode == "256":
-        return "\x1b[%d;5;%dm" % (layer, xterm256(colour))
-    return "\x1b[%d;2;%d;%d;%dm" % (layer, (colour >> 16) & 255, (colour >> 8) & 255, colour & 255)
-
-
-# ---------------------------------------------------------------- files
-
-
-class FileError(Exception):
-    """A file given on the command line that cannot be used: one line that says why."""
-
-
-def data_folder(path=None, env=None):
-    """The folder for saves and statistics, created when missing.
-
-    path: --data; default $XDG_DATA_HOME/jarmo (an absolute XDG_DATA_HOME),
-    else ~/.local/share/jarmo.  FileError if it cannot be made or written.
-    """
-    env = os.environ if env is None else env
-    if not path:
-        base = env.get("XDG_DATA_HOME", "")
-        if not os.path.isabs(base):
-            base = os.path.join(os.path.expanduser("~"), ".local", "share")
-        path = os.path.join(base, "jarmo")
-    path = os.path.abspath(os.path.expanduser(path))
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise FileError("cannot keep saves in %s: it is a file, not a folder" % path)
-    try:
-        os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, ".jarmo-write-test")
-        with open(probe, "w") as f:
-            f.write("ok")
-        os.remove(probe)
-    except OSError as err:
-        raise FileError("cannot keep saves in %s: %s" % (path, err.strerror or err)) from err
-    return path
-
-
-def read_text(path, what):
-    """The text of a file given as `what` (e.g. "--replay"); FileError if it is
-    missing, unreadable or not text."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read((1 << 20) + 1)
-    except FileNotFoundError:
-        raise FileError("%s %s: no such file" % (what, path)) from None
-    except IsADirectoryError:
-        raise FileError("%s %s: is a folder, not a file" % (what, path)) from None
-    except OSError as err:
-        raise FileError("%s %s: cannot read it (%s)" % (what, path, err.strerror or err)) from err
-    if len(data) > 1 << 20:
-        raise FileError("%s %s: too big for a game or event file (over 1 MB)" % (what, path))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeError:
-        text = None
-    if text is None or "\0" in text:
-        raise FileError("%s %s: not a text file" % (what, path))
-    return text
-
-
-def game_from_save(body):
-    """The Game in the body of the app's `game` save: JSON with "game" (a
-    Game.dump()) or "match" (a Match.dump(): its current game)."""
-    import json
-
-    from jarmo import Game
-    from jarmo.match import Match
-    try:
-        d = json.loads(body)
-    except ValueError:
-        raise ValueError("a Jarmo file, but not a saved game") from None
-    if not isinstance(d, dict) or not ("game" in d or "match" in d):
-        raise ValueError("a Jarmo file, but not a saved game")
-    if "match" in d:
-        return Match.load(d["match"]).game
-    return Game.load(d["game"])
-
-
-def saved_game_entry(path):
-    """(folder, name) when path names the app's saved game in a data folder:
-    the folder itself, its `game`, or one of the store's files for it
-    (`game.0`, `game.1`, `game.new`); else None."""
-    if os.path.isdir(path):
-        folder, name = path, "game"
-    else:
-        folder, base = os.path.split(os.path.abspath(path))
-        name = base.rsplit(".", 1)[0] if base.endswith((".0", ".1", ".new")) else base
-    if name != "game":
-        return None
-    if not any(os.path.isfile(os.path.join(folder, name + ext))
-               for ext in ("", ".0", ".1", ".new")):
-        return None
-    return folder, name
-
-
-def load_saved_game(folder, name="game"):
-    """The Game the app saved in a data folder, read through jarmo.storage's
-    Store (whatever its file format); ValueError saying why not."""
-    from jarmo.storage import Store
-    store = Store(folder)
-    body = store.read(name)
-    if body is None:
-        raise ValueError("no saved game there (%s)" % (store.error or "none saved"))
-    return game_from_save(body)
-
-
-def load_game_text(text, rules=None, expansions=()):
-    """A Game from any of the texts a player has (ValueError saying why not):
-
-    - the app's `game` save in the single-file format (JARMO1 header,
-      checksum, JSON with "game" or "match"; a match gives its current game;
-      the store's slot files are read by load_saved_game);
-    - Game.dump() text, or an export of the simulator (# comment lines
-      before it);
-    - a plain list of actions ("a1-c2 e5-d3 ...", move numbers such as
-      "1." and commas allowed), played from the start under `rules`
-      (default standard) and `expansions`; lines "rules R" and
-      "expansions E ..." at the top choose them too.
-    """
-    from jarmo import Game, IllegalMove, storage
-    from jarmo.match import Match
-    OLD_TAG = getattr(storage, "OLD_TAG", "JARMO1")    # the single-file save format
-    unwrap = storage.unwrap
-
-    if text.startswith(OLD_TAG + " "):
-        try:
-            body = unwrap(text)
-        except ValueError as err:
-            raise ValueError("a damaged save (%s)" % err) from err
-        return game_from_save(body)
-    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    if lines and lines[0].startswith("jarmo-game"):
-        return Game.load("\n".join(lines) + "\n")
-    if lines and lines[0].startswith("jarmo-match"):
-        return Match.load("\n".join(lines) + "\n").game
-    rules = rules or "standard"
-    expansions = tuple(expansions or ())
-    actions = []
-    for line in lines:
-        words = line.replace(",", " ").split()
-        if words and words[0] == "rules" and not actions:
-            if len(words) != 2:
-                raise ValueError("'rules' takes one rule set")
-            rules = words[1]
-            continue
-        if words and words[0] == "expansions" and not actions:
-            expansions = tuple(w for w in words[1:] if w != "-")
-            continue
-        for w in words:
-            if w.rstrip(".").isdigit():
-                continue       # a move number
-            actions.append(w)
-    if not actions:
-        raise ValueError("no moves in it")
-    try:
-        game = Game(rules, expansions=expansions)
-    except ValueError as err:
-        raise ValueError(str(err)) from err
-    for i, a in enumerate(actions, 1):
-        try:
-            game.play(a)
-        except IllegalMove as err:
-            raise ValueError("action %d %r is not legal in %s rules: %s" % (i, a, rules, err)) from err
-    return game

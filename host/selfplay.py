@@ -21,8 +21,8 @@ from jarmo.ai import Player, level_number
 from jarmo.game import EXPANSIONS, REASONS, RULE_SETS, Game
 
 DEFAULT_PLY_LIMIT = 300
-COLOURS = {"classic": ("White", "Black")}
-DEFAULT_COLOURS = ("Green", "Blue")
+COLOURS = {"classic": ("White", "Black")}         # the online site's names (docs/RULES.md 3)
+DEFAULT_COLOURS = ("vermillion", "sky blue")       # the handheld's, in the other rule sets
 
 USAGE = """usage: python3 run.py selfplay [--rules R] [--games N] [--south LEVEL] [--north LEVEL]
                                [--seed S] [--jobs N] [--expansions E [E ...]]
@@ -170,14 +170,14 @@ def summary(records, rules, south, north, swap=False):
     wins_n = sum(1 for r in records if r["winner"] == "north")
     draws = n - wins_s - wins_n
     lines = []
-    lines.append("  %-22s %6d (%6.2f %%)" % ("south (%s) wins" % colours[0], wins_s, pct(wins_s, n)))
-    lines.append("  %-22s %6d (%6.2f %%)" % ("north (%s) wins" % colours[1], wins_n, pct(wins_n, n)))
-    lines.append("  %-22s %6d (%6.2f %%)" % ("draws", draws, pct(draws, n)))
+    lines.append("  %-23s %6d (%6.2f %%)" % ("south (%s) wins" % colours[0], wins_s, pct(wins_s, n)))
+    lines.append("  %-23s %6d (%6.2f %%)" % ("north (%s) wins" % colours[1], wins_n, pct(wins_n, n)))
+    lines.append("  %-23s %6d (%6.2f %%)" % ("draws", draws, pct(draws, n)))
     if swap:
         a = sum(1 for r in records if r["player"] == 0)
         b = sum(1 for r in records if r["player"] == 1)
-        lines.append("  %-22s %6d (%6.2f %%)" % ("player A %s wins" % south, a, pct(a, n)))
-        lines.append("  %-22s %6d (%6.2f %%)" % ("player B %s wins" % north, b, pct(b, n)))
+        lines.append("  %-23s %6d (%6.2f %%)" % ("player A %s wins" % south, a, pct(a, n)))
+        lines.append("  %-23s %6d (%6.2f %%)" % ("player B %s wins" % north, b, pct(b, n)))
         lines.append("  player A wins %.1f %% of the %d decided games" % (pct(a, a + b), a + b))
     if n:
         plies = [r["plies"] for r in records]
@@ -284,7 +284,8 @@ def main(argv=None):
     try:
         selfplay(argv)
     except UsageError as exc:
-        sys.stderr.write("error: %s\n%s" % (exc, USAGE))
+        sys.stderr.write("python3 run.py selfplay: %s (python3 run.py selfplay --help: "
+                         "every option)\n" % exc)
         return 2
     return 0
 

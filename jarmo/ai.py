@@ -23,6 +23,7 @@
 import os
 from array import array
 
+from jarmo import rulesets as R
 from jarmo.board import HOME_ROW, ROW
 from jarmo.game import Game
 from jarmo.rng import Rng
@@ -52,15 +53,12 @@ _STACK = const(32)
 # measurements (issue 9), kept as a benchmark opponent: not in the app's menu.
 LEVELS = ("random", "greedy", "2", "3", "4", "3-legacy")
 _DEPTH = (0, 1, 2, 8, 8, 4)
-_BUDGET = (0, 1000000, 1500, 510, 1950, 3000)   # per level (3 and 4: per rule set below)
-# Levels 3 and 4 per rule set (classic, standard, legendary, jasyr): the nodes
-# the emulated Pico applies in their time budgets (docs/AI.md, "Measured").
-_BUDGET3 = (510, 660, 570, 520)
-_BUDGET4 = (1950, 2000, 1710, 1560)
+_BUDGET = (0, 1000000, 1500, 510, 1950, 3000)   # per level (3 and 4: the rule set's row)
+# Levels 3 and 4 take their node budgets (the nodes the emulated Pico
+# applies in their time budgets) and level 3 its time from the rule set's
+# row (jarmo/rulesets.py; docs/AI.md, "Measured"): level 3 thinks 650 ms in
+# classic, where more nodes made it weaker (docs/AI.md, Strength).
 TIME_MS = (0, 0, 130, 900, 2800, 0)
-# Level 3 in classic thinks less: 650 nodes (its 900 ms) won 27.9 % of the
-# decided games against "3-legacy", 510 nodes 56.2 % (docs/AI.md, Strength).
-_CLASSIC_TIME3 = const(650)
 _CAP = (0, 1000000, 1500, 12000, 40000, 3000)
 
 
@@ -110,12 +108,11 @@ _UPPER = const(3)
 # -6, -5, -4, -1, 1, 4, 5 or 6) at f * 13 + (t - f + 6) = f * 12 + t + 6.
 _HIST = const(319)
 _HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 400
-# Late-move reductions (levels 3, 4), per rule set (classic, standard,
-# legendary, jasyr): from the node's 2nd action in standard, its 4th in
-# legendary, none (99) in classic and jasyr; when 2+ turns would be left.
-# No 3-turn iteration (levels 3, 4; legendary and jasyr): deepen 1, 2, 4,
-# 5, ...  (Plain globals: the tests switch them off.)
-_LMR_I = (99, 1, 3, 99)
+# Late-move reductions (levels 3, 4): from the node's k-th action, k the
+# rule set's row's AI_LMR (standard 2nd, legendary 4th, 99: none, in
+# classic and jasyr); when 2+ turns would be left. No 3-turn iteration
+# (levels 3, 4; the rule sets without points): deepen 1, 2, 4, 5, ...
+# (A plain global: the tests switch it off.)
 _LMR_MIN = const(2)
 _SKIP3 = 1
 
@@ -212,7 +209,7 @@ def _tables(game, part=False):
     With part=True only one side's half is built per call (about 23 ms on
     the Pico; a step() each): None until both halves are there.
     """
-    key = game._jasyr
+    key = game._forward         # the game kind: its neighbour tables
     tables = _TABLES.get(key)
     if tables is None:
         half = _HALVES.get(key)
@@ -236,7 +233,7 @@ def prepare_tables_step(rules):
     kind's, 2.2 KB that a game of this kind never reads. True once built.
     The menu calls it every pass, so the tables of the game it would start
     or resume are there before the AI's first turn (greedy: at most 50 ms)."""
-    key = rules == "jasyr"
+    key = bool(R.row(rules)[R.FEATURES] & R.FORWARD)
     other = not key
     if other in _TABLES:
         del _TABLES[other]
@@ -330,7 +327,7 @@ def _eval_scored(g, tables):
     top = g._top
     under = g._under
     pool = g._pool
-    classic = g._classic
+    classic = g._marks          # recalls, no guards
     # Free points of each side's enemy camp (not taken by its own pieces), and
     # whether each side's own camp has an empty point.
     # (Written out: a loop costs more than the work.  A point is free for a
@@ -510,14 +507,14 @@ def _eval_race(g, tables):
     pool = g._pool
     if side == 0 and n1 == 1 and not held[1] and not pool[1]:
         f = scratch[5]
-        if (att0 >> f) & 1 and not under[f] and not (g._jasyr and top[f] & 4):
+        if (att0 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & 4):
             if 5 - pool[1] - g._out[1] == 1:
                 v += _WIN >> 2
             elif v < 0:
                 v = 0
     elif side == 1 and n0 == 1 and not held[0] and not pool[0]:
         f = scratch[0]
-        if (att1 >> f) & 1 and not under[f] and not (g._jasyr and top[f] & 4):
+        if (att1 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & 4):
             if 5 - pool[0] - g._out[0] == 1:
                 v += _WIN >> 2
             elif v < 0:
@@ -625,6 +622,8 @@ class Player:
         self.seed = seed
         self.rng = Rng(seed)
         self.depth = _DEPTH[self.level]
+        self.lmr_from = None           # late-move reductions from this action (None: the
+                                       # rule set's row; 99: none)
         self.node_budget = None        # without a clock: None for the level's
         self.budget = _BUDGET[self.level]   # of the turn in hand
         self.time_ms = TIME_MS[self.level]   # with a clock: think this long at most
@@ -703,15 +702,15 @@ class Player:
         self.nodes = 0
         self.completed_depth = 0
         g = self._g
-        self.time_ms = _CLASSIC_TIME3 if self.level == 3 and g._classic else TIME_MS[self.level]
+        row = g.row
+        self.time_ms = row[R.AI_TIME3] if self.level == 3 else TIME_MS[self.level]
         if now_ms is None or not self.time_ms:
             self._t0 = -1
             b = self.node_budget
             if b is None:
                 b = _BUDGET[self.level]
                 if self.level == 3 or self.level == 4:
-                    k = 0 if g._classic else 1 if g._scored else 2 if g._legendary else 3
-                    b = (_BUDGET3 if self.level == 3 else _BUDGET4)[k]
+                    b = row[R.AI_NODES3 if self.level == 3 else R.AI_NODES4]
             self.budget = b
         else:
             self._t0 = now_ms & _TICKS_MASK
@@ -735,8 +734,9 @@ class Player:
         # only where enabled.
         tt = self._ttmask >= 0
         self._skip3 = _SKIP3 and tt and not g._scored
-        self._lmr = _LMR_I[0 if g._classic else 1 if g._scored else 2 if g._legendary else 3] if tt else 99
-        self._tables = _TABLES.get(g._jasyr)
+        lmr = row[R.AI_LMR] if self.lmr_from is None else self.lmr_from
+        self._lmr = lmr if tt else 99
+        self._tables = _TABLES.get(g._forward)
         if self._tables is None:
             self._iter = 0        # the first steps build the tables: slices of their own
             self._d = 0
@@ -833,7 +833,7 @@ class Player:
         if buf is None:
             buf = self._buffer(d)
         n = g._gen(buf)
-        if d and not g._jasyr and (g._stage or g._held[mover]):
+        if d and not g._one_action and (g._stage or g._held[mover]):
             n = self._prune(g, buf, n)     # (nothing to prune without held pieces)
         self._n[d] = n
         self._i[d] = 0
@@ -1028,8 +1028,8 @@ class Player:
         targets = _TARGETS
         pool = g._pool
         out = g._out
-        classic = g._classic
-        jasyr = g._jasyr
+        classic = g._ban            # the back-and-forth ban, no repetition, no wipe-out
+        jasyr = g._one_action       # a placement is a whole turn
         plim = g.ply_limit - 1 if g.ply_limit else 1 << 29
         size = self._size
         d = self._d

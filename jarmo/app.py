@@ -6,6 +6,7 @@
 #     app.frame, app.frame_version   # 25 RGB points, a1 = bytes 0..2
 #     app.text, app.text_version     # up to 5 lines of up to 21 characters
 #     app.brightness, app.celebrate
+#     app.busy                       # an AI thinks or a save is in steps: no sleep
 #
 # Each screen is a state object (app_base.State: enter, exit, press, tick,
 # draw) that keeps its own fields: Menu (app_menu), Play and Ai (app_play),
@@ -17,13 +18,11 @@
 # the clock, the frame and the text; and the game's flow between turns
 # (start_game, next_turn, turn_over), which menu, result and play all use.
 #
-# Saving: after every completed turn the game (or match) goes to the store as
-# ``game``; settings go to ``settings`` when a value changes; statistics to
-# ``stats`` when a game ends; a battle's win to ``campaign``. A damaged file
-# is reported and set aside.
-
-import json
-import sys
+# Saving (jarmo/storage.py, a log in flash): a game (or each game of a match)
+# starts with a GAME record and every completed turn appends its action
+# codes (jarmo/gamerec.py); settings are written when a value changes,
+# statistics when a game is counted, a battle's win when it is seen.
+# Damage found at start-up is reported, each damaged item by name.
 
 try:
     from micropython import const
@@ -40,15 +39,17 @@ from jarmo.app_base import (
     S_HELP,
     S_MENU,
     S_PLAY,
-    SAVE,
-    STATE_NAMES,
+    SCREEN,
+    SCREENS,
+    SIDE_WORDS,
     TICKS_MASK,
     TIMER,
+    forget_module,
 )
-from jarmo.app_menu import Menu, new_game, resume
-from jarmo.app_play import Ai, Play
-from jarmo.app_screens import End, Notice, Result
+from jarmo.app_menu import new_game, resume
+from jarmo.app_play import Play
 from jarmo.board import point
+from jarmo.players import Ai, Human
 
 # What the device imports after start-up, one module per main-loop pass, so
 # that no state change waits for an import (docs/ARCHITECTURE.md). Every
@@ -59,29 +60,27 @@ PRELOAD = ("jarmo.ai",)
 _AI_STEPS = const(2)        # player.step() calls per tick; each applies up to 8
                             # actions (ai.SLICE), so at most 16 a tick
 _REDRAW = const(32)         # ms between redraws when nothing happened
-# The states made when they open and forgotten when they close, from S_HELP
-# on: each module's state class is also called Screen.
-_ON_DEMAND = ("jarmo.app_help", "jarmo.app_stats", "jarmo.app_campaign", "jarmo.app_lesson")
 
 
-def _forget(name):
-    """Forget a module so its code can be collected (MicroPython RAM)."""
-    mod = sys.modules.pop(name, None)
-    pkg = sys.modules.get("jarmo")
-    short = name[6:]                    # after "jarmo."
-    if mod is not None and getattr(pkg, short, None) is mod:
-        delattr(pkg, short)
+def _state(sid):
+    """A new state of screen sid (its row in app_base.SCREENS)."""
+    module, name = SCREENS[sid * SCREEN + 1], SCREENS[sid * SCREEN + 2]
+    return getattr(__import__(module, None, None, (name,)), name)()
+
+
+def _on_demand(sid):
+    return SCREENS[sid * SCREEN + 3]
 
 
 def _start():
     """The start-up module (loading, App.new_game's options), used once."""
     from jarmo import app_start
-    _forget("jarmo.app_start")
+    forget_module("jarmo.app_start")
     return app_start
 
 
 class App:
-    def __init__(self, store=None, has_display=True, tabletop=False, seed=0):
+    def __init__(self, store=None, has_display=True, tabletop=False, seed=0, problems=()):
         self.frame = bytearray(75)
         self._work = bytearray(75)
         self.frame_version = 0
@@ -103,11 +102,13 @@ class App:
         self._stats = None      # jarmo.stats.Stats once loaded
         self._make_states()
         self.set_game(None, None, 0, 0, False)
-        _start().boot(self)
+        # problems: what the caller found wrong before (settings.toml, saves
+        # imported from the drive), shown with the store's at start-up
+        _start().boot(self, problems)
 
     def _make_states(self):
-        # by state id (app_base); from S_HELP on they are made when they open
-        self.states = [Menu(), Play(), Ai(), End(), Result(), Notice(), None, None, None, None]
+        # by screen id (app_base.SCREENS); the on-demand ones are made when they open
+        self.states = [None if _on_demand(k) else _state(k) for k in range(len(SCREENS) // SCREEN)]
         self.sid = S_MENU
 
     # ------------------------------------------------------------ public
@@ -115,13 +116,22 @@ class App:
     @property
     def state(self):
         """The current state's name (for tests and the simulator)."""
-        return STATE_NAMES[self.sid]
+        return SCREENS[self.sid * SCREEN]
 
     @property
     def cursor(self):
-        """The point 0..24 under the cursor in a human's turn, else -1."""
+        """The point 0..24 under the cursor in a human's turn, else -1 (the
+        lesson's: its state's cursor())."""
         c = self.board.cursor
         return c if self.sid == S_PLAY and c < 25 else -1
+
+    @property
+    def busy(self):
+        """True while work waits for every pass: an AI thinks (its turn, a
+        hint, a timed-out turn) or the store compacts. The device's main loop
+        sleeps between passes only while it is False (hardware/mainloop.py)."""
+        store = self.store
+        return self.states[self.sid].busy(self) or (store is not None and store.busy)
 
     @property
     def thinking(self):
@@ -137,12 +147,9 @@ class App:
         self.now = now = now_ms & TICKS_MASK
         store = self.store
         if store is not None and store.busy:
-            # one unit of a queued save a pass, and nothing else this pass:
-            # a flash sector costs ~50 ms on an RP2040 (jarmo/storage.py)
-            store.step()
-            if store.problem is not None:
-                store.problem = None
-                self.msg = ("Cannot save: the", "drive is read-only")
+            # a compaction (between games, or a full log), and nothing else
+            # this pass: erasing the flash sector costs ~50 ms on an RP2040
+            self._saving(store.step)
         else:
             self.states[self.sid].tick(self)
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
@@ -176,20 +183,18 @@ class App:
         The AI's search, the turn being picked, the statistics and How to
         play go; the game comes back from its last save (made after every
         turn, so at most the turn in progress is lost) and is resumed, or
-        the menu opens when there is none.  The queued saves are finished
-        as soon as that memory is free, before start-up runs: if it runs
-        out of memory too, code.py restarts and resumes from the flash."""
+        the menu opens when there is none. If start-up runs out of memory
+        too, code.py restarts and resumes from the flash."""
         self.set_game(None, None, 0, 0, False)
         self._stats = None
         self.celebrate = None
         self._make_states()         # new states hold nothing of the old ones
-        for name in _ON_DEMAND:
-            _forget(name)
+        for k in range(len(SCREENS) // SCREEN):
+            if _on_demand(k):
+                forget_module(SCREENS[k * SCREEN + 1])
         import gc
         gc.collect()
-        if self.store is not None:
-            self.store.flush()
-        _start().boot(self)
+        _start().boot(self, ())
         self.resume_saved()
 
     def resume_saved(self):
@@ -219,15 +224,15 @@ class App:
         """Leave the current state (its exit) and enter state `sid` with `arg`."""
         old = self.sid
         self.states[old].exit(self)
-        if old >= S_HELP:
+        if _on_demand(old):
             self.states[old] = None         # its code leaves RAM
-            _forget(_ON_DEMAND[old - S_HELP])
-        _forget("jarmo.campaign")           # the ladder's data, or a battle's record
+            forget_module(SCREENS[old * SCREEN + 1])
+        forget_module("jarmo.campaign")     # the ladder's data, or a battle's record
         if self.store is not None:
             self._stats = None              # read again from the store when needed
-            _forget("jarmo.stats")
-        if sid >= S_HELP:
-            self.states[sid] = __import__(_ON_DEMAND[sid - S_HELP], None, None, ("x",)).Screen()
+            forget_module("jarmo.stats")
+        if _on_demand(sid):
+            self.states[sid] = _state(sid)
         self.sid = sid
         self.dirty = True
         self.states[sid].enter(self, arg)
@@ -254,35 +259,54 @@ class App:
 
     # ------------------------------------------------------------ the running game
 
-    def set_game(self, game, match, opp, human0, counted):
+    def set_game(self, game, match, opp, human0, counted, game_id=-1):
         """The game (or match) that runs now, or None: its players (opp: the
-        menu's opponent, 0 human; human0: the human's side in game 1) and
-        whether its result is already in the statistics."""
+        menu's opponent, 0 a second human at the table, n the AI level
+        n - 1; human0: the human's side in game 1), whether its result is
+        already in the statistics, and the id of its GAME record in the
+        store (-1: not saved yet)."""
         self.game = game
+        self.game_id = game_id
+        self.saved = 0 if game is None else game.actions    # actions in the store
         self.match = match
         self.opp = opp
         self.human0 = human0
         self.counted = counted
-        self.player = None      # the AI, made at its first turn
+        # who plays the side the human does not (jarmo/players.py)
+        self.opponent = None if game is None else Human() if not opp else \
+            Ai(opp - 1, self.seed + (match.number if match is not None else 1))
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
-        _forget("jarmo.app_assist")
+        forget_module("jarmo.app_assist")
         self.board.read(game)
 
     def turn_side(self):
         return 0 if self.game.turn == "south" else 1
 
-    def ai_side(self):
-        """The side the AI plays in the running game, or -1."""
-        if not self.opp:
-            return -1
+    def human_side(self):
+        """The side the board's own player has in the running game: human0
+        in game 1, swapped every game of a match (Match.side_of)."""
         m = self.match
-        swapped = m is not None and m.number % 2 == 0
-        return 1 - self.human0 if not swapped else self.human0
+        if m is None:
+            return self.human0
+        return (m.side_of("first") == "north") ^ self.human0
+
+    def opponent_side(self):
+        """The side a player who is not here plays in the running game (the
+        AI, a linked board), or -1: two at the table."""
+        return -1 if self.opponent.local else 1 - self.human_side()
+
+    def name_of(self, side):
+        """Who plays side (0 South, 1 North), as sentences name them: "You"
+        and the opponent's name ("AI"), or "South" / "North" at the table."""
+        if self.opponent.local:
+            return SIDE_WORDS[side]
+        return self.opponent.name if side == self.opponent_side() else "You"
 
     def start_game(self):
         """A game (or the next of a match) begins: save it, then its first turn."""
         self.counted = False
+        self.game_id = -1
         self.board.reset()
         self.msg = ()
         self.save()
@@ -294,7 +318,7 @@ class App:
         self.board.read(g)
         if g.result() is not None:
             self.goto(S_END, False)
-        elif self.turn_side() == self.ai_side() and self.make_player():
+        elif self.turn_side() == self.opponent_side() and self.opponent_ready():
             self.goto(S_AI)
         else:
             if self.settings[TIMER - RULE] or type(self.states[S_PLAY]) is not Play:
@@ -305,42 +329,52 @@ class App:
     def turn_over(self):
         """A turn is complete: save, then the next turn or the end."""
         over = self.game.result() is not None
-        # saved as counted first: a power cut loses a count, never doubles it
-        record = over and not self.counted
-        self.counted = self.counted or over
         self.save()
         if over:
-            self.goto(S_END, record)
+            # counted at the end (the statistics name this saved game, so a
+            # power cut before or after counts it exactly once)
+            self.goto(S_END, not self.counted)
         else:
             self.next_turn()
 
-    def make_player(self):
-        """The AI of the running game; False (play on as humans) if there is none."""
-        if self.player is None:
-            m = self.match
-            try:
-                from jarmo.ai import Player
-                # opponents 1..5 (random, greedy, 2, 3, 4) are the AI's levels 0..4
-                self.player = Player(self.opp - 1,
-                                     seed=self.seed + (m.number if m is not None else 1))
-            except (ImportError, ValueError):
-                self.opp = 0
-                self.msg = ("No AI: playing", "two-player")
-                return False
+    def opponent_ready(self):
+        """True if the opponent can play; an AI that cannot be loaded leaves
+        the game to two humans, with a note."""
+        try:
+            if self.opponent.level >= 0:
+                self.opponent.engine()
+        except (ImportError, ValueError):
+            self.opp = 0
+            self.opponent = Human()
+            self.msg = ("No AI: playing", "two-player")
+            return False
         return True
 
     def save(self):
-        """Save the running game or match (after every completed turn)."""
+        """Save the running game: its GAME record once, then the actions
+        played since the last save (after every completed turn)."""
         if self.store is None or self.game is None:
             return
-        d = {"v": 1, "opp": self.opp, "human": self.human0, "counted": self.counted}
-        if self.battle >= 0:
-            d["battle"] = self.battle
-        if self.match is not None:
-            d["match"] = self.match.dump()
-        else:
-            d["game"] = self.game.dump()
+        self._saving(self._save)
+
+    def _save(self):
+        store = self.store
+        g = self.game
+        if self.game_id < 0:
+            from jarmo.gamerec import start_payload
+            forget_module("jarmo.gamerec")
+            self.game_id = store.start_game(
+                start_payload(g, self.match, self.opp, self.human0, self.battle))
+            self.saved = 0
+        codes = g.history_codes(self.saved)
+        if codes:
+            store.add_turn(codes)
+            self.saved += len(codes)
+
+    def _saving(self, work):
+        # a save the flash refuses (a board that keeps its log in a file on a
+        # read-only drive) is said on the display; the game goes on
         try:
-            self.store.write(SAVE, json.dumps(d))
+            work()
         except OSError:
-            self.msg = ("Cannot save: the", "drive is read-only")
+            self.msg = ("Cannot save:", "the flash refused")

@@ -28,11 +28,10 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
-from jarmo.app_play import Play, title_line
+from jarmo.app_play import Play, _subject, title_line
 from jarmo.buttons import MENU
 from jarmo.notation import action_text
 
-HINT = const(0xCC79A7)      # Okabe-Ito reddish purple
 _DIM_RED = const(0x500000)
 # action kinds (mirrors of jarmo/codes.py, inlined by MicroPython)
 _MOVE = const(0)
@@ -40,6 +39,10 @@ _RECALL = const(1)
 _DONE = const(3)
 _FLIP = const(4)
 _FLIP_PLACE = const(5)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
 _COUNTDOWN = const(5000)    # ms: the LEDs count the last seconds down
 _SHOW = const(500)          # ms each hint point is lit
 
@@ -77,6 +80,7 @@ class Assisted(Play):
         self.timeout_level = 1          # jarmo.ai level playing a timed-out turn
         self.left = 0
         self.deadline = 0
+        self.started = False            # the clock runs from the first tick after enter
         self.game = None
         self.plies = -1
         self.side = -1
@@ -100,6 +104,10 @@ class Assisted(Play):
             self.left = self.limit
             if self.mode != _ASKED:
                 self.mode = _IDLE
+        # The deadline is set by the first tick: a turn entered before the
+        # clock's first reading (a game started or resumed at start-up, when
+        # app.now is still 0) must not lose its time to that jump.
+        self.started = False
         self.deadline = V.ticks_add(app.now, self.left)
         if self.mode == _ASKED:
             self._think(app, self._hint_player(app))
@@ -108,7 +116,8 @@ class Assisted(Play):
         Play.enter(self, app, arg)
 
     def exit(self, app):
-        self.left = max(0, V.ticks_diff(self.deadline, app.now))
+        if self.started:
+            self.left = max(0, V.ticks_diff(self.deadline, app.now))
         if self.mode == _HINTING or self.mode == _TIMED_OUT:
             self.mode = _IDLE       # thought over when asked again
         self.player = None
@@ -117,12 +126,19 @@ class Assisted(Play):
         if self.mode != _TIMED_OUT or b == MENU:
             Play.press(self, app, b, player)
 
+    def busy(self, app):
+        return self.player is not None      # a hint or a timed-out turn thinking
+
     def human(self, app, code):
         if self.mode == _SHOWN:
             self.mode = _IDLE       # the hint is out of date once you act
         Play.human(self, app, code)
 
     def tick(self, app):
+        if not self.started:
+            self.started = True
+            self.deadline = V.ticks_add(app.now, self.left)
+        Play.tick(self, app)
         mode = self.mode
         if mode == _HINTING or mode == _TIMED_OUT:
             # one slice a pass (at most jarmo.ai.SLICE actions: under 30 ms
@@ -139,9 +155,9 @@ class Assisted(Play):
             left = V.ticks_diff(self.deadline, app.now)
             if left <= 0:
                 self.drop()
-                # the opponent's AI makes room (App.make_player makes it again
-                # at its turn; it starts every turn afresh anyway)
-                app.player = None
+                # the opponent's AI makes room (made again at its turn; it
+                # starts every turn afresh anyway)
+                app.opponent.drop()
                 self._think(app, self._helper(app, self.timeout_level))
                 self.mode = _TIMED_OUT
                 app.msg = ("Time is up: the AI", "plays your turn")
@@ -151,21 +167,14 @@ class Assisted(Play):
                 app.dirty = True
 
     def text(self, app):
-        """Play's lines; with the timer, the title always on top, ending with
-        the seconds left (the last line of the body gives way)."""
-        Play.text(self, app)
+        """Play's lines; with the timer, the title on top ending with the
+        seconds left."""
         if not self.limit:
-            return
+            return Play.text(self, app)
         s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
         self.shown = s
         clock = " %d s" % s
-        title = title_line(app)
-        t = app.text
-        if t[0] != title:
-            t = t[:3] + t[-1:]      # 5 lines without the title: one body line goes
-        else:
-            t = t[1:]
-        app.set_text((title[:21 - len(clock)] + clock,) + t)
+        Play.text(self, app, title_line(app)[:21 - len(clock)] + clock)
 
     def draw(self, app, buf):
         Play.draw(self, app, buf)
@@ -175,7 +184,7 @@ class Assisted(Play):
         if self.mode == _SHOWN and self.n:
             k = V.ticks_diff(now, self.t0) // _SHOW % (self.n + 1)
             if k < self.n:
-                V.put(buf, self.points[k], HINT)
+                V.put(buf, self.points[k], V.HINT_COLOUR)
         if self.limit and self.mode != _TIMED_OUT:
             left = V.ticks_diff(self.deadline, now)
             if 0 < left <= _COUNTDOWN and left % 1000 > 300:
@@ -187,9 +196,10 @@ class Assisted(Play):
     # ------------------------------------------------------------ thinking
 
     def _hint_player(self, app):
-        """The opponent's AI against the AI; a greedy one between two players."""
-        if app.opp and app.make_player():
-            return app.player
+        """The opponent's AI against the AI; a greedy one otherwise."""
+        o = app.opponent
+        if o is not None and o.level >= 0 and app.opponent_ready():
+            return o.engine()
         return self._helper(app, 1)
 
     def _helper(self, app, level):
@@ -206,14 +216,14 @@ class Assisted(Play):
         pts = self.points
         n = 0
         for code in answer:
-            kind = code & 7
+            kind = code & _KIND_BITS
             if kind == _DONE:           # nothing to light
                 continue
             if kind == _MOVE or kind == _RECALL or kind == _FLIP or kind == _FLIP_PLACE:
-                pts[n] = code >> 3 & 31     # the piece
+                pts[n] = code >> _SOURCE & _POINT_BITS     # the piece
                 n += 1
             if kind != _FLIP:
-                pts[n] = code >> 8 & 31     # where it goes
+                pts[n] = code >> _TARGET & _POINT_BITS     # where it goes
                 n += 1
         self.n = n
         self.t0 = app.now
@@ -227,6 +237,12 @@ class Assisted(Play):
         app.msg = ()
         g = app.game
         plies = g.plies
+        # the turn's words begin by saying so: "South ran out of time. The AI ..."
+        board = app.board
+        side = board.events_side = app.turn_side()
+        board.events[side] = [_subject(app, side) + " ran out of time. The AI played the turn."]
+        board.page = -1
+        board.page_t = app.now
         for code in answer:
             if g.plies != plies or g.result() is not None or app.game is not g:
                 break

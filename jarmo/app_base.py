@@ -13,32 +13,47 @@ except ImportError:
     def const(value):
         return value
 
-# The states, by id (App.goto) and by name (App.state, traces, docs/APP.md).
+from jarmo.game import EXPANSIONS
+from jarmo.rulesets import FEATURES, NO_EXPANSIONS, ROWS, RULE_SETS
+
+# The screens (states), one row each; a screen's id (App.goto, S_ below)
+# is its row's number. A row: its name (App.state, traces, docs/APP.md), the
+# module that holds its State class, the class's name there, and whether it
+# is made on demand: imported when it opens and forgotten when it closes,
+# so its code costs RAM only while it is shown (App.goto); the others are
+# resident, made with the App. Adding a screen is a module and a row
+# (tests/app/test_app_menu.py ties the ids to the rows). The rows are one
+# flat tuple, SCREEN fields a row: one object in RAM, not one per row.
+SCREEN = const(4)
+SCREENS = (
+    "menu", "jarmo.app_menu", "Menu", False,
+    "play", "jarmo.app_play", "Play", False,
+    "ai", "jarmo.app_play", "Ai", False,
+    "end", "jarmo.app_screens", "End", False,
+    "result", "jarmo.app_screens", "ResultScreen", False,
+    "notice", "jarmo.app_screens", "Notice", False,
+    "help", "jarmo.app_help", "Help", True,
+    "stats", "jarmo.app_stats", "StatsScreen", True,
+    "campaign", "jarmo.app_campaign", "Campaign", True,
+    "lesson", "jarmo.app_lesson", "Lesson", True,
+)
 S_MENU = const(0)
 S_PLAY = const(1)
 S_AI = const(2)
 S_END = const(3)
 S_RESULT = const(4)
 S_NOTICE = const(5)
-# From S_HELP on, a state's module is imported when it opens and forgotten
-# when it closes (App.goto), so it costs RAM only while it is shown.
-S_HELP = const(6)       # How to play: jarmo/app_help.py
-S_STATS = const(7)      # statistics: jarmo/app_stats.py
-S_CAMPAIGN = const(8)   # the campaign's ladder: jarmo/app_campaign.py
-S_LESSON = const(9)     # the guided first game: jarmo/app_lesson.py
-STATE_NAMES = ("menu", "play", "ai", "end", "result", "notice", "help", "stats", "campaign",
-               "lesson")
+S_HELP = const(6)
+S_STATS = const(7)
+S_CAMPAIGN = const(8)
+S_LESSON = const(9)
 
 # Millisecond ticks wrap at 2**29, like adafruit_ticks (App.tick masks the clock).
 TICKS_MASK = const(0x1FFFFFFF)
 
-# Store names (docs/APP.md, Saves).
-SAVE = "game"
-SETTINGS = "settings"
-
 # ---------------------------------------------------------------- settings
 # The settings are small ints in one bytearray, settings[item - RULE], in the
-# order of the menu items RULE .. HINTS; their file keys are SETTING_KEYS.
+# order of the menu items RULE .. HINTS (stored as they are: jarmo/app_menu.py).
 # Item ids are fixed (the LED-only menu shows each at a fixed place);
 # app_menu's ORDER is the order the menu lists them in.
 
@@ -59,28 +74,77 @@ HELP = const(13)
 CAMPAIGN = const(14)
 LESSON = const(15)
 HINT = const(16)
-ITEMS = const(17)
 
-TITLES = ("Resume", "New game", "Rules", "Heroes", "Challenges", "Versus",
-          "Side", "Match", "Brightness", "Timer", "Time out", "Hints", "Statistics",
-          "How to play", "Campaign", "First game", "Hint")
-# The opponents as a ladder, weakest first: "AI n" is the n-th rung, then the
-# jarmo.ai level it plays (random, greedy, 2, 3, ...: --opponent's names).
-# Shown as "Versus: AI 2 greedy" (<= 20 characters).
-OPPONENTS = ("human", "AI 1 random", "AI 2 greedy", "AI 3 level 2", "AI 4 level 3",
-             "AI 5 level 4")
+# The opponents as a ladder, weakest first, each named once, the same way
+# everywhere (menu, --opponent, statistics, docs): "AI " and the jarmo.ai
+# level it plays (random, greedy, level 2, 3, 4; --opponent takes the last
+# word). Shown as "Versus: AI level 4" (<= 20 characters).
+OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3", "AI level 4")
 SIDE_WORDS = ("South", "North")
 GAMES = (1, 2, 4, 6)
 BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)
 TIMER_S = (0, 15, 30, 60)
-# values per item (0: an action item)
-COUNTS = bytes((0, 0, 4, 2, 2, len(OPPONENTS), 2, 4, 8, 4, 2, 2, 0, 0, 0, 0, 0))
-SETTING_KEYS = ("rules", "heroes", "challenges", "opp", "side", "games", "bright",
-                "timer", "timeout", "hints")
-# What a new device starts with (and what an odd value in the file becomes):
+
+# The menu's items, one row each, by item id: its title, how many values it
+# takes (0: an action), the point of its one LED in the LED-only menu (a5
+# .. e5 first, docs/APP.md), and the screen it opens (-1: none). One flat
+# tuple, ITEM fields a row: field f of item k is ITEMS[k * ITEM + f].
+ITEM = const(4)
+ITEMS = (
+    "Resume", 0, 20, -1,
+    "New game", 0, 21, -1,
+    "Rules", len(RULE_SETS), 22, -1,
+    "Heroes", 2, 23, -1,
+    "Challenges", 2, 24, -1,
+    "Versus", len(OPPONENTS), 15, -1,
+    "Side", 2, 16, -1,
+    "Match", len(GAMES), 17, -1,
+    "Brightness", len(BRIGHTNESS), 18, -1,
+    "Timer", len(TIMER_S), 13, -1,
+    "Time out", 2, 14, -1,
+    "Hints", 2, 8, -1,
+    "Statistics", 0, 19, S_STATS,
+    "How to play", 0, 10, S_HELP,
+    "Campaign", 0, 11, S_CAMPAIGN,
+    "First game", 0, 12, S_LESSON,
+    "Hint", 0, 9, -1,
+)
+TITLE = const(0)        # the fields of an item's row
+VALUES = const(1)
+SPOT = const(2)
+OPENS = const(3)
+
+
+# What a new device starts with (and what an odd stored value becomes):
 # standard rules, no expansions, against the greedy AI, South, one game,
 # brightness 6 of 8, no timer (the greedy AI plays a timed-out turn), hints on.
 DEFAULT_SETTINGS = b"\x01\x00\x00\x02\x00\x00\x05\x00\x00\x01"
+
+
+def takes_expansions(s):
+    """Whether the settings' rule set takes expansions (classic does not)."""
+    return not ROWS[s[0]][FEATURES] & NO_EXPANSIONS
+
+
+def expansions(s):
+    """The expansions the settings give (none where the rule set takes none)."""
+    out = ()
+    if takes_expansions(s):
+        for k in range(len(EXPANSIONS)):
+            if s[HEROES - RULE + k]:
+                out += (EXPANSIONS[k],)
+    return out
+
+
+def forget_module(name):
+    """Forget a module ("jarmo.stats") so its code can be collected
+    (MicroPython RAM): out of sys.modules and off its package."""
+    import sys
+    mod = sys.modules.pop(name, None)
+    package, _, short = name.rpartition(".")
+    pkg = sys.modules.get(package)
+    if mod is not None and getattr(pkg, short, None) is mod:
+        delattr(pkg, short)
 
 
 def wrap(text, width=21, lines=2):
@@ -104,16 +168,26 @@ def wrap(text, width=21, lines=2):
 # several states share is on the App (game, match, board, settings, ...).
 class State:
     def enter(self, app, arg):
-        pass
+        """App.goto came here with arg: set up the state, set the text. Once
+        per visit; may allocate (it is not in the pass loop)."""
 
     def exit(self, app):
-        pass
+        """App.goto leaves: let go of what only this visit needed (RAM)."""
 
     def press(self, app, b, player):
-        pass
+        """Button b (jarmo.buttons) from seat player (0, or 1 at a tabletop
+        build), once per debounced press; may change state with app.goto."""
 
     def tick(self, app):
-        pass
+        """Every main-loop pass (app.now set): bounded work only (the pass
+        budget is 100 ms on an RP2040), and no allocation when nothing
+        happens, so the heap does not churn between turns."""
 
     def draw(self, app, buf):
-        pass
+        """Draw the LEDs into buf (75 bytes, RGB per point) when the frame
+        is redrawn (a change, or every 32 ms): must not allocate."""
+
+    def busy(self, app):
+        """True while the state has work for every pass (an AI thinking): the
+        device's main loop then does not sleep between passes (App.busy)."""
+        return False

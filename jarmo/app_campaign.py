@@ -27,25 +27,35 @@ LOCKED = const(0x300000)
 
 
 def describe(k):
-    """Battle k in words: ("4: standard+H, North", "vs AI 2 greedy")."""
+    """Battle k in words: ("4: standard+H North", "vs AI 2 greedy"), each at
+    most 21 characters (the longest: "10: legendary+H North")."""
     rules, expansions, level, side = BATTLES[k]
     t = "%d: %s" % (k + 1, rules)
     for e in expansions:
         t += "+" + e[0].upper()
-    return t + ", " + SIDE_WORDS[side], "vs " + OPPONENTS[level + 1]
+    return t + " " + SIDE_WORDS[side], "vs " + OPPONENTS[level + 1]
 
 
-# The ladder: the battle under the cursor and the progress read when it opened.
+# The ladder: the battle under the cursor, the progress read when it opened,
+# and what SELECT does after a question (the battle in progress would be left
+# unfinished): 1 start the battle under the cursor, 2 the menu's New game
+# (which opens the ladder with arg -1 during a battle, to ask).
 class Campaign(State):
     def __init__(self):
         self.k = 0
         self.progress = None
         self.msg = ""
+        self.ask = 0
 
     def enter(self, app, arg):
         self.progress = p = Progress(app.store)
+        self.ask = 0
+        self.msg = "Progress was unreadable" if p.problem else ""
+        if arg == -1:
+            arg = app.battle
+            self.ask = 2
+            self.msg = "is left unfinished."
         self.k = p.first_open() if arg is None else min(arg, len(BATTLES) - 1)
-        self.msg = "Damaged file set aside" if p.problem else ""
         self._text(app)
 
     def exit(self, app):
@@ -57,15 +67,29 @@ class Campaign(State):
             app.goto(S_MENU)
             return
         self.msg = ""
+        asked = self.ask
+        self.ask = 0
+        if b == SELECT and asked == 2:
+            app.new_game()                  # the menu's New game, the battle left
+            return
         if b == NEXT or b == DOWN or b == RIGHT:
             self.k = (self.k + 1) % n
         elif b == PREV or b == UP or b == LEFT:
             self.k = (self.k - 1) % n
         elif b == SELECT:
-            if self.progress.is_open(self.k):
+            # the battle in progress (app.battle is -1 outside one), while not over
+            running = app.battle if app.battle >= 0 and app.game.result() is None else -1
+            if running == self.k:
+                app.next_turn()             # the battle in progress: back to it
+                return
+            if self.progress.is_open(self.k) and (asked or running < 0):
                 start(app, self.k)
                 return
-            self.msg = "Win battle %d first" % self.k
+            if self.progress.is_open(self.k):
+                self.ask = 1                # it would leave the other one unfinished
+                self.msg = "Battle %d unfinished" % (running + 1)
+            else:
+                self.msg = "Win battle %d first" % self.k
         self._text(app)
 
     def _text(self, app):
@@ -77,8 +101,10 @@ class Campaign(State):
             state = "Open: SELECT plays"
         else:
             state = "Locked"
-        app.set_text(("Campaign: %d/%d won" % (p.wins(), len(BATTLES)),)
-                     + describe(k) + (self.msg or state, "NEXT/PREV: battles"))
+        app.set_text(("New game? This battle" if self.ask == 2 else
+                      "Campaign: %d/%d won" % (p.wins(), len(BATTLES)),)
+                     + describe(k) + (self.msg or state, ("NEXT/PREV: battles", "SELECT again: leave",
+                                                          "SELECT: yes, BACK: no")[self.ask]))
 
     def draw(self, app, buf):
         """The ladder on the LEDs (behind the text on a display too)."""
@@ -103,6 +129,3 @@ def start(app, k):
     app.set_game(Game(rules, expansions), None, level + 1, side, False)
     app.battle = k
     app.start_game()
-
-
-Screen = Campaign     # the name App.goto makes on-demand states by

@@ -19,12 +19,14 @@
 # through the three examples.
 
 from jarmo import app_view as V
-from jarmo.app_base import HELP, S_MENU, State, wrap
+from jarmo.app_base import HELP, S_MENU, State, expansions, wrap
 from jarmo.board import point
 from jarmo.buttons import DOWN, LEFT, NEXT, PREV, RIGHT, UP
+from jarmo.rulesets import RULE_SETS
 
-# (title, pages); the order is fixed: rule sets at 2..5 (settings[0] + 2),
-# expansions at 6, 7.
+# (title, pages): the general sections, a section per rule set (its
+# jarmo.rulesets name, capitalised; tests/app/test_help.py checks that every
+# rule set has one), then the expansions.
 SECTIONS = (
     ("How to play", (
         "NEXT, PREV: turn the pages. SELECT: back to the menu.",
@@ -32,7 +34,8 @@ SECTIONS = (
         "pieces on the way.",
         "Your turn: NEXT finds a piece, SELECT picks it, then NEXT and SELECT "
         "its target.",
-        "PREV drops a picked piece; with none picked it opens the menu.",
+        "PREV or BACK drops a picked piece; with none picked they open the "
+        "menu.",
     )),
     ("Board", (
         "South starts on rank 1 (a1 to e1), North on rank 5. A side's home "
@@ -124,15 +127,25 @@ _COLOURS = (V.PIECE[0], V.PIECE[2], V.PIECE[5], V.PIECE[7], V.SELECTED, V.TARGET
             V.WHITE, V.TRAIL, V.PIECE[0])
 
 
+def _section(title):
+    for i in range(len(SECTIONS)):
+        if SECTIONS[i][0] == title:
+            return i
+    return 0
+
+
+def _title(name):
+    # str.capitalize is CPython's only
+    return name[:1].upper() + name[1:]
+
+
 def _order(app):
     """Section indices in reading order: the first page and the board, the
     rule set and expansions in the settings, then the rest."""
     s = app.settings
-    first = [0, 1, 2 + s[0]]
-    if s[0]:
-        for k in (1, 2):
-            if s[k]:
-                first.append(5 + k)
+    first = [0, 1, _section(_title(RULE_SETS[s[0]]))]
+    for name in expansions(s):
+        first.append(_section(_title(name)))
     return first + [i for i in range(len(SECTIONS)) if i not in first]
 
 
@@ -189,6 +202,3 @@ class Help(State):
             for item in ex[t].split():
                 if item[2] != "p" or V.blink(app.now, 512):
                     V.put(buf, point(item[:2]), _COLOURS[_LETTERS.find(item[2])])
-
-
-Screen = Help     # the name App.goto makes on-demand states by

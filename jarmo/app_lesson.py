@@ -27,9 +27,13 @@ from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
 from jarmo.notation import parse_action
 
-HINT = const(0xCC79A7)  # Okabe-Ito reddish purple: what to pick next
 _REPLY = const(700)     # ms before each of North's actions
 _FLASH = const(600)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
+_MOVE = const(0)
 
 SCRIPT = ("e1-d3 b5-a3 b1-a3 e5-d3 c1-d3 a5-b3 a1-b3 d5-b4 b3-c5 @c1 b4-d3 c1-d3").split()
 # The words of each of South's actions in SCRIPT, then the end (at most 3 lines of 21).
@@ -89,8 +93,7 @@ class Lesson(State):
 
     def _play(self, app, code, step):
         b = self.board
-        kind = code & 7
-        b.trail = code >> 3 & 31 if kind == 0 else -1
+        b.trail = code >> _SOURCE & _POINT_BITS if code & _KIND_BITS == _MOVE else -1
         self.game.play_code(code)
         self.i += 1
         b.read(self.game)
@@ -144,6 +147,11 @@ class Lesson(State):
             return
         self._play(app, self.choices.action(self.first, self.second), 1)
 
+    def cursor(self):
+        """The point under the cursor while the player picks, else -1 (App.cursor)."""
+        c = self.board.cursor
+        return c if self.first >= 0 and self.game.result() is None and c < 25 else -1
+
     def _wanted(self):
         """The point to pick next, or -1 (North's turn, the end)."""
         if self.first < 0:
@@ -158,9 +166,9 @@ class Lesson(State):
         elif g.turn == "north":
             last = "North moves..."
         else:
-            w = NAMES[self._wanted()]
-            last = self.msg or ("Now SELECT (%s)" % w if self.board.cursor == self._wanted()
-                                else "Cursor to %s, SELECT" % w)
+            c = self.board.cursor
+            last = self.msg or "Cursor %s: " % T.choice_name(c) + (
+                "SELECT" if c == self._wanted() else "go to " + NAMES[self._wanted()])
         n = len(STEPS) - 1
         title = "First game %d/%d" % (k + 1, n) if k < n else "First game: done"
         app.set_text((title,) + wrap(STEPS[k], 21, 3) + (last,))
@@ -174,7 +182,7 @@ class Lesson(State):
         w = self._wanted()
         on = V.blink(now, 512)
         if w >= 0 and on:
-            V.put(buf, w, HINT)
+            V.put(buf, w, V.HINT_COLOUR)
         if self.first >= 0 and not on and b.cursor < 25:
             V.put(buf, b.cursor, V.CURSOR[0])
         if b.flash >= 0:
@@ -182,6 +190,3 @@ class Lesson(State):
                 b.flash = -2
             elif not V.ticks_diff(now, b.flash_t) & 128:
                 V.put(buf, b.flash, V.RED)
-
-
-Screen = Lesson     # the name App.goto makes on-demand states by

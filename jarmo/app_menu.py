@@ -1,16 +1,14 @@
 # Menu: the menu state, its items and the settings they change.
 #
 # Settings are small ints (indices into RULES, the core's rule sets, and
-# the tuples of app_base) in one
-# bytearray, ``settings[item - RULE]``, saved as JSON under the store name
-# ``settings`` at every change of a value (a small file; a change must
-# survive a power-off in the menu). The menu is a fixed list of items (in
+# the tuples of app_base) in one bytearray, ``settings[item - RULE]``, saved
+# as it is in the store's R_SETTINGS record at every change of a value (a
+# few bytes appended; a change must survive a power-off in the menu). The menu is a fixed list of items (in
 # ORDER); some are hidden when they do not apply (expansions with classic,
 # the side without an AI, resume and hint without a game). An item's id is
 # fixed so the LED-only menu can show it as one lit LED at a fixed place
-# (SPOTS, docs/APP.md).
+# (app_base.ITEMS, docs/APP.md).
 
-import json
 import sys
 
 from jarmo import app_view as V
@@ -19,83 +17,64 @@ from jarmo.app_base import (
     BRIGHTNESS,
     CAMPAIGN,
     CHALLENGES,
-    COUNTS,
     DEFAULT_SETTINGS,
     GAMES,
     HELP,
     HEROES,
     HINT,
     HINTS,
+    ITEM,
+    ITEMS,
     LESSON,
     MATCH,
     NEW,
+    OPENS,
     OPPONENT,
     OPPONENTS,
     RESUME,
     RULE,
     S_CAMPAIGN,
-    S_HELP,
-    S_LESSON,
     S_RESULT,
-    S_STATS,
-    SETTING_KEYS,
-    SETTINGS,
     SIDE,
     SIDE_WORDS,
+    SPOT,
     STATS,
     TIMEOUT,
     TIMER,
     TIMER_S,
-    TITLES,
+    TITLE,
+    VALUES,
     State,
+    expansions,
+    takes_expansions,
 )
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
-from jarmo.game import EXPANSIONS, Game
-from jarmo.game import RULE_SETS as RULES
+from jarmo.game import Game
 from jarmo.match import Match
+from jarmo.rulesets import RULE_SETS as RULES
+from jarmo.storage import R_SETTINGS
 
-# The items as the menu lists them, and each item's LED (point) in the
-# LED-only menu, by item id: a5..e5, a4..d4 as before issue 12, Timer d3,
-# Time out e3, Hints d2, Statistics e4, How to play a3, Campaign b3, First
-# game c3, Hint e2 (values light at most a1..c2).
+# The items as the menu lists them (their LEDs in the LED-only menu:
+# app_base.ITEMS; values light at most a1..c2).
 ORDER = bytes((RESUME, HINT, NEW, CAMPAIGN, LESSON, RULE, HEROES, CHALLENGES, OPPONENT, SIDE,
                MATCH, TIMER, TIMEOUT, HINTS, BRIGHT, STATS, HELP))
-SPOTS = b"\x14\x15\x16\x17\x18\x0f\x10\x11\x12\x0d\x0e\x08\x13\x0a\x0b\x0c\x09"
 
 
 # ---------------------------------------------------------------- settings
 
-def expansions(s):
-    """The expansions the settings give (none with classic)."""
-    out = ()
-    if s[0]:
-        for k in (0, 1):
-            if s[HEROES - RULE + k]:
-                out += (EXPANSIONS[k],)
-    return out
-
-
-def dump(s):
-    """The settings as the file's dict."""
-    d = {}
-    for k in range(len(SETTING_KEYS)):
-        d[SETTING_KEYS[k]] = s[k]
-    return d
-
-
 def load(s, data):
-    """Take valid values from a dict; anything odd keeps the default."""
-    if not isinstance(data, dict):
-        data = {}
-    for k in range(len(SETTING_KEYS)):
-        v = data.get(SETTING_KEYS[k])
-        s[k] = v if type(v) is int and 0 <= v < COUNTS[k + RULE] else DEFAULT_SETTINGS[k]
+    """Take the valid values of a stored settings record (bytes in the order
+    of the items; a shorter one from an older version keeps the defaults of
+    the rest); anything odd keeps the default."""
+    for k in range(len(DEFAULT_SETTINGS)):
+        v = data[k] if k < len(data) else DEFAULT_SETTINGS[k]
+        s[k] = v if v < ITEMS[(k + RULE) * ITEM + VALUES] else DEFAULT_SETTINGS[k]
     fix(s)
 
 
 def fix(s):
-    """The classic rule set takes no expansions."""
-    if s[0] == 0:
+    """A rule set that takes no expansions (classic) has none set."""
+    if not takes_expansions(s):
         s[HEROES - RULE] = s[CHALLENGES - RULE] = 0
 
 
@@ -107,7 +86,7 @@ def visible(settings, item, resumable):
     if item == HINT:
         return resumable > 1
     if item == HEROES or item == CHALLENGES:
-        return settings[0] != 0
+        return takes_expansions(settings)
     if item == SIDE:
         return settings[OPPONENT - RULE] != 0
     return True
@@ -115,12 +94,12 @@ def visible(settings, item, resumable):
 
 def value(settings, item):
     """The index of an item's current value, or -1 for action items."""
-    return settings[item - RULE] if COUNTS[item] else -1
+    return settings[item - RULE] if ITEMS[item * ITEM + VALUES] else -1
 
 
 def change(settings, item, delta):
     """Step an item's value by delta (wrapping); False for action items."""
-    n = COUNTS[item]
+    n = ITEMS[item * ITEM + VALUES]
     if n:
         settings[item - RULE] = (settings[item - RULE] + delta) % n
         fix(settings)
@@ -147,16 +126,16 @@ def label(settings, item):
     elif item == TIMER:
         v = "%d s" % TIMER_S[v] if v else "off"
     elif item == TIMEOUT:
-        v = ("greedy AI", "random AI")[v]
+        v = ("AI greedy", "AI random")[v]
     else:
-        return TITLES[item]
-    return TITLES[item] + ": " + v
+        return ITEMS[item * ITEM + TITLE]
+    return ITEMS[item * ITEM + TITLE] + ": " + v
 
 
 def save_settings(app):
     if app.store is not None:
         try:
-            app.store.write(SETTINGS, json.dumps(dump(app.settings)))
+            app.store.write(R_SETTINGS, bytes(app.settings))
         except OSError:
             pass
 
@@ -192,11 +171,11 @@ def resume(app):
 
 def _resumable(app):
     """0 no game; 1 a game to resume; 2 one that goes on and may have a hint
-    (always against the AI, between two players when Hints is on)."""
+    (always against an opponent, between two at the table when Hints is on)."""
     g = app.game
     if g is None:
         return 0
-    return 2 if g.result() is None and (app.opp or app.settings[HINTS - RULE]) else 1
+    return 2 if g.result() is None and (not app.opponent.local or app.settings[HINTS - RULE]) else 1
 
 
 # ---------------------------------------------------------------- the menu
@@ -224,7 +203,7 @@ class Menu(State):
         if ai is not None:
             g = app.game
             s = app.settings
-            if g is not None and app.opp:
+            if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
             elif s[OPPONENT - RULE]:
                 ai.prepare_tables_step(RULES[s[0]])
@@ -258,10 +237,12 @@ class Menu(State):
             if app.game is not None:
                 resume(app)
                 return
-        elif not COUNTS[item]:     # Resume, New game, Statistics, How to play, ...
+        elif not ITEMS[item * ITEM + VALUES]:     # Resume, New game, Statistics, How to play, ...
             if b == SELECT:
                 if item == RESUME:
                     resume(app)
+                elif item == NEW and app.battle >= 0 and app.game.result() is None:
+                    app.goto(S_CAMPAIGN, -1)    # the battle would be left unfinished: ask there
                 elif item == NEW:
                     new_game(app)
                 elif item == HINT:
@@ -269,8 +250,7 @@ class Menu(State):
                     ask(app)
                     resume(app)
                 else:
-                    app.goto(S_HELP if item == HELP else S_STATS if item == STATS else
-                             S_CAMPAIGN if item == CAMPAIGN else S_LESSON)
+                    app.goto(ITEMS[item * ITEM + OPENS])    # the screen the item opens
                 return
         else:
             change(s, item, -1 if b == LEFT else 1)
@@ -280,14 +260,14 @@ class Menu(State):
 
     def draw(self, app, buf):
         """The board behind the menu; without a display, the LED-only menu:
-        one white LED at the item's fixed place (SPOTS) says which item, and
+        one white LED at the item's fixed place (ITEMS) says which item, and
         its value is a count of LEDs lit from a1."""
         if app.has_display:
             app.board.draw(buf, app.now)
             return
         V.clear(buf)
         item = self.item
-        spot = SPOTS[item]
+        spot = ITEMS[item * ITEM + SPOT]
         v = value(app.settings, item)
         if v < 0:
             # an action item: its LED blinks
@@ -296,4 +276,4 @@ class Menu(State):
         V.put(buf, spot, V.WHITE)
         if item == MATCH:
             v = GAMES[v] - 1
-        V.draw_count(buf, 0, v + 1, V.SIDE[v] if item == SIDE else 0x707070)
+        V.draw_count(buf, 0, v + 1, V.SIDE_COLOURS[v] if item == SIDE else 0x707070)

@@ -22,6 +22,7 @@ from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 _AI_DELAY = const(400)      # ms between the AI's actions, and before the first
 _FLASH = const(600)         # ms of a capture or refusal strobe
 _ARRIVE = const(300)        # ms a moved piece glows on arrival
+_PAGE = const(3000)         # ms a page of events stays on the display
 _GUARD = const(4)           # piece byte flags (jarmo.codes)
 _MOVE = const(0)            # action kinds (jarmo.codes)
 _RECALL = const(1)
@@ -30,28 +31,56 @@ _DONE = const(3)
 _FLIP = const(4)
 _FLIP_PLACE = const(5)
 _REDEPLOY = const(6)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
 
 # The words of the display, in one string: one object on the heap instead of
-# some thirty (RAM, docs/APP.md); _word(k) is its k-th phrase, and the code
-# names each phrase it takes in a comment. (Named constants would cost an
-# interned name each.) The events follow the actor's name: "AI" + " took ...".
+# some thirty (RAM, docs/APP.md); _word(k) is its k-th phrase, named by the
+# private constants below (which cost nothing). The events follow the
+# actor's name: "AI" + " took ...".
 _WORDS = (
-    "archer|marked archer|guard|gold archer|gold guard|"    # 0..4 by kind (app_view.KIND)
-    "Golden Soldier|"                                       # 5
-    " moved %s to %s.| took %s on %s.|"                     # 6 7
-    " placed %s on %s.| recalled an archer to %s.|"         # 8 9
-    " redeployed a piece to %s. Markers gone.|"             # 10
-    " flipped the guard on %s: 1 piece back%s|"             # 11
-    " Hostage freed.| Hostage taken.|"                      # 12 13
-    " Now a guard.| Now marked.| It goes back held.|"       # 14 15 16
-    " Guard in camp: 1 back, held.|"                        # 17
-    " Guard in camp: 1 back, place or done.|"               # 18
-    " Guard in camp, now an archer.|"                       # 19
-    "Held: South %d North %d|: redeploy/done|: place or done|remote camp")  # 20..23
+    "archer|marked archer|guard|gold archer|gold guard|"    # by kind (app_view.KIND)
+    "Golden Soldier|"
+    " moved %s to %s.| took %s on %s.|"
+    " placed %s on %s.| recalled an archer to %s.|"
+    " redeployed a piece to %s. Markers gone.|"
+    " flipped the guard on %s. 1 piece back%s|"
+    " Hostage freed.| Hostage taken.|"
+    " Now a guard.| Now marked.| It goes back held.|"
+    " Guard in camp: 1 back, held.|"
+    " Guard in camp: 1 back, place or done.|"
+    " Guard in camp, now an archer.|"
+    "Held: South %d North %d|: redeploy/done|: place or done|remote camp")
+_W_GOLDEN = const(5)        # the kinds are 0..4
+_W_MOVED = const(6)
+_W_TOOK = const(7)
+_W_PLACED = const(8)
+_W_RECALLED = const(9)
+_W_REDEPLOYED = const(10)
+_W_FLIPPED = const(11)
+_W_FREED = const(12)
+_W_TAKEN = const(13)
+_W_NOW_GUARD = const(14)
+_W_NOW_MARKED = const(15)
+_W_BACK_HELD = const(16)
+_W_CAMP_HELD = const(17)
+_W_CAMP_PLACE = const(18)
+_W_CAMP_ARCHER = const(19)
+_W_HELD = const(20)
+_W_REDEPLOY_DONE = const(21)
+_W_PLACE_DONE = const(22)
+_W_REMOTE_CAMP = const(23)
 
 
 def _word(k):
-    return _WORDS.split("|")[k]
+    """The k-th phrase of _WORDS (only the phrase is allocated)."""
+    i = 0
+    for _ in range(k):
+        i = _WORDS.find("|", i) + 1
+    j = _WORDS.find("|", i)
+    return _WORDS[i:j] if j >= 0 else _WORDS[i:]
 
 
 def _kind(piece):
@@ -66,9 +95,9 @@ def act(app, code):
     g = app.game
     board = app.board
     side = app.turn_side()
-    kind = code & 7
-    a = code >> 3 & 31
-    b = code >> 8 & 31
+    kind = code & _KIND_BITS
+    a = code >> _SOURCE & _POINT_BITS
+    b = code >> _TARGET & _POINT_BITS
     frm = a if kind == _MOVE or kind == _RECALL or kind == _FLIP_PLACE else -1
     to = a if kind == _FLIP else -1 if kind == _DONE else b
     # the position before, for the words of the event (_tell)
@@ -127,29 +156,28 @@ def _draw_flash(app, buf):
 # ------------------------------------------------------------ events in words
 
 def _subject(app, side):
-    """Who acted: "You" or "AI" against the AI, else "South" or "North"."""
-    if app.opp:
-        return "AI" if side == app.ai_side() else "You"
-    return SIDE_WORDS[side]
+    """Who acted: "You" or the opponent's name, else "South" or "North"."""
+    return app.name_of(side)
 
 
 def _a(app, side, piece):
-    """A piece of `side` in words: "your archer" (the human's, against the
-    AI), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
+    """A piece of `side` in words: "your archer" (the human's, against an
+    opponent), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
     k = _kind(piece)
-    k = _word(k if k < 3 else 5)       # archer, marked archer, guard, Golden Soldier
-    if side >= 0 and app.opp and side != app.ai_side():
+    k = _word(k if k < 3 else _W_GOLDEN)       # archer, marked archer, guard, Golden Soldier
+    if side >= 0 and not app.opponent.local and side != app.opponent_side():
         return "your " + k
     return ("an " if k[0] == "a" else "a ") + k
 
 
 def _tell(app, kind, a, side, frm, to, was, under, mover, held):
-    """Put the action just played into words (board.events, the events of the
-    latest turn): captures, hostages, promotions, pieces back, placements."""
+    """Put the action just played into words: board.events[side] holds the
+    sentences of that side's latest turn (captures, hostages, promotions,
+    pieces back, placements), the other side's stay until it acts again."""
     g = app.game
     board = app.board
     if board.events_side != side:
-        board.events = []
+        board.events[side] = []
         board.events_side = side
     if to < 0:
         return                  # done
@@ -157,49 +185,74 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     now = board.cells[to]
     who = _subject(app, side)
     if kind == _FLIP or kind == _FLIP_PLACE:
-        # flipped the guard on %s: 1 piece back%s
-        t = _word(11) % (NAMES[a], " on " + n + "." if frm >= 0 else ", held.")
+        t = _word(_W_FLIPPED) % (NAMES[a], " on " + n + "." if frm >= 0 else ", held.")
     elif kind == _REDEPLOY:
-        t = _word(10) % n       # redeployed a piece to %s. Markers gone.
+        t = _word(_W_REDEPLOYED) % n
     elif kind == _PLACE:
-        t = _word(8) % (_a(app, -1, now), n)       # placed %s on %s.
+        t = _word(_W_PLACED) % (_a(app, -1, now), n)
     elif kind == _RECALL:
-        t = _word(9) % n        # recalled an archer to %s.
+        t = _word(_W_RECALLED) % n
     elif not was:
-        t = _word(6) % (NAMES[a], n)       # moved %s to %s.
+        t = _word(_W_MOVED) % (NAMES[a], n)
     else:
-        u = board.under[to]     # a Golden Soldier guard stays as a hostage
-        t = _word(7) % (        # took %s on %s.
-            _a(app, 1 - side, u) + " hostage" if u and not under else _a(app, 1 - side, was), n)
-        if under:
-            # Hostage freed. / Hostage taken. (the Golden Soldier below)
-            t += _word(12 if under >> 1 & 1 == side else 13)
+        t = _word(_W_TOOK) % (_a(app, 1 - side, was), n)
+        if under or board.under[to]:
+            # Hostage freed. (the mover's own Golden Soldier below) / Hostage
+            # taken. (a Golden Soldier guard stays below its taker, or the
+            # taken piece stood on its own Golden Soldier)
+            t += _word(_W_FREED if under and under >> 1 & 1 == side else _W_TAKEN)
         if _kind(mover) == 0 and now != mover:
-            t += _word(14 if now & _GUARD else 15)   # Now a guard. / Now marked.
+            t += _word(_W_NOW_GUARD if now & _GUARD else _W_NOW_MARKED)
         if g.held(SIDE_NAMES[1 - side]) > held >> 4 * (1 - side) & 15:
-            t += _word(16)      # It goes back held. (jasyr: a captured guard)
+            t += _word(_W_BACK_HELD)        # jasyr: a captured guard
     if kind == _MOVE and mover & _GUARD and not now & _GUARD:
         # standard: a guard that enters the enemy camp turns archer, recovers one
         if g.held(SIDE_NAMES[side]) > held >> 4 * side & 15:
-            # Guard in camp: 1 back, held. / place or done.
-            t += _word(17 if who == "AI" or not g.open_turn() else 18)
+            # held when the other side played it (it places no piece here)
+            held_back = side == app.opponent_side() or not g.open_turn()
+            t += _word(_W_CAMP_HELD if held_back else _W_CAMP_PLACE)
         else:
-            t += _word(19)      # Guard in camp, now an archer.
-    board.events.append(who + t)
+            t += _word(_W_CAMP_ARCHER)
+    board.events[side].append(who + t)
+    board.page = -1             # the page that holds this action, shown at once
+    board.page_t = app.now
 
 
 def _events(app, room):
-    """The latest turn's events in at most `room` lines, never cut in a word;
-    when they do not fit, the captures (or else the last event) alone."""
-    ev = app.board.events
-    t = wrap(" ".join(ev), 21, 9)
-    if len(t) > room:
-        t = ""
-        for e in ev:
-            if " took " in e:
-                t += " " + e
-        t = wrap(t or ev[-1], 21, room)
-    return t[:room]
+    """The page of events shown now: the latest turn of each side in at most
+    `room` lines of 21 characters, whole sentences only, never cut. When they
+    need more than one page, the page shown is the one that holds sentence
+    board.page (the newest action's first, when it is played), and the pages
+    take turns every _PAGE ms (Play.tick). None at all if one sentence needs
+    more lines than there are (a selection and the clock take the room)."""
+    board = app.board
+    last = board.events_side
+    if last < 0:
+        return ()
+    # the sentences of the latest turn of each side, the side that acted last at the end
+    ss = " ".join(board.events[1 - last] + board.events[last]).replace(". ", ".|").split("|")
+    ss.append("")
+    if board.page < 0:                  # a new action: its page first
+        board.page = len(ss) - 2 - board.events[board.events_side][-1].count(". ")
+    shown = text = ""
+    start = pages = k = 0               # start: the first sentence of the page being built
+    for s in ss:
+        t = text + " " + s if text else s
+        if s and len(wrap(t, 21, 9)) <= room:
+            text = t
+        elif not text or s and len(wrap(s, 21, 9)) > room:
+            board.pages = 0
+            return ()                   # none, or the room is too small for a sentence
+        else:
+            if start <= board.page < k or not shown:
+                shown = text
+                board.next = k if s else 0      # where the next page begins (Play.tick)
+            pages += 1
+            start = k
+            text = s
+        k += 1
+    board.pages = pages
+    return wrap(shown, 21, room)
 
 
 def title_line(app):
@@ -254,7 +307,7 @@ class Play(State):
         if b == MENU:
             app.goto(S_MENU)
             return
-        if app.tabletop and not app.opp and player != app.turn_side():
+        if app.tabletop and app.opponent.local and player != app.turn_side():
             return
         app.msg = ()
         ch = self.choices
@@ -285,7 +338,7 @@ class Play(State):
     def _pick(self, app, c):
         ch = self.choices
         sel = self.sel
-        if c == T.MENU:
+        if c == T.PICK_MENU:
             app.goto(S_MENU)
         elif sel >= 0 and self.tmask >> c & 1:
             self.human(app, ch.action(sel, c))
@@ -320,28 +373,43 @@ class Play(State):
         flash_at(app, c if c < 25 else -1, V.RED)
         app.msg = wrap("No: " + why, 21, 3)
 
-    def text(self, app):
-        """Who is to move, then a refusal, or the selection and the latest
-        events, then held pieces; the cursor's point always on the last line.
-        The title (rules, game of a match) takes the top line when there is room."""
+    def tick(self, app):
+        board = app.board
+        if board.pages > 1 and V.ticks_diff(app.now, board.page_t) >= _PAGE:
+            board.page = board.next         # the next page of events
+            board.page_t = app.now
+            self.text(app)
+
+    def text(self, app, clock=None):
+        """Who is to move ("South (you) to move", "You: place or done"; below
+        the clock's line, from Assisted), then a refusal, or the selection,
+        the latest turn of each side (paged) and held pieces; the cursor's
+        point always on the last line. The title (rules, game of a match)
+        takes the top line when there is room. A message is never cut: the
+        clock's line yields."""
         g = app.game
         top = SIDE_WORDS[app.turn_side()]
         if g.open_turn():
-            # : redeploy/done  /  : place or done
-            top = ("You" if app.opp else top) + _word(21 if self.choices.can_redeploy() else 22)
+            w = _W_REDEPLOY_DONE if self.choices.can_redeploy() else _W_PLACE_DONE
+            top = (top if app.opponent.local else "You") + _word(w)
         else:
-            top += (" (you)" if app.opp else "") + " to move"
+            top += ("" if app.opponent.local else " (you)") + " to move"
+        head = [clock, top] if clock else [top]
+        room = 4 - len(head)
         body = list(app.msg)
+        if len(body) > room:
+            head = head[-1:]
+            room = 3
         if not body:
             if self.sel >= 0:
                 body = list(wrap(T.choice_name(self.sel) + " to " + T.bits(self.tmask), 21, 2))
-            body += _events(app, 3 - len(body))
+            body += _events(app, room - len(body))
             s = g.held("south")
             n = g.held("north")
-            if (s or n) and len(body) < 3:
-                body.append(_word(20) % (s, n))      # Held: South %d North %d
-        lines = [top] + body[:3] + [_describe(app, app.board.cursor)]
-        if len(lines) < 5:
+            if (s or n) and len(body) < room:
+                body.append(_word(_W_HELD) % (s, n))
+        lines = head + body[:room] + [_describe(app, app.board.cursor)]
+        if len(lines) < 5 and len(head) == 1:
             lines.insert(0, title_line(app))
         app.set_text(tuple(lines))
 
@@ -391,7 +459,7 @@ def _describe(app, c):
     piece = board.cells[c]
     name = NAMES[c]
     if not piece:
-        return "at " + name + ": " + (_word(23) if board.markers >> c & 1 else "empty")  # remote camp
+        return "at " + name + ": " + (_word(_W_REMOTE_CAMP) if board.markers >> c & 1 else "empty")
     own = _subject(app, piece >> 1 & 1)     # the NORTH bit: the side
     own = "your" if own == "You" else own
     t = "%s %s" % (_word(_kind(piece)), "+hostage" if board.under[c] else "")
@@ -402,8 +470,9 @@ def _describe(app, c):
 
 # ------------------------------------------------------------ AI turn
 
-# The AI's turn: it thinks in slices (app.player, jarmo.ai), then its actions
-# are played one at a time, _AI_DELAY apart. enter() gives it the position.
+# The other side's turn, played by app.opponent (jarmo/players.py: the AI
+# thinking in slices, or a linked board): its answer's actions are played
+# one at a time, _AI_DELAY apart. enter() gives it the position.
 class Ai(State):
     def __init__(self):
         self.queue = None       # the answer being played, None while it thinks
@@ -411,24 +480,36 @@ class Ai(State):
         self.due = 0            # when it is played
         self.t0 = 0             # when the thinking began (the dots)
         self.dots = -1          # dots shown after "thinks"
+        self.started = False    # the player starts thinking at the first tick
 
     def enter(self, app, arg):
         self.queue = None
         self.t0 = app.now
         self.dots = -1
-        app.player.start(app.game, app.now)  # it thinks on its own copy, to a time budget
+        self.started = False
         self._text(app)
 
     def press(self, app, b, player):
         if b == MENU or b == BACK or b == PREV:
             app.goto(S_MENU)
 
+    def busy(self, app):
+        return self.queue is None       # thinking (or about to start)
+
     def tick(self, app):
         g = app.game
         now = app.now
         q = self.queue
+        if not self.started:
+            # It thinks on its own copy, to a time budget from this first
+            # tick: a turn entered before the clock's first reading (a game
+            # started or resumed at start-up) must not count that jump.
+            self.started = True
+            self.t0 = now
+            app.opponent.start(g, now)
+            return
         if q is None:
-            p = app.player
+            p = app.opponent
             for _ in range(app.ai_steps):
                 r = p.step(now)
                 if r is not None:
@@ -454,10 +535,10 @@ class Ai(State):
             legal = g.legal_codes()
             if legal:
                 act(app, legal[0])
-        # the AI's actions ran out and its turn is still open: think again
+        # the opponent's actions ran out and its turn is still open: ask again
         if app.sid == S_AI and g.plies == plies and g.result() is None:
             self.queue = None
-            app.player.start(g, now)
+            app.opponent.start(g, now)
 
     def _text(self, app):
         if self.queue is None:
@@ -465,9 +546,9 @@ class Ai(State):
             if dots == self.dots and app.text:
                 return      # unchanged: build no strings while thinking
             self.dots = dots
-            second = " (AI) thinks" + "." * (dots + 1)
+            second = " (%s) thinks%s" % (app.opponent.name, "." * (dots + 1))
         else:
-            second = " (AI) plays"
+            second = " (%s) plays" % app.opponent.name
         lines = (title_line(app), SIDE_WORDS[app.turn_side()] + second)
         app.set_text(lines + (app.msg or _events(app, 3)))
 

@@ -10,7 +10,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import NEW, S_CAMPAIGN, S_MENU, S_RESULT, SAVE, SIDE_WORDS, State, wrap
+from jarmo.app_base import NEW, S_CAMPAIGN, S_MENU, S_RESULT, SIDE_WORDS, State, wrap
 from jarmo.board import SIDE_NAMES
 from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.game import REASONS
@@ -21,23 +21,51 @@ _REASON_WORDS = ("camp", "wipe-out", "repetition", "no moves", "ply limit")
 
 
 def forget(app):
-    """The game or match is over and seen: nothing to resume any more."""
+    """The game or match is over and seen: nothing to resume any more. The
+    store may compact now, between games (jarmo/storage.py)."""
     app.set_game(None, None, 0, 0, False)
-    if app.store is not None:
+    store = app.store
+    if store is not None:
         try:
-            app.store.delete(SAVE)
-        except (OSError, AttributeError):
+            store.end_game()
+            store.tidy()
+        except OSError:
             pass
 
 
-# A damaged file was found and set aside at start-up: its lines until any
-# button opens the menu; a red X blinks.
+def count(app):
+    """The finished game into the statistics, naming its saved game."""
+    from jarmo.stats import key
+    g = app.game
+    app.stats.record(g.rules, g.result().winner, key(app.opp), SIDE_NAMES[app.human_side()],
+                     app.game_id)
+    app.counted = True
+
+
+# What was found wrong at start-up (damaged saves, odd settings): four lines
+# a page, a button turns the page and, after the last, opens the menu; a
+# red X blinks.
 class Notice(State):
+    def __init__(self):
+        self.lines = ()
+        self.page = 0
+
     def enter(self, app, lines):
-        app.set_text(lines)
+        self.lines = lines
+        self.page = 0
+        self._show(app)
+
+    def _show(self, app):
+        k = self.page * 4
+        last = k + 4 >= len(self.lines)
+        app.set_text(self.lines[k:k + 4] + ("Press any button" if last else "A button: more",))
 
     def press(self, app, b, player):
-        app.goto(S_MENU)
+        if (self.page + 1) * 4 < len(self.lines):
+            self.page += 1
+            self._show(app)
+        else:
+            app.goto(S_MENU)
 
     def draw(self, app, buf):
         V.draw_icon(buf, V.ICON_CROSS, V.RED, app.now)
@@ -46,14 +74,11 @@ class Notice(State):
 # ---------------------------------------------------------------- end, result
 
 # The end of a game (its final position is saved): counted in the statistics
-# when `record`, then 3 s of celebration. The count waits for a pass of its
-# own once the game's save is written (App.tick runs no state while the
-# store is busy): it loads the statistics (jarmo.stats, read again from the
-# store: they leave RAM at every state change). A button ends the celebration
-# in tick() too, after the count: a press while the save is still being written
-# must not count the game then, as that pass also takes a step of the save (a
-# sync or a close: ~53 ms of flash) and counting imports jarmo.stats and loads
-# the statistics (20 to 45 ms). A win sets app.celebrate to the
+# when `record`, then 3 s of celebration. The count takes a pass of its own
+# (tick, never the pass of the game's last turn): it imports jarmo.stats and
+# loads the statistics (20 to 45 ms on the Pico; they leave RAM at every
+# state change). A button ends the celebration in tick() too, after the
+# count, so a press in the count's pass cannot add work to it. A win sets app.celebrate to the
 # winner's colour and the LEDs breathe in it (hardware/leds.py) instead of
 # showing the frame; a draw has no winner colour: the frame shows grey rings
 # running out from c3.
@@ -68,17 +93,12 @@ class End(State):
         self.record = record
         self.leave = False
         self.t0 = app.now
-        app.celebrate = None if w is None else V.SIDE[SIDE_NAMES.index(w)]
+        app.celebrate = None if w is None else V.SIDE_COLOURS[SIDE_NAMES.index(w)]
         result_text(app)
 
     def _count(self, app):
-        """The finished game into the statistics."""
-        from jarmo.stats import key
         self.record = False
-        g = app.game
-        m = app.match
-        you = app.human0 if m is None or m.number % 2 else 1 - app.human0
-        app.stats.record(g.rules, g.result().winner, key(app.opp), SIDE_NAMES[you])
+        count(app)
 
     def exit(self, app):
         if self.record:
@@ -86,7 +106,7 @@ class End(State):
         app.celebrate = None
 
     def press(self, app, b, player):
-        self.leave = True       # in this pass's tick, if the store is idle and counted
+        self.leave = True       # in this pass's tick, once counted
 
     def tick(self, app):
         if self.record:
@@ -115,10 +135,11 @@ def result_text(app):
     m = app.match
     if m is not None:
         a, b = m.totals
-        if not app.opp:
+        if app.opponent.local:
             p = ("P1", "P2")
         else:
-            p = ("You", "AI") if app.human0 == 0 else ("AI", "You")
+            name = app.opponent.name        # the match's "first" player was South in game 1
+            p = ("You", name) if app.human0 == 0 else (name, "You")
         lines.append("Game %d/%d %s %d %s %d" % (m.number, m.games, p[0], a, p[1], b))
         if m.over():
             mw = m.winner()
@@ -134,7 +155,7 @@ def result_text(app):
 # the next game of a match, or to the menu (after a campaign battle: to its
 # ladder; the game is then forgotten). A battle's win is recorded here, also
 # when a finished battle is resumed after a power cut (it is idempotent).
-class Result(State):
+class ResultScreen(State):
     def enter(self, app, arg):
         if app.battle >= 0:
             from jarmo.campaign import record_battle
@@ -158,12 +179,13 @@ class Result(State):
             app.goto(S_MENU)
 
     def draw(self, app, buf):
-        """The final position behind the text; LED-only: South's points lit
-        from a1 up, North's from e5 down (at most 12 each); in a match every
-        other 4 s the match totals by side of the current game, marked by a
-        white c3."""
+        """The final position behind the text, the point the winning move
+        came from dim grey (the trail); LED-only: South's points lit from a1
+        up, North's from e5 down (at most 12 each); in a match every other
+        4 s the match totals by side of the current game, marked by a white
+        c3."""
         if app.has_display:
-            app.board.draw(buf, app.now)
+            app.board.draw(buf, app.now, app.board.trail)
             return
         m = app.match
         totals = m is not None and app.now & 4096
@@ -179,8 +201,8 @@ class Result(State):
                 s = 5 if r.winner == "south" else 0
                 n = 5 if r.winner == "north" else 0
         V.clear(buf)
-        V.draw_count(buf, 0, min(s, 12), V.SIDE[0])
-        V.draw_count(buf, 24, min(n, 12), V.SIDE[1], -1)
+        V.draw_count(buf, 0, min(s, 12), V.SIDE_COLOURS[0])
+        V.draw_count(buf, 24, min(n, 12), V.SIDE_COLOURS[1], -1)
         if totals:
             V.put(buf, 12, V.WHITE)
         elif not s and not n:

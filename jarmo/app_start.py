@@ -4,8 +4,6 @@
 # App.recover, App.new_game) and forgets it right after, so on the device
 # its code leaves the heap again (docs/ARCHITECTURE.md, On the device).
 
-import json
-
 from jarmo import app_menu as M
 from jarmo.app_base import (
     CHALLENGES,
@@ -17,83 +15,89 @@ from jarmo.app_base import (
     RULE,
     S_MENU,
     S_NOTICE,
-    SAVE,
-    SETTINGS,
     SIDE,
+    forget_module,
+    takes_expansions,
     wrap,
 )
 from jarmo.board import SIDE_NAMES
-from jarmo.game import EXPANSIONS, RULE_SETS, Game
-from jarmo.match import Match
+from jarmo.game import EXPANSIONS, RULE_SETS
+from jarmo.storage import R_GAME, R_SETTINGS
 
 
-def boot(app):
-    """Load settings, statistics and a saved game; open the notice or the menu."""
-    problems = []
+def boot(app, problems):
+    """Load settings, statistics and a saved game; open the notice or the menu.
+
+    problems: what the caller found wrong before; each damaged item found
+    here is added, by name."""
+    problems = list(problems)
     store = app.store
     if store is not None:
-        text = _read(store, SETTINGS, problems)
-        if text is not None:
-            try:
-                M.load(app.settings, json.loads(text))
-            except ValueError:
-                _bad(store, SETTINGS, "settings: unreadable", problems)
+        problems.extend(store.problems)
+        data = store.read(R_SETTINGS)
+        if data is not None:
+            M.load(app.settings, data)
         if app.stats.problem:
             problems.append(app.stats.problem)
-        text = _read(store, SAVE, problems)
-        if text is not None:
-            _load_game(app, text, problems)
+        _load_game(app, problems)
+        store.problems = []         # said once (a recovery boots again)
+        store.damaged = []
     M.apply_brightness(app)
     if app.game is not None:
         app.states[S_MENU].title = "Saved game found"
     if problems:
-        lines = ["Damaged file set", "aside (.bad):"]
+        lines = []
         for p in problems:
             lines.extend(wrap(p, 21, 2))
-        app.goto(S_NOTICE, tuple(lines[:4]) + ("Press any button",))
+        app.goto(S_NOTICE, tuple(lines))
     else:
         app.goto(S_MENU)
 
 
-def _read(store, name, problems):
-    """The body stored under name, or None; a damaged file is set aside (the
-    store may still have the save before it, in its other slot)."""
-    text = store.read(name)
-    if store.error:
-        _bad(store, name, store.error, problems)
-    return text
-
-
-def _bad(store, name, why, problems):
-    problems.append(why)
-    try:
-        store.set_aside(name)
-    except OSError:
-        pass
-
-
-def _load_game(app, text, problems):
-    try:
-        d = json.loads(text)
-        if not isinstance(d, dict) or d.get("v") != 1:
-            raise ValueError("unknown version")
-        opp = d.get("opp")
-        human = d.get("human")
-        if type(opp) is not int or not 0 <= opp < len(OPPONENTS) or human not in (0, 1):
-            raise ValueError("bad players")
-        if "match" in d:
-            match = Match.load(d["match"])
-            game = match.game
-        else:
-            match = None
-            game = Game.load(d["game"])
-    except (ValueError, KeyError, TypeError) as e:
-        _bad(app.store, SAVE, "save: %s" % (e.args[0] if e.args else "unreadable"), problems)
+def _load_game(app, problems):
+    store = app.store
+    saved = store.game()
+    if saved is None:
         return
-    app.set_game(game, match, opp, human, bool(d.get("counted")))
-    battle = d.get("battle", -1)
-    if type(battle) is int and battle >= 0 and match is None and opp:
+    gid, start, codes = saved
+    from jarmo.gamerec import load
+    forget_module("jarmo.gamerec")
+    try:
+        # turns damaged on flash (reported by the store): the game as far as it replays
+        game, match, opp, human, battle = load(start, codes, len(OPPONENTS) - 1,
+                                               R_GAME in store.damaged)
+    except ValueError as e:
+        problems.append("game: " + (e.args[0] if e.args else "unreadable"))
+        store.end_game()                # reported once
+        return
+    app.set_game(game, match, opp, human, app.stats.counted == gid, gid)
+    if battle >= 0 and match is None and opp:
         app.battle = battle         # a campaign battle (jarmo.campaign; checked when recorded)
+    if R_GAME in store.damaged:
+        app.game_id = -1            # saved again as far as it replayed
+        app.save()
+    if game.result() is not None:
+        _finished(app)
+
+
+def _finished(app):
+    """A game that ended before the power went: counted (if it was not yet),
+    a battle's win recorded; then the match's next game, or nothing to resume."""
+    from jarmo.app_screens import count, forget
+    if not app.counted:
+        count(app)
+    if app.battle >= 0:
+        from jarmo.campaign import record_battle
+        record_battle(app)
+    m = app.match
+    if m is not None and not m.over():
+        app.game = m.next_game()
+        app.counted = False
+        app.game_id = -1
+        app.save()
+        app.board.read(app.game)
+    else:
+        forget(app)
 
 
 def set_options(app, rules, expansions, opponent, side, games):
@@ -116,7 +120,7 @@ def set_options(app, rules, expansions, opponent, side, games):
         s[SIDE - RULE] = SIDE_NAMES.index(side)
     if games is not None:
         s[MATCH - RULE] = GAMES.index(games)
-    if s[0] == 0 and (s[HEROES - RULE] or s[CHALLENGES - RULE]):
+    if not takes_expansions(s) and (s[HEROES - RULE] or s[CHALLENGES - RULE]):
         M.fix(s)
-        raise ValueError("the classic rule set takes no expansions")
+        raise ValueError("the %s rule set takes no expansions" % RULE_SETS[s[0]])
     M.save_settings(app)

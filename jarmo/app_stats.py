@@ -11,7 +11,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENT, RULE, S_MENU, STATS, State
+from jarmo.app_base import OPPONENT, OPPONENTS, RULE, S_MENU, STATS, State
 from jarmo.buttons import BACK, LEFT, MENU, PREV, UP
 from jarmo.game import RULE_SETS
 from jarmo.stats import key
@@ -22,7 +22,7 @@ _THEIRS = const(0xCC79A7)   # the AI's wins (reddish purple)
 
 # Statistics: one page per rule set and opponent with games (docs/APP.md);
 # it opens on the rule set and opponent in the settings.
-class Stats(State):
+class StatsScreen(State):
     def __init__(self):
         self.rules = 1          # index into RULE_SETS
         self.opp = "p2"         # opponent key (jarmo.stats)
@@ -60,13 +60,14 @@ class Stats(State):
 
     def _text(self, app):
         opp = self.opp
+        # "standard vs level 2": the opponent's name without "AI " (a line of 21)
         lines = app.stats.lines(RULE_SETS[self.rules], opp,
-                                "AI %d" % (int(opp[2:]) + 1) if opp[0] == "a" else None)
+                                OPPONENTS[int(opp[2:]) + 1][3:] if opp[0] == "a" else None)
         app.set_text(lines + ("NEXT: more PREV: back",))
 
     def draw(self, app, buf):
         """LED-only statistics: the rule set number on rank 5; the opponent on
-        rank 4 (AI n: n white LEDs from a4; two players: a4 South's colour, e4
+        rank 4 (the AI's rung: 1..5 white LEDs from a4; two players: a4 South's colour, e4
         North's; earlier games: dark); ranks 1..3 the counts as fifths of the
         games: rank 1 South's wins (against the AI: yours, yellow), rank 2
         draws (grey), rank 3 North's wins (the AI's, reddish purple)."""
@@ -78,16 +79,14 @@ class Stats(State):
         if ai:
             V.draw_count(buf, 15, int(opp[2:]) + 1, V.WHITE)
         elif opp == "p2":
-            V.put(buf, 15, V.SIDE[0])
-            V.put(buf, 19, V.SIDE[1])
+            V.put(buf, 15, V.SIDE_COLOURS[0])
+            V.put(buf, 19, V.SIDE_COLOURS[1])
         total = counts[0] + counts[1] + counts[2]
         rows = (0, 2, 1)      # South (you) -> rank 1, North (AI) -> rank 3, draws -> rank 2
-        colours = (_YOURS, _THEIRS, V.NEUTRAL) if ai else (V.SIDE[0], V.SIDE[1], V.NEUTRAL)
+        sides = V.SIDE_COLOURS
+        colours = (_YOURS, _THEIRS, V.NEUTRAL) if ai else (sides[0], sides[1], V.NEUTRAL)
         for k in range(3 if total else 0):
             n = (counts[k] * 5 + total // 2) // total
             if counts[k] and not n:
                 n = 1
             V.draw_count(buf, rows[k] * 5, n, colours[k])
-
-
-Screen = Stats     # the name App.goto makes on-demand states by

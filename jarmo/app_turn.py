@@ -14,7 +14,7 @@
 # ``@a1``        a1                  place a held piece: one pick
 # ``r@a1``       a1  (or R, a1)      redeploy; through R only when ``@a1`` is
 #                                    also legal, so both stay reachable
-# ``done``       DONE                the pseudo choice "done"
+# ``done``       PICK_DONE                the pseudo choice "done"
 # =============  ==================  =========================================
 #
 # Built once per turn (and after each action of an open turn) from
@@ -31,9 +31,9 @@ from array import array
 
 from jarmo.board import NAMES
 
-DONE = const(25)      # pseudo choice: end an open turn
-REDEPLOY = const(26)  # pseudo choice: the remote-camp redeploy, when ambiguous
-MENU = const(27)      # pseudo choice: open the menu (not an action)
+PICK_DONE = const(25)      # pseudo choice: end an open turn
+PICK_REDEPLOY = const(26)  # pseudo choice: the remote-camp redeploy, when ambiguous
+PICK_MENU = const(27)      # pseudo choice: open the menu (not an action)
 NONE = const(31)      # no second pick
 CHOICES = const(28)   # choices are 0..27
 POINTS = const(0x1FFFFFF)   # the board points 0..24 of a choice mask
@@ -46,6 +46,10 @@ _DONE = const(3)
 _FLIP = const(4)
 _FLIP_PLACE = const(5)
 _REDEPLOY = const(6)
+_SOURCE = const(3)
+_TARGET = const(8)
+_KIND_BITS = const(7)
+_POINT_BITS = const(31)
 
 PSEUDO_NAMES = ("done", "redeploy", "menu")
 
@@ -60,15 +64,15 @@ def choice_name(c):
 def encode(code, placements):
     """(first, second) picks of an action code; ``placements`` is the mask
     of the points with a legal placement (decides how a redeploy is reached)."""
-    kind = code & 7
-    a = code >> 3 & 31
-    b = code >> 8 & 31
+    kind = code & _KIND_BITS
+    a = code >> _SOURCE & _POINT_BITS
+    b = code >> _TARGET & _POINT_BITS
     if kind == _DONE:
-        return DONE, NONE
+        return PICK_DONE, NONE
     if kind == _PLACE:
         return b, NONE
     if kind == _REDEPLOY:
-        return (REDEPLOY, b) if placements >> b & 1 else (b, NONE)
+        return (PICK_REDEPLOY, b) if placements >> b & 1 else (b, NONE)
     if kind == _FLIP:
         return a, a
     return a, b           # move, recall, flip and place
@@ -89,10 +93,10 @@ class Choices:
         """Take a turn's legal action codes; the menu is always a first pick too."""
         placements = 0
         for c in codes:
-            if c & 7 == _PLACE:
-                placements |= 1 << (c >> 8 & 31)
+            if c & _KIND_BITS == _PLACE:
+                placements |= 1 << (c >> _TARGET & _POINT_BITS)
         picks = array("H")
-        firsts = 1 << MENU
+        firsts = 1 << PICK_MENU
         for c in codes:
             f, s = encode(c, placements)
             picks.append(f | s << 5)
@@ -130,7 +134,7 @@ class Choices:
     def can_redeploy(self):
         """True when a redeploy is among the actions."""
         for c in self.codes:
-            if c & 7 == _REDEPLOY:
+            if c & _KIND_BITS == _REDEPLOY:
                 return True
         return False
 

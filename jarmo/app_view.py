@@ -52,11 +52,29 @@ PIECE = (
 # stands apart from North's blue pieces (and from the ice-blue cursor) in
 # every common kind of colour vision: to red-green colour-blind eyes it is a
 # pale grey-beige beside the blue guard.
-# The kind + 5 * side of a piece byte (jarmo.codes: PRESENT 1, NORTH 2,
-# GUARD 4, MARK 8, GOLD 16), indexed by byte >> 1.
-KIND = b"\x00\x05\x02\x07\x01\x06\x02\x07\x03\x08\x04\x09\x03\x08\x04\x09"
+_NORTH = const(2)       # piece byte flags (jarmo.codes)
+_GUARD = const(4)
 _MARK = const(8)
-SIDE = (0xD55E00, 0x56B4E9)          # vermillion, sky blue: by side (0 South, 1 North)
+_GOLD = const(16)
+
+
+def _kinds():
+    # the column of PIECE (kind + 5 * side) of each piece byte, by byte >> 1:
+    # a Golden Soldier by its face, then a guard, a marked archer, an archer
+    out = bytearray(16)
+    for i in range(16):
+        p = i << 1
+        if p & _GOLD:
+            k = 4 if p & _GUARD else 3
+        else:
+            k = 2 if p & _GUARD else 1 if p & _MARK else 0
+        out[i] = k + (5 if p & _NORTH else 0)
+    return bytes(out)
+
+
+KIND = _kinds()
+SIDE_COLOURS = (0xD55E00, 0x56B4E9)  # vermillion, sky blue: by side (0 South, 1 North)
+HINT_COLOUR = 0xCC79A7                # Okabe-Ito reddish purple: a hint, the lesson's next pick
 CURSOR = (0xFFC890, 0xA8E8FF)        # pastel: whose turn it is
 MARKER = const(0x0C0C0C)             # remote-camp marker on an empty point
 TRAIL = const(0x181818)              # the point the last move came from
@@ -98,8 +116,12 @@ class Board:
         self.flash_t = 0
         self.cursor = 0         # a point 0..24 or a pseudo choice (app_turn)
         self.cur_t = 0          # when it moved: its blink starts over
-        self.events = []        # the latest turn's events in words (app_play)
-        self.events_side = -1   # the side whose turn they tell
+        self.events = [[], []]  # each side's latest turn in words (app_play), by side
+        self.events_side = -1   # the side that acted last
+        self.page = 0           # the sentence whose page of events is shown (app_play._events)
+        self.pages = 0          # how many pages there are
+        self.next = 0           # the first sentence of the page after it
+        self.page_t = 0         # when it was shown
 
     def read(self, game):
         """Take the position of `game` (None: an empty board)."""

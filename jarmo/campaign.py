@@ -4,19 +4,17 @@
 # human on one side. The ladder climbs the AI's levels (jarmo.ai.LEVELS:
 # random, greedy, 2, 3, 4) across the rule sets and expansions; a won battle
 # opens the next one. Progress is the fewest turns each battle was won in
-# (0: not won yet), kept under the store name ``campaign`` as JSON:
-#
-#     {"v": 1, "best": [0, 14, ...]}
-#
-# written through jarmo.storage's atomic, checksummed slots, so a power cut
-# keeps the old or the new progress. Recording a win is idempotent (a win
-# only lowers "best"), so a power cut between the game's save and this one
-# loses at most that win and never counts it twice. The module is imported
-# when the campaign screen opens or a battle ends, and forgotten after.
+# (0: not won yet), kept as the store's R_CAMPAIGN record (jarmo.storage): a
+# format byte (1) and one byte a battle (fewest turns, at most 255). A
+# record is written whole or not at all, so a power cut keeps the old or the
+# new progress. Recording a win is idempotent (a win only lowers "best"), so
+# a power cut between the game's save and this one loses at most that win
+# and never counts it twice. The module is imported when the campaign screen
+# opens or a battle ends, and forgotten after.
 
-import json
+from jarmo.storage import R_CAMPAIGN
 
-NAME = "campaign"
+_FORMAT = 1
 
 # (rules, expansions, AI level 0..4, human side 0 South / 1 North)
 BATTLES = (
@@ -38,7 +36,7 @@ BATTLES = (
 class Progress:
     # The best result of every battle (fewest turns to a win, 0: not won),
     # read from and written to a jarmo.storage.Store (or kept in memory
-    # only, store None). ``problem`` says why a damaged file was set aside.
+    # only, store None). ``problem`` says why stored progress was cleared.
 
     def __init__(self, store=None):
         self.store = store
@@ -48,32 +46,15 @@ class Progress:
             self._load()
 
     def _load(self):
-        store = self.store
-        text = store.read(NAME)
-        if store.error:
-            self._bad(store.error)          # the other slot may still serve
-        if text is None:
+        data = self.store.read(R_CAMPAIGN)
+        if data is None:
             return
-        try:
-            data = json.loads(text)
-            best = data["best"]
-            if data.get("v") != 1 or not isinstance(best, list):
-                raise ValueError("shape")
-            for k in range(min(len(best), len(BATTLES))):
-                v = best[k]
-                if type(v) is not int or v < 0:
-                    raise ValueError("value")
-                self.best[k] = v
-        except (ValueError, TypeError, KeyError, AttributeError):
-            self.best = [0] * len(BATTLES)
-            self._bad(NAME + ": unreadable")
-
-    def _bad(self, why):
-        self.problem = why
-        try:
-            self.store.set_aside(NAME)
-        except OSError:
-            pass
+        if data[0] != _FORMAT:
+            self.problem = "campaign: unreadable, cleared"
+            self.store.write(R_CAMPAIGN, b"")    # reported once
+            return
+        for k in range(min(len(data) - 1, len(BATTLES))):
+            self.best[k] = data[k + 1]
 
     def won(self, k):
         return self.best[k] > 0
@@ -100,11 +81,15 @@ class Progress:
             return False            # a save from another ladder: nothing to record
         if self.best[k] and self.best[k] <= turns:
             return True
-        self.best[k] = turns
+        self.best[k] = min(turns, 255)
+        return self.save()
+
+    def save(self):
+        """Keep the progress in the store; False when it could not be written."""
         if self.store is None:
             return True
         try:
-            self.store.write(NAME, json.dumps({"v": 1, "best": self.best}))
+            self.store.write(R_CAMPAIGN, bytes((_FORMAT,)) + bytes(self.best))
         except OSError:
             return False
         return True

@@ -63,6 +63,19 @@ REDEPLOY = const(6)
 
 ACTION_BITS = const(0x1FFF)
 
+# The fields of a code and an entry, as masks and shifts.
+KIND_BITS = const(7)        # code & KIND_BITS: the kind
+SOURCE = const(3)           # code >> SOURCE & POINT_BITS: the source point
+TARGET = const(8)           # code >> TARGET & POINT_BITS: the target point
+POINT_BITS = const(31)
+SIDE_BIT = const(13)        # entry >> SIDE_BIT & 1: the side that acted
+STAGE = const(14)           # entry >> STAGE & 3: the stage before
+CAPTURED = const(16)        # entry >> CAPTURED & 31: the piece byte captured
+MOVER = const(21)           # entry >> MOVER & 7: the mover's flags before (byte >> FLAGS)
+WHERE = const(24)           # entry >> WHERE & 3: where the captured piece went
+BROUGHT = const(26)         # entry >> BROUGHT & 3: the piece brought to hand or board
+FLAGS = const(2)            # byte >> FLAGS & 7: a piece's GUARD MARK GOLD bits
+
 # Where a turn stands (undo entry bits 14-15).
 START = const(0)      # nothing done yet
 PLACED = const(1)     # placed held pieces, the move is still due
@@ -78,16 +91,34 @@ TO_HOSTAGE = const(3)  # a Golden Soldier left under the capturer
 
 def action(kind, a, b):
     """The action code of a kind with source point a and target point b."""
-    return kind | a << 3 | b << 8
+    return kind | a << SOURCE | b << TARGET
 
 
 def kind(code):
-    return code & 7
+    return code & KIND_BITS
 
 
 def source(code):
-    return code >> 3 & 31
+    return code >> SOURCE & POINT_BITS
 
 
 def target(code):
-    return code >> 8 & 31
+    return code >> TARGET & POINT_BITS
+
+# The Game members the search (jarmo.ai) and the explanations (jarmo.explain)
+# may use besides the public API: the position as arrays and small ints,
+# the rule set's features as flags (jarmo/rulesets.py) and the move tables,
+# and the fast generation, play and undo the rules use themselves (no
+# legality check, no text). Nothing else of a Game is theirs to touch
+# (tests/test_game_interface.py reads both modules for it).
+SEARCH_MEMBERS = (
+    # the position (undo-log entries as above)
+    "_top", "_under", "_held", "_pool", "_out", "_held_gold", "_pool_gold",
+    "_markers", "_markers_on", "_turn", "_stage", "_plies", "_result", "_log",
+    # the rule set's features, the expansions, the move tables
+    "_scored", "_marks", "_ban", "_camp_safe", "_guards_stay", "_forward",
+    "_taken_held", "_one_action", "_heroes", "_nbrs",
+    # generation into a buffer, play and undo of a code, the rules' own tests
+    "_gen", "_do", "_undo", "_move", "_unmove", "_repeat_move", "_can_move",
+    "_all_in_camp",
+)

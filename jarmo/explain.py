@@ -49,9 +49,9 @@ def _reason(game, code):
         if game._stage < AFTER:
             return "move first: done only ends a turn after the move"
         return "done is not possible now"
-    if kind == RECALL and not game._classic:
+    if kind == RECALL and not game._marks:
         return "recalls are only in the classic rules"
-    if kind in (FLIP, FLIP_PLACE) and not game._legendary:
+    if kind in (FLIP, FLIP_PLACE) and not game._guards_stay:
         return "flipping a guard is only in the legendary rules"
     if kind == REDEPLOY and game._stage != AFTER_R:
         return "a redeploy needs both remote camps, right after your move"
@@ -79,15 +79,15 @@ def _move_reason(game, side, a, b):
     if ROW[a] == enemy_row:
         return "%s is on the enemy camp, where pieces never move" % NAMES[a]
     if b not in game._nbrs[side][a]:
-        if game._jasyr and b in game._nbrs[1 - side][a]:
-            return "in jasyr pieces never move backwards"
+        if game._forward and b in game._nbrs[1 - side][a]:
+            return "in %s pieces never move backwards" % game.rules
         return "no line joins %s and %s" % (NAMES[a], NAMES[b])
     q = top[b]
     if q and (q & NORTH) >> 1 == side:
         return "your own piece stands on %s" % NAMES[b]
     if q and game._camp_safe and ROW[b] == HOME_ROW[side]:
         return "the piece on %s is on the enemy camp: it cannot be taken" % NAMES[b]
-    if game._classic:
+    if game._ban:
         return "no third back-and-forth: play another move first"
     return "that move is not possible now"
 
@@ -111,8 +111,8 @@ def _camp_reason(game, side, kind, b):
     if kind == PLACE:
         if not game._held[side]:
             return "you hold no pieces"
-        if game._jasyr and game._stage != START:
-            return "in jasyr placing a held piece takes a whole turn"
+        if game._one_action and game._stage != START:
+            return "in %s placing a held piece takes a whole turn" % game.rules
     if kind == REDEPLOY and not game._pool[side]:
         return "none of your pieces is captured"
     if ROW[b] != HOME_ROW[side]:
@@ -153,7 +153,7 @@ def refusal(game, sel, c):
         return _reason(game, action(REDEPLOY, 0, c))
     if sel >= 0:
         if ROW[sel] == HOME_ROW[1 - side]:      # frozen: it recalls or flips
-            kind = RECALL if game._classic else FLIP_PLACE
+            kind = RECALL if game._marks else FLIP_PLACE
         else:
             kind = MOVE
         return _reason(game, action(kind, sel, c))

@@ -8,8 +8,10 @@
 # play_code, piece_at, under_at); text (legal, play, history, piece) is the
 # edge for people and save files, through jarmo.notation's one parser.
 
+from jarmo import rulesets as R
 from jarmo.board import HOME_ROW, MARKERS, ROW, SIDE_NAMES, neighbours, point
 from jarmo.notation import IllegalMove, action_text, parse_action, piece_text
+from jarmo.rulesets import RULE_SETS  # noqa: F401  (jarmo.game.RULE_SETS: the names, in order)
 
 try:
     from micropython import const
@@ -46,11 +48,20 @@ _TO_HELD = const(2)
 _TO_HOSTAGE = const(3)
 
 _ACTION_BITS = const(0x1FFF)
+_KIND_BITS = const(7)
+_SOURCE = const(3)
+_TARGET = const(8)
+_POINT_BITS = const(31)
+_SIDE_BIT = const(13)
+_STAGE = const(14)
+_CAPTURED = const(16)
+_MOVER = const(21)
+_WHERE = const(24)
+_BROUGHT = const(26)
+_FLAGS = const(2)
 
-# The names a game is made of, each defined here once (the app, the save
-# formats and the tools import them).
-RULE_SETS = ("classic", "standard", "legendary", "jasyr")
-SCORED_RULE_SETS = ("classic", "standard")   # rule sets that count points
+# The names a game is made of, each defined once (the app, the save formats
+# and the tools import them): the rule sets are jarmo/rulesets.py's rows.
 EXPANSIONS = ("heroes", "challenges")
 
 # Why a game ended (Result.reason).
@@ -66,23 +77,24 @@ _BUFFER_SIZE = const(96)   # more than the most actions any position offers
 _NEIGHBOUR_CACHE = {}
 
 
-def _neighbour_tables(jasyr):
-    """Per side, the neighbour table to move along; shared by all games."""
-    tables = _NEIGHBOUR_CACHE.get(jasyr)
+def _neighbour_tables(forward):
+    """Per side, the neighbour table to move along (forward: no move goes
+    back, jarmo.rulesets.FORWARD); shared by all games."""
+    tables = _NEIGHBOUR_CACHE.get(forward)
     if tables is None:
-        if jasyr:
+        if forward:
             tables = (neighbours(True, 0), neighbours(True, 1))
         else:
             plain = neighbours()
             tables = (plain, plain)
-        _NEIGHBOUR_CACHE[jasyr] = tables
+        _NEIGHBOUR_CACHE[forward] = tables
     return tables
 
 
 def prepare_tables(rules):
     """Build the neighbour tables of a rule set now rather than in its first
     Game() (about 45 ms on an RP2040: the device does it after start-up)."""
-    _neighbour_tables(rules == "jasyr")
+    _neighbour_tables(bool(R.row(rules)[R.FEATURES] & R.FORWARD))
 
 
 # How a game ended: winner ("south", "north" or None for a draw), points
@@ -113,9 +125,7 @@ def side_index(side):
 # One game of Jarmo under one rule set and its expansions.
 class Game:
     def __init__(self, rules="classic", expansions=(), ply_limit=None):
-        if rules not in RULE_SETS:
-            raise ValueError("unknown rule set %r: expected one of %s"
-                             % (rules, ", ".join(RULE_SETS)))
+        row = R.row(rules)              # ValueError for an unknown rule set
         expansions = tuple(expansions)
         for name in expansions:
             if name not in EXPANSIONS:
@@ -123,22 +133,29 @@ class Game:
                                  % (name, " or ".join(EXPANSIONS)))
             if expansions.count(name) > 1:
                 raise ValueError("expansion %r given twice" % (name,))
-        if rules == "classic" and expansions:
-            raise ValueError("the classic rule set takes no expansions")
+        if row[R.FEATURES] & R.NO_EXPANSIONS and expansions:
+            raise ValueError("the %s rule set takes no expansions" % rules)
         if ply_limit is not None and (type(ply_limit) is not int or ply_limit < 1):
             raise ValueError("ply_limit must be a positive int or None")
         self.rules = rules
         self.expansions = tuple(e for e in EXPANSIONS if e in expansions)
         self.ply_limit = ply_limit
-        self._classic = rules == "classic"
-        self._scored = rules in SCORED_RULE_SETS
-        self._legendary = rules == "legendary"
-        self._jasyr = rules == "jasyr"
-        # Legendary and Jasyr: a piece on its enemy camp cannot be captured.
-        self._camp_safe = self._legendary or self._jasyr
+        # The rule set's row (jarmo/rulesets.py): its features as flags, read
+        # where the rules differ; the AI reads the row's tuning.
+        self.row = row
+        f = row[R.FEATURES]
+        self._scored = bool(f & R.SCORED)
+        self._marks = bool(f & R.MARKS)
+        self._ban = bool(f & R.BAN)
+        self._ties_stand = bool(f & R.TIES_STAND)
+        self._camp_safe = bool(f & R.CAMP_SAFE)
+        self._guards_stay = bool(f & R.GUARDS_STAY)
+        self._forward = bool(f & R.FORWARD)
+        self._taken_held = bool(f & R.TAKEN_HELD)
+        self._one_action = bool(f & R.ONE_ACTION)
         self._heroes = "heroes" in expansions
         self._challenges = "challenges" in expansions
-        self._nbrs = _neighbour_tables(self._jasyr)
+        self._nbrs = _neighbour_tables(self._forward)
         self._markers = (point(MARKERS[0]), point(MARKERS[1]))
         self._buffer = [0] * _BUFFER_SIZE
         self._setup()
@@ -249,6 +266,16 @@ class Game:
         """The actions played so far, in order, as notation strings."""
         return [action_text(entry & _ACTION_BITS) for entry in self._log]
 
+    def history_codes(self, start=0):
+        """The action codes played so far from the start-th on, in order."""
+        log = self._log
+        return [log[i] & _ACTION_BITS for i in range(start, len(log))]
+
+    @property
+    def actions(self):
+        """How many actions have been played."""
+        return len(self._log)
+
     # ----------------------------------------------------------- actions
 
     def play(self, text):
@@ -269,7 +296,8 @@ class Game:
         """Raise IllegalMove for a code that is not legal now (text: as given)."""
         if text is None:
             if (type(code) is not int or not 0 <= code <= _ACTION_BITS
-                    or code & 7 > _REDEPLOY or (code >> 3 & 31) > 24 or (code >> 8) > 24
+                    or code & _KIND_BITS > _REDEPLOY or (code >> _SOURCE & _POINT_BITS) > 24
+                    or (code >> _TARGET) > 24
                     or parse_action(action_text(code)) != code):
                 raise IllegalMove("%r is not an action code" % (code,))
             text = action_text(code)
@@ -315,16 +343,16 @@ class Game:
             if stage == _AFTER_R:
                 for b in range(own_row * 5, own_row * 5 + 5):
                     if not top[b]:
-                        buf[n] = _REDEPLOY | b << 8
+                        buf[n] = _REDEPLOY | b << _TARGET
                         n += 1
-            if not self._jasyr and self._can_place(side):
+            if not self._one_action and self._can_place(side):
                 n = self._gen_camp(buf, n, _PLACE, 0)
             buf[n] = _DONE
             return n + 1
         sidebit = side << 1
         nbrs = self._nbrs[side]
         camp_safe = self._camp_safe
-        banned = self._repeat_move(side) if self._classic else -1
+        banned = self._repeat_move(side) if self._ban else -1
         row = ROW                 # (globals cost a look-up each time on MicroPython)
         f = -1
         for p in top:             # (iterating over the bytes is cheaper than indexing)
@@ -335,18 +363,18 @@ class Game:
                 q = top[t]
                 if q and ((q & _NORTH) == sidebit or (camp_safe and row[t] == own_row)):
                     continue
-                code = f << 3 | t << 8
+                code = f << _SOURCE | t << _TARGET
                 if code != banned:
                     buf[n] = code
                     n += 1
             if n and first_only:
                 return n
-        if self._can_place(side) and (stage == _START or not self._jasyr):
+        if self._can_place(side) and (stage == _START or not self._one_action):
             n = self._gen_camp(buf, n, _PLACE, 0)
         if stage == _START and self._pool[side]:
-            if self._classic:
+            if self._marks:
                 n = self._gen_sources(buf, n, _RECALL, _MARK, enemy_row, True)
-            elif self._legendary:
+            elif self._guards_stay:
                 n = self._gen_sources(buf, n, _FLIP, _GUARD, enemy_row, False)
                 if self._room(side):
                     n = self._gen_sources(buf, n, _FLIP_PLACE, _GUARD, enemy_row, True)
@@ -358,7 +386,7 @@ class Game:
         first = HOME_ROW[self._turn] * 5
         for b in range(first, first + 5):
             if not top[b]:
-                buf[n] = kind | a << 3 | b << 8
+                buf[n] = kind | a << _SOURCE | b << _TARGET
                 n += 1
         return n
 
@@ -372,7 +400,7 @@ class Game:
                 if to_camp:
                     n = self._gen_camp(buf, n, kind, a)
                 else:
-                    buf[n] = kind | a << 3
+                    buf[n] = kind | a << _SOURCE
                     n += 1
         return n
 
@@ -399,9 +427,9 @@ class Game:
         while i >= 0 and moves < 4:
             entry = log[i]
             i -= 1
-            if (entry >> 13) & 1 != side:
+            if (entry >> _SIDE_BIT) & 1 != side:
                 continue
-            kind = entry & 7
+            kind = entry & _KIND_BITS
             if kind == _DONE:
                 continue
             if kind != _MOVE:
@@ -423,10 +451,10 @@ class Game:
     def _do(self, code):
         """Apply a legal action code (unchecked) and settle the turn."""
         side = self._turn
-        kind = code & 7
-        a = (code >> 3) & 31
-        b = code >> 8
-        entry = code | side << 13 | self._stage << 14
+        kind = code & _KIND_BITS
+        a = (code >> _SOURCE) & _POINT_BITS
+        b = code >> _TARGET
+        entry = code | side << _SIDE_BIT | self._stage << _STAGE
         top = self._top
         ends_turn = True
         if kind == _MOVE:
@@ -436,20 +464,20 @@ class Game:
             if top[b] or self._under[a] or (b < 5 if side else b >= 20):   # (b on the enemy camp)
                 entry |= self._move(side, a, b)
             else:
-                entry |= ((p >> 2) & 7) << 21
+                entry |= ((p >> _FLAGS) & 7) << _MOVER
                 top[a] = 0
                 top[b] = p
             if self._markers_on and self._redeploy_possible(side):
                 self._stage = _AFTER_R
                 ends_turn = False
-            elif self._held[side] and not self._jasyr and self._room(side):
+            elif self._held[side] and not self._one_action and self._room(side):
                 self._stage = _AFTER
                 ends_turn = False
         elif kind == _PLACE:
-            entry |= self._bring_back(self._held, self._held_gold, side, b) << 26
+            entry |= self._bring_back(self._held, self._held_gold, side, b) << _BROUGHT
             if self._stage >= _AFTER:
                 ends_turn = not self._after_placing(side)
-            elif not self._jasyr:
+            elif not self._one_action:
                 self._stage = _PLACED
                 ends_turn = False
         elif kind == _DONE:
@@ -460,12 +488,12 @@ class Game:
             top[b] = _PRESENT | side << 1
         elif kind == _FLIP:
             top[a] &= ~_GUARD
-            entry |= self._recover(side) << 26
+            entry |= self._recover(side) << _BROUGHT
         elif kind == _FLIP_PLACE:
             top[a] &= ~_GUARD
-            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
+            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << _BROUGHT
         else:  # _REDEPLOY
-            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << 26
+            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << _BROUGHT
             self._markers_on = False
             ends_turn = not self._after_placing(side)
         self._log.append(entry)
@@ -490,7 +518,7 @@ class Game:
         under = self._under
         p = top[a]
         q = top[b]
-        fields = q << 16 | ((p >> 2) & 7) << 21
+        fields = q << _CAPTURED | ((p >> _FLAGS) & 7) << _MOVER
         u = under[a]
         if u:
             top[a] = u        # a hostage left behind is now the top piece
@@ -500,17 +528,17 @@ class Game:
         if q:
             if self._heroes and q & _GOLD and q & _GUARD and not under[b]:
                 under[b] = q & ~_GUARD   # the Golden Soldier becomes a hostage
-                fields |= _TO_HOSTAGE << 24
+                fields |= _TO_HOSTAGE << _WHERE
             else:
-                fields |= self._capture(q) << 24
+                fields |= self._capture(q) << _WHERE
             enemy_row = HOME_ROW[1 - side]
-            if self._classic:
+            if self._marks:
                 p |= _MARK
             elif not p & (_GUARD | _GOLD) and ROW[b] != enemy_row:
                 p |= _GUARD   # promotion: captured outside the enemy's own camp
-        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._legendary:
+        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._guards_stay:
             p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
-            fields |= self._recover(side) << 26   # ... and recovers a piece
+            fields |= self._recover(side) << _BROUGHT   # ... and recovers a piece
         top[b] = p
         return fields
 
@@ -518,11 +546,9 @@ class Game:
         """Take the captured piece q off the board; return where it went."""
         owner = (q >> 1) & 1
         gold = q & _GOLD
-        if self._classic:
-            where = _TO_POOL
-        elif gold and not q & _GUARD:
+        if gold and not q & _GUARD:
             where = _TO_OUT           # a Golden Soldier captured as an archer
-        elif self._jasyr:
+        elif self._taken_held:
             where = _TO_HELD if q & _GUARD else _TO_OUT
         else:
             where = _TO_POOL
@@ -568,7 +594,7 @@ class Game:
         "in that turn"; docs/RULES-DECISIONS.md 3)."""
         if self._stage == _AFTER_R and self._redeploy_possible(side):
             return True
-        if not self._jasyr and self._can_place(side):
+        if not self._one_action and self._can_place(side):
             self._stage = _AFTER
             return True
         return False
@@ -587,24 +613,25 @@ class Game:
 
     def _undo(self):
         entry = self._log.pop()
-        side = (entry >> 13) & 1
+        side = (entry >> _SIDE_BIT) & 1
         if self._turn != side:
             self._plies -= 1      # the action had ended the turn
             self._turn = side
-        self._stage = (entry >> 14) & 3
+        self._stage = (entry >> _STAGE) & 3
         self._result = None
-        kind = entry & 7
-        a = (entry >> 3) & 31
-        b = (entry >> 8) & 31
+        kind = entry & _KIND_BITS
+        a = (entry >> _SOURCE) & _POINT_BITS
+        b = (entry >> _TARGET) & _POINT_BITS
         top = self._top
         if kind == _MOVE:
-            if entry >> 24 or (entry >> 16) & 31 or top[a]:   # a capture, a recovery, a hostage left behind
+            # a capture, a recovery, a hostage left behind
+            if entry >> _WHERE or (entry >> _CAPTURED) & _POINT_BITS or top[a]:
                 self._unmove(side, a, b, entry)
             else:                       # a quiet move (the AI's hot path)
-                top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+                top[a] = _PRESENT | side << 1 | ((entry >> _MOVER) & 7) << _FLAGS
                 top[b] = 0
             return
-        which = (entry >> 26) & 3
+        which = (entry >> _BROUGHT) & 3
         if kind == _PLACE:
             self._held[side] += 1
             self._held_gold[side] |= which >> 1
@@ -628,13 +655,13 @@ class Game:
     def _unmove(self, side, a, b, entry):
         top = self._top
         under = self._under
-        q = (entry >> 16) & 31
+        q = (entry >> _CAPTURED) & _POINT_BITS
         if top[a]:                 # the mover had stood on a stack
             under[a] = top[a]
-        top[a] = _PRESENT | side << 1 | ((entry >> 21) & 7) << 2
+        top[a] = _PRESENT | side << 1 | ((entry >> _MOVER) & 7) << _FLAGS
         top[b] = q
         if q:
-            where = (entry >> 24) & 3
+            where = (entry >> _WHERE) & 3
             owner = 1 - side
             gold = 1 if q & _GOLD else 0
             if where == _TO_HOSTAGE:
@@ -649,8 +676,8 @@ class Game:
                     self._held_gold[owner] = 0
             else:
                 self._out[owner] -= 1
-        if entry >> 26:
-            self._unrecover(side, (entry >> 26) & 3)
+        if entry >> _BROUGHT:
+            self._unrecover(side, (entry >> _BROUGHT) & 3)
 
     def _unrecover(self, side, which):
         if which:
@@ -673,9 +700,9 @@ class Game:
         own_row = HOME_ROW[side]
         enemy_row = HOME_ROW[1 - side]
         camp_safe = self._camp_safe
-        classic = self._classic
+        ban = self._ban
         row = ROW
-        found = -1                # classic: the first move found (it may be banned)
+        found = -1                # with the ban: the first move found (it may be banned)
         if side:
             f, stop, step = 24, -1, -1
         else:
@@ -687,9 +714,9 @@ class Game:
                     q = top[t]
                     if q and ((q & _NORTH) == sidebit or (camp_safe and row[t] == own_row)):
                         continue
-                    if not classic or found >= 0:
+                    if not ban or found >= 0:
                         return True   # (two moves: the back-and-forth ban forbids one at most)
-                    found = f << 3 | t << 8
+                    found = f << _SOURCE | t << _TARGET
             f += step
         return found >= 0 and found != self._repeat_move(side)
 
@@ -699,14 +726,14 @@ class Game:
         This runs at the end of every turn of the AI's search: the last action
         rules out most of it before the slower tests run (same results)."""
         other = 1 - mover
-        classic = self._classic
+        ban = self._ban
         log = self._log
         last = log[-1]
-        moved = not last & 7            # the turn ended with a move (_MOVE)
+        moved = not last & _KIND_BITS     # the turn ended with a move (_MOVE)
         # Pieces leave the board and the hand only by captures: a turn that
         # ended with a move that took nothing made its only move (the turn
         # ends with the move or after it) and captured nothing.
-        if not classic and (not moved or last >> 16 & 31):
+        if not ban and (not moved or last >> _CAPTURED & _POINT_BITS):
             pool = self._pool
             out = self._out
             if pool[other] + out[other] == 5:   # nothing on board or held
@@ -715,20 +742,21 @@ class Game:
                 return self._win(other, WIPEOUT)
         # Legendary and Jasyr: a side wins at the end of *its* turn only.  A
         # move that ends outside the enemy camp leaves a piece outside.
-        if (not moved or ROW[last >> 8 & 31] == HOME_ROW[other]) and self._all_in_camp(mover):
+        if (not moved or ROW[last >> _TARGET & _POINT_BITS] == HOME_ROW[other]) and self._all_in_camp(mover):
             return self._tally(CAMP) if self._scored else self._win(mover, CAMP)
         # The other side was not all in camp after its own turn (the game would
         # have ended), and its pieces change since only by a capture: a last
         # action that is a move taking nothing was the turn's only move.
-        if self._scored and (not moved or last >> 16 & 31) and self._all_in_camp(other):
+        if self._scored and (not moved or last >> _CAPTURED & _POINT_BITS) and self._all_in_camp(other):
             return self._tally(CAMP)
-        if not classic and len(log) >= 8:     # a repetition takes 4 moves a side
+        if not ban and len(log) >= 8:     # a repetition takes 4 moves a side
             # Quick test: after three single-move turns (side bit 13), the
             # mover's last move must go back along its previous one.
             e2 = log[-2]
             e3 = log[-3]
-            if ((last | e2 | e3) & 7 or not (last ^ e2) >> 13 & 1 or (last ^ e3) >> 13 & 1
-                    or e3 & 0x1FFF == _reverse(last & 0x1FFF)):
+            if ((last | e2 | e3) & _KIND_BITS or not (last ^ e2) >> _SIDE_BIT & 1
+                    or (last ^ e3) >> _SIDE_BIT & 1
+                    or e3 & _ACTION_BITS == _reverse(last & _ACTION_BITS)):
                 if self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
                     return self._tally(REPETITION)
         limit = self.ply_limit
@@ -794,12 +822,12 @@ class Game:
         return points, in_camp
 
     def _tally(self, reason):
-        """Score both sides; more points wins, then (not classic) more pieces in camp."""
+        """Score both sides; more points wins, then (unless ties stand) more pieces in camp."""
         if not self._scored:
             return Result(None, None, reason)
         south, south_camp = self._score(0)
         north, north_camp = self._score(1)
-        if south == north and not self._classic:
+        if south == north and not self._ties_stand:
             lead = south_camp - north_camp
         else:
             lead = south - north
@@ -872,4 +900,5 @@ class Game:
 
 def _reverse(code):
     """The move code going the other way along the same line."""
-    return ((code >> 8) & 31) << 3 | ((code >> 3) & 31) << 8
+    return (((code >> _TARGET) & _POINT_BITS) << _SOURCE
+            | ((code >> _SOURCE) & _POINT_BITS) << _TARGET)

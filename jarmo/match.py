@@ -5,23 +5,25 @@
 # points; Legendary and Jasyr have none, so there a won game counts 1 (a
 # decision of ours, see docs/RULES-DECISIONS.md).
 
-from jarmo.board import SIDE_NAMES
 from jarmo.game import Game
-from jarmo.save import expect, seal, unseal
 
 PLAYERS = ("first", "second")
 
 
 # A match in progress: its games so far and the one being played.
 class Match:
-    def __init__(self, rules="standard", games=2, expansions=(), ply_limit=None):
+    def __init__(self, rules="standard", games=2, expansions=(), ply_limit=None, finished=()):
+        """finished: the Results of games already played (a match resumed)."""
         if games not in (2, 4, 6):
             raise ValueError("a match has 2, 4 or 6 games, not %r" % (games,))
+        if len(finished) >= games:
+            raise ValueError("a match of %d games cannot have %d played"
+                             % (games, len(finished)))
         self.rules = rules
         self.games = games
         self.expansions = tuple(expansions)
         self.ply_limit = ply_limit
-        self._finished = []         # results of the games before the current one
+        self._finished = list(finished)   # results of the games before the current one
         self.game = Game(rules, expansions, ply_limit)
 
     @property
@@ -92,41 +94,11 @@ class Match:
 
     def dump(self):
         """The match as text: its settings, finished results and the current game."""
-        results = " ".join("%s:%s:%s" % (r.winner or "-", "-" if r.points is None
-                                         else "%d,%d" % r.points, r.reason)
-                           for r in self._finished)
-        body = "jarmo-match 1\ngames %d\nresults %s\n%s" % (
-            self.games, results or "-", self.game.dump())
-        return seal(body)
+        from jarmo.save import dump_match
+        return dump_match(self)
 
     @staticmethod
     def load(text):
         """A Match from dump() text; ValueError if malformed."""
-        from jarmo.game import REASONS, Result
-        lines = unseal(text, "match")
-        if expect(lines, 0, "jarmo-match", "match") != "1":
-            raise ValueError("match save has an unknown version")
-        games = expect(lines, 1, "games", "match")
-        if games not in ("2", "4", "6"):
-            raise ValueError("match save has a bad game count %r" % games)
-        results = expect(lines, 2, "results", "match")
-        game = Game.load("\n".join(lines[3:]) + "\n")
-        match = Match(game.rules, int(games), game.expansions, game.ply_limit)
-        match.game = game
-        for item in ([] if results == "-" else results.split()):
-            parts = item.split(":")
-            if len(parts) != 3 or parts[2] not in REASONS:
-                raise ValueError("match save has a bad result %r" % item)
-            winner = None if parts[0] == "-" else parts[0]
-            if winner is not None and winner not in SIDE_NAMES:
-                raise ValueError("match save has a bad winner %r" % parts[0])
-            points = None
-            if parts[1] != "-":
-                pair = parts[1].split(",")
-                if len(pair) != 2 or not pair[0].isdigit() or not pair[1].isdigit():
-                    raise ValueError("match save has bad points %r" % parts[1])
-                points = (int(pair[0]), int(pair[1]))
-            match._finished.append(Result(winner, points, parts[2]))
-        if len(match._finished) >= match.games:
-            raise ValueError("match save has more results than games")
-        return match
+        from jarmo.save import load_match
+        return load_match(text)

@@ -1,4 +1,6 @@
-# Save: the text save format of a game.
+# Save: the text form of a game and of a match (exports, the simulator's
+# replays, older versions' saves). Imported only when a text is made or
+# read; the device keeps its games as records (jarmo/gamerec.py).
 #
 # A save lists the rules and the actions played, so loading replays them
 # through the rules (a save can never hold an impossible position), and ends
@@ -86,3 +88,54 @@ def load_game(text):
             raise ValueError("game save action %d (%s) cannot be replayed: %s"
                              % (i + 1, moves[i], e))
     return game
+
+
+# A match: its length, the finished games' results and the current game:
+#
+#     jarmo-match 1
+#     games 4
+#     results south:3,1:camp north:-:wipeout    (or -)
+#     jarmo-game 1 ...                          (Game.dump() of the current game)
+#     check ...
+
+def dump_match(match):
+    results = " ".join("%s:%s:%s" % (r.winner or "-", "-" if r.points is None
+                                     else "%d,%d" % r.points, r.reason)
+                       for r in match.results[:match.number - 1])
+    body = "jarmo-match 1\ngames %d\nresults %s\n%s" % (
+        match.games, results or "-", match.game.dump())
+    return seal(body)
+
+
+def load_match(text):
+    from jarmo.board import SIDE_NAMES
+    from jarmo.game import REASONS, Result
+    from jarmo.match import Match
+    lines = unseal(text, "match")
+    if expect(lines, 0, "jarmo-match", "match") != "1":
+        raise ValueError("match save has an unknown version")
+    games = expect(lines, 1, "games", "match")
+    if games not in ("2", "4", "6"):
+        raise ValueError("match save has a bad game count %r" % games)
+    results = expect(lines, 2, "results", "match")
+    game = Game.load("\n".join(lines[3:]) + "\n")
+    finished = []
+    for item in ([] if results == "-" else results.split()):
+        parts = item.split(":")
+        if len(parts) != 3 or parts[2] not in REASONS:
+            raise ValueError("match save has a bad result %r" % item)
+        winner = None if parts[0] == "-" else parts[0]
+        if winner is not None and winner not in SIDE_NAMES:
+            raise ValueError("match save has a bad winner %r" % parts[0])
+        points = None
+        if parts[1] != "-":
+            pair = parts[1].split(",")
+            if len(pair) != 2 or not pair[0].isdigit() or not pair[1].isdigit():
+                raise ValueError("match save has bad points %r" % parts[1])
+            points = (int(pair[0]), int(pair[1]))
+        finished.append(Result(winner, points, parts[2]))
+    if len(finished) >= int(games):
+        raise ValueError("match save has more results than games")
+    match = Match(game.rules, int(games), game.expansions, game.ply_limit, finished)
+    match.game = game
+    return match

@@ -1,23 +1,28 @@
 # Stats: win statistics per rule set and per opponent, kept in the store.
 #
 # Shown like the table on the online site ("valge 3514 (40.65 %)"): the
-# percentage is truncated to two decimals, in integer arithmetic. Kept in a
-# Store under ``stats`` as JSON and saved after every recorded game:
-#
-#     {"v": 2, "standard": {"p2": [south, north, draws],
-#                           "ai1": [you, ai, draws], ...}, ...}
+# percentage is truncated to two decimals, in integer arithmetic.
 #
 # The opponent keys: ``p2`` two players (South wins, North wins, draws);
-# ``ai0`` .. ``ai4`` against the AI level of that number (jarmo.ai.LEVELS:
+# ``ai0`` .. ``ai9`` against the AI level of that number (jarmo.ai.LEVELS:
 # random, greedy, 2, 3, 4), counted as your wins, the AI's wins, draws;
-# ``old`` the totals of a version 1 file, which did not tell opponents apart
-# (South wins, North wins, draws). A version 1 file is read as ``old`` and
-# written back as version 2 at the next game.
-
-import json
+# ``old`` the totals of the first file format, which did not tell opponents
+# apart (South wins, North wins, draws).
+#
+# Kept as the store's R_STATS record (jarmo.storage), written when a game is
+# counted. Its payload: 3 (format), 1 and the id of the last game counted
+# (2 bytes, high first; the id of its GAME record) or 0 0 0, then per table
+# cell with games: rule set index << 4 | opponent (0 p2, 1 + n for ain, 15
+# old), and the three counts as variable-length ints (7 bits a byte, low
+# first). Naming the game in the same record makes a count atomic: after a
+# power cut a game is counted exactly once.
 
 from jarmo.app_base import SIDE_WORDS
 from jarmo.game import RULE_SETS as RULES
+from jarmo.storage import R_STATS
+
+_FORMAT = 3
+_OLD = 15
 
 LABELS = SIDE_WORDS + ("Draws",)
 VERSUS = ("You", "AI", "Draws")
@@ -45,60 +50,85 @@ def key(opponent):
     return "ai%d" % (opponent - 1) if opponent else "p2"
 
 
-def _counts(c):
-    if not isinstance(c, list) or len(c) != 3:
-        raise ValueError("shape")
-    return [int(c[0]), int(c[1]), int(c[2])]
+def _slot(opp):
+    return 0 if opp == "p2" else _OLD if opp == "old" else 1 + int(opp[2:])
+
+
+def _key(slot):
+    return "p2" if slot == 0 else "old" if slot == _OLD else "ai%d" % (slot - 1)
+
+
+def _varint(out, n):
+    while n > 127:
+        out.append(n & 127 | 128)
+        n >>= 7
+    out.append(n)
 
 
 class Stats:
     # Counts per rule set and opponent, persisted in ``store`` (or only in
     # memory if None).
 
-    NAME = "stats"
-
     def __init__(self, store=None):
         self.store = store
-        self.problem = None  # message when a bad file was found and set aside
+        self.problem = None  # message when the stored statistics could not be read
+        self.counted = -1    # the id of the last game counted, or -1
         self.table = {}      # rules -> {key: [a, b, draws]}
         for r in RULES:
             self.table[r] = {}
         if store is not None:
-            self._load()
+            self._load(store.read(R_STATS))
 
-    def _load(self):
-        text = self.store.read(self.NAME)
-        if self.store.error:
-            self._bad(self.store.error)     # the other slot's copy may still serve
-        if text is None:
+    def _load(self, data):
+        if data is None:
             return
         try:
-            data = json.loads(text)
-            v = data.get("v")
-            if v not in (1, 2):
-                raise ValueError("version")
-            for r in RULES:
-                c = data.get(r)
-                if c is None:
-                    continue
-                if v == 1:
-                    self.table[r]["old"] = _counts(c)
-                elif not isinstance(c, dict):
-                    raise ValueError("shape")
-                else:
-                    for k in c:
-                        self.table[r][str(k)] = _counts(c[k])
-        except (ValueError, TypeError, AttributeError, KeyError):
+            self.decode(data)
+        except (ValueError, IndexError):
             for r in RULES:
                 self.table[r] = {}
-            self._bad("stats: unreadable")
+            self.counted = -1
+            self.problem = "statistics: unreadable, cleared"
+            self.store.write(R_STATS, b"")    # reported once
 
-    def _bad(self, why):
-        self.problem = why
-        try:
-            self.store.set_aside(self.NAME)
-        except OSError:
-            pass
+    def decode(self, data):
+        """Take the counts of a R_STATS payload; ValueError if it is not one."""
+        if data[0] != _FORMAT or data[1] > 1:
+            raise ValueError("format")
+        self.counted = data[2] << 8 | data[3] if data[1] else -1
+        i = 4
+        while i < len(data):
+            cell = data[i]
+            if cell >> 4 >= len(RULES):
+                raise ValueError("cell")
+            i += 1
+            c = [0, 0, 0]
+            for k in range(3):
+                n = shift = 0
+                while True:
+                    b = data[i]
+                    i += 1
+                    n |= (b & 127) << shift
+                    shift += 7
+                    if b < 128:
+                        break
+                    if shift > 28:
+                        raise ValueError("count")
+                c[k] = n
+            self.table[RULES[cell >> 4]][_key(cell & 15)] = c
+
+    def encode(self):
+        """The R_STATS payload of the table."""
+        out = bytearray((_FORMAT, 0, 0, 0))
+        if self.counted >= 0:
+            out[1:4] = bytes((1, self.counted >> 8, self.counted & 255))
+        for r in range(len(RULES)):
+            t = self.table[RULES[r]]
+            for k in t:
+                out.append(r << 4 | _slot(k))
+                for n in t[k]:
+                    _varint(out, n)
+        return bytes(out)
 
     def counts(self, rules, opp="p2"):
         """The three counts of a rule set against one opponent key (see above)."""
@@ -113,11 +143,12 @@ class Stats:
             out.append("old")
         return out
 
-    def record(self, rules, winner, opp="p2", you="south"):
+    def record(self, rules, winner, opp="p2", you="south", game=-1):
         """Count one finished game; ``winner`` "south", "north" or None (draw).
-        ``opp`` the opponent key; against the AI ``you`` is the human's side.
+        ``opp`` the opponent key; against the AI ``you`` is the human's side;
+        ``game`` the id of its GAME record (jarmo.storage), if saved.
 
-        Returns False when the file could not be written (read-only fs)."""
+        Returns False when it could not be saved."""
         t = self.table.get(rules)
         if t is None:
             t = self.table[rules] = {}
@@ -130,17 +161,15 @@ class Stats:
             c[0 if winner == you else 1] += 1
         else:
             c[0 if winner == "south" else 1] += 1
+        if game >= 0:
+            self.counted = game
         return self.save()
 
     def save(self):
         if self.store is None:
             return True
-        data = {"v": 2}
-        for r in self.table:
-            if self.table[r]:
-                data[r] = self.table[r]
         try:
-            self.store.write(self.NAME, json.dumps(data))
+            self.store.write(R_STATS, self.encode())
         except OSError:
             return False
         return True

@@ -1,445 +1,393 @@
-# Storage: atomic, corruption-tolerant saves (game, settings, statistics) that
-# never stall the game.
+# Storage: everything the game keeps, as an append-only log of records in one
+# 4 KB flash sector: ``microcontroller.nvm`` on the device, a file that
+# behaves the same on a PC or on a board without nvm (jarmo/flashfile.py).
 #
-# On an RP2040 each 4 KB flash sector the file system touches costs about
-# 50 ms (erase and program), so a save is written in place, one 512-byte
-# block per main-loop pass, and no pass waits for more than one.
+# Why a log: flash is erased in 4 KB sectors (about 50 ms each, rated for
+# 100,000 erases). CircuitPython writes nvm bytes that are still erased
+# (0xFF) with page programs only, and erases the sector only when a write
+# covers bytes already used. So records are appended into the erased tail:
+# saving a turn programs a few bytes and erases nothing. When the sector is
+# full, compaction writes the live records back in one write, the only
+# erase; the app asks for it between games (``tidy``), where the live set is
+# smallest. The CIRCUITPY drive is never written.
 #
-# Each name has two *slot* files, ``name.0`` and ``name.1``, made once at a
-# fixed size (``prepare``; a slot outgrown by a long match is made again, the
-# one slow write). A slot holds one record, padded with zero bytes::
+# A record, at any byte offset:
 #
-#     JARMO2 <sequence> <body length in bytes> <checksum, 8 hex digits>
-#     <body>
+#     A5  key  seq (2 bytes)  length  payload (length bytes)  CRC (2 bytes)
 #
-# The checksum is jarmo.checksum's Adler-32 (small integers only). A write
-# goes to the slot that does NOT hold the newest valid record, with the next
-# sequence number; the blocks go in order, then os.sync() pushes the last one
-# to the flash, then the file is closed. Writing in place needs no new
-# clusters, so the FAT and the directory do not change: a power cut at any
-# moment tears at most the slot being written, whose checksum then fails, and
-# the reader takes the other slot: the old save or the new one, never a
-# broken one. A slot of zero bytes is blank (never written); a deleted name
-# gets a record whose checksum field says "deleted".
+# key: one byte naming what the record holds (the R_ constants below); seq:
+# 16 bits, one more than the record appended before it, never given twice
+# (compaction keeps them); CRC: jarmo.checksum.crc16 of key .. payload. The
+# sector starts with an R_FORMAT record; a sector that holds something else
+# (another program's data) is reported, and replaced at the first save.
 #
-# The record ends with a trailer line ``END <sequence>``, written last. A
-# slot whose header claims the sequence after the other slot's and whose
-# trailer is missing is the one a power cut tore: not damage. Any other
-# broken slot (a changed byte, foreign content) is damage: ``read`` sets ``error`` to a
-# short reason (and still returns the other slot's save, if valid); the
-# caller reports it and calls ``set_aside(name)``, which renames the broken
-# slot to ``name.0.bad`` / ``name.1.bad``; a new one is made at the next save. Files of the older single-file format
-# (``name``, ``name.new``, tag JARMO1) are still read, and ``prepare`` moves
-# them into slots.
+# Reading takes the newest record of each key (an empty payload means
+# "none"); the game in progress is its newest R_GAME record plus the R_TURN
+# records after it. A record torn by a power cut (cut while it was being
+# programmed) fails its CRC: the reader skips it and finds the next record
+# by its sync byte, and appends go after the last used byte. A torn tail
+# found at start-up is marked at once by an R_SKIP record naming where the
+# torn bytes start, so that later reads can tell a cut from damage: bytes
+# that do not parse and that no R_SKIP record accounts for are damage,
+# reported by the names of the records there, and compacted away.
 #
-# ``sliced=True`` (the device): ``write`` queues the save and ``step()`` does
-# one unit (open, one block, sync or close); the app calls it once per pass.
-# ``sliced=False`` (tests, the PC): ``write`` finishes at once. ``fs`` is
-# ``os`` on the device; tests pass a fake file system whose power can be cut
-# at every call.
+# A power cut during compaction (the erase and the program of the sector,
+# about 52 ms on an RP2040, between games) can lose the records not yet
+# programmed back: everything, if it falls into the erase. docs/APP.md,
+# Saves, says so for players.
 
-import os
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
 
-from jarmo.checksum import checksum
+from jarmo.checksum import crc16
 
-TAG = "JARMO2"
-OLD_TAG = "JARMO1"
-BLOCK = 512
-DELETED = "deleted"
-TORN = "torn"           # a record cut short: a power cut while it was written
-# Slot sizes made by prepare(): a long single game fits 4 KB.
-SIZES = {"game": 4096, "stats": 2048, "settings": 512, "campaign": 512}
+# What the records hold (one byte each). R_FORMAT, R_SKIP and the game's chain
+# are the store's own; the app names the rest.
+R_FORMAT = const(0x4A)      # "J": the sector is Jarmo's, format 1
+R_SKIP = const(0x7E)        # "~": the torn bytes before this record were a power cut
+R_GAME = const(0x47)        # "G": a game starts (jarmo/gamerec.py)
+R_TURN = const(0x54)        # "T": a turn of the game started last: its action codes
+R_SETTINGS = const(0x50)    # "P": the menu's settings (jarmo/app_menu.py)
+R_STATS = const(0x53)       # "S": the statistics (jarmo/stats.py)
+R_CAMPAIGN = const(0x43)    # "C": the campaign's progress (jarmo/campaign.py)
+R_IMPORTED = const(0x49)    # "I": older saves on the drive were imported (jarmo/legacy.py)
+NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
+         R_CAMPAIGN: "campaign"}
 
-
-def wrap(text):
-    """The older single-file form of ``text``: header line plus body."""
-    raw = text.encode()
-    return "%s %d %s\n%s" % (OLD_TAG, len(raw), checksum(raw), text)
-
-
-def unwrap(stored):
-    """The body of an older single-file text; ValueError with a reason if torn or foreign."""
-    if stored is None:
-        raise ValueError("missing")
-    nl = stored.find("\n")
-    head = stored[:nl].split() if nl >= 0 else ()
-    if len(head) != 3 or head[0] != OLD_TAG:
-        raise ValueError("not a Jarmo file")
-    body = stored[nl + 1:]
-    raw = body.encode()
-    try:
-        size = int(head[1])
-    except ValueError:
-        raise ValueError("bad header")
-    if size != len(raw):
-        raise ValueError("truncated")
-    if checksum(raw) != head[2]:
-        raise ValueError("bad checksum")
-    return body
+_SYNC = const(0xA5)
+_HEAD = const(5)            # sync, key, seq (2), length
+_OVER = const(7)            # header and CRC
+_MAGIC = b"JARMO\x01"
+# Free bytes a game may need without a compaction in its middle: tidy()
+# compacts between games when fewer are left (a 40-turn game takes ~400).
+RESERVE = const(1024)
 
 
-def record(seq, text):
-    """A slot record: header and body, padded with zeros to whole blocks."""
-    if text is None:
-        raw = b""
-        check = DELETED
-    else:
-        raw = text.encode()
-        check = checksum(raw)
-    out = bytearray(("%s %d %d %s\n" % (TAG, seq, len(raw), check)).encode())
-    out.extend(raw)
-    out.extend(_trailer(seq))
-    out.extend(bytes(-len(out) % BLOCK))
+def record(key, seq, payload):
+    """The bytes of one record."""
+    n = len(payload)
+    out = bytearray(n + _OVER)
+    out[0] = _SYNC
+    out[1] = key
+    out[2] = (seq >> 8) & 255
+    out[3] = seq & 255
+    out[4] = n
+    out[5:5 + n] = payload
+    c = crc16(out, 1, 5 + n)
+    out[5 + n] = c >> 8
+    out[6 + n] = c & 255
     return out
 
 
-def _trailer(seq):
-    # written last: a record without it was cut short while being written
-    return ("\nEND %d\n" % seq).encode()
+def parse_at(data, pos, end):
+    """The length of the valid record at data[pos], or 0 if none starts there."""
+    if data[pos] != _SYNC or pos + _OVER > end:
+        return 0
+    n = data[pos + 4] + _OVER
+    if pos + n > end:
+        return 0
+    c = crc16(data, pos + 1, pos + n - 2)
+    if data[pos + n - 2] != c >> 8 or data[pos + n - 1] != c & 255:
+        return 0
+    return n
 
 
-def parse(data):
-    """(sequence, body or None if deleted) of a slot's bytes; (-1, None) if blank.
-
-    ValueError with a reason if the slot is torn or foreign.
-    """
-    if not data or data[0] == 0:
-        return -1, None
-    nl = data.find(b"\n")
-    try:
-        head = bytes(data[:nl]).decode().split() if 0 < nl < 80 else ()
-    except UnicodeError:
-        head = ()
-    if len(head) != 4 or head[0] != TAG:
-        raise ValueError("not a Jarmo file")
-    try:
-        seq = int(head[1])
-        size = int(head[2])
-    except ValueError:
-        raise ValueError("bad header")
-    raw = bytes(data[nl + 1:nl + 1 + size])
-    end = _trailer(seq)
-    if len(raw) != size or bytes(data[nl + 1 + size:nl + 1 + size + len(end)]) != end:
-        raise ValueError(TORN)
-    check = head[3]
-    if check == DELETED and size == 0:
-        return seq, None
-    if checksum(raw) != check:
-        raise ValueError("bad checksum")
-    try:
-        return seq, raw.decode()
-    except UnicodeError:
-        raise ValueError("not text")
-
-
-def _claimed(data):
-    """The sequence a broken slot's header names, or -2 if it names none."""
-    try:
-        head = bytes(data[:data.find(b"\n")]).decode().split()
-        return int(head[1]) if head[0] == TAG else -2
-    except (ValueError, IndexError, UnicodeError):
-        return -2
-
-
-class _Job:
-    # One queued save: the record's bytes and how far its writing got.
-
-    def __init__(self, name, data, path, create):
-        self.name = name
-        self.data = data
-        self.path = path
-        self.create = create    # the slot must be made (missing or too small)
-        self.file = None
-        self.next = 0           # next block to write; -1: sync next; -2: close next
+def _partial(data, want):
+    # True if data could be `want` half-programmed: programming only clears
+    # bits, so every bit set in want is still set in data.
+    for i in range(len(want)):
+        if data[i] & want[i] != want[i]:
+            return False
+    return True
 
 
 class Store:
-    # Named texts under ``root`` on the file system ``fs`` (default ``os``).
+    # The log in ``nvm``: anything that slices like microcontroller.nvm
+    # (len, nvm[a:b], nvm[a:b] = bytes).
 
-    def __init__(self, root="/", fs=os, sliced=False):
-        if root and not root.endswith("/"):
-            root += "/"
-        self.root = root
-        self.fs = fs
-        self.sliced = sliced
-        self.error = None       # reason the last read found a damaged save, else None
-        self.problem = None     # OSError of the last sliced write that failed, else None
-        self._open = open if fs is os else fs.open
-        self._newest = {}       # name -> (sequence, slot) of the newest valid record
-        self._jobs = []
-
-    # ------------------------------------------------------------ files
-
-    def _path(self, name):
-        return self.root + name
-
-    def _load(self, path, mode="rb"):
-        """File contents, or None if it cannot be opened; b"" or "" if unreadable."""
-        try:
-            f = self._open(path, mode)
-        except OSError:
-            return None
-        try:
-            return f.read()
-        except (OSError, UnicodeError):
-            return "" if mode == "r" else b""
-        finally:
-            f.close()
-
-    def _size(self, path):
-        try:
-            return self.fs.stat(path)[6]
-        except OSError:
-            return -1
-
-    def _sync(self):
-        sync = getattr(self.fs, "sync", None)
-        if sync is not None:
-            try:
-                sync()
-            except OSError:
-                pass
-
-    def _remove(self, path):
-        try:
-            self.fs.remove(path)
-            return True
-        except OSError:
-            return False
+    def __init__(self, nvm):
+        self.nvm = nvm
+        self.size = len(nvm)
+        self.problems = []      # damage found, in words; never a torn record
+        self.damaged = []       # the keys of the damaged records (as far as readable)
+        self.erases = 0         # compactions since start-up (wear)
+        self._pending = []      # records waiting for a compaction (busy)
+        self._scan()
 
     # ------------------------------------------------------------ reading
 
-    def _slots(self, name):
-        """[(sequence, body, problem)] of both slots; None if neither exists.
+    def _scan(self):
+        """Learn the log from the flash; report damage; mark a torn tail."""
+        data = bytes(self.nvm[0:self.size])
+        end = len(data.rstrip(b"\xff"))
+        self._fresh = False     # not our format: compact before the next append
+        self._due = False       # tidy() found too little room for a game
+        gap = self._index(data, end)
+        if self._fresh:
+            want = record(R_FORMAT, 0, _MAGIC)
+            if not _partial(data, want[:min(end, len(want))]):
+                self.problems.append("saves: unreadable, started afresh")
+        elif gap >= 0:
+            self._append(R_SKIP, bytes((gap >> 8, gap & 255)))
 
-        A broken slot's sequence is the one its header claims, if readable."""
-        path = self._path(name)
-        out = []
-        found = False
-        for k in (0, 1):
-            data = self._load("%s.%d" % (path, k))
-            if data is None:
-                out.append((-1, None, None))
+    def _index(self, data, end):
+        """Walk the records that start before data[end] (the last byte that
+        is not 0xFF: a record may end in 0xFF bytes past it): the newest of
+        each key, the game's chain, the last sequence number. Returns where
+        a torn tail starts, or -1."""
+        self.end = end
+        self.seq = 0
+        self.newest = {}        # key -> offset of its newest record (R_TURN: of the game's)
+        if end == 0:
+            return -1
+        size = len(data)
+        pos = parse_at(data, 0, size)
+        if not pos or data[1] != R_FORMAT or data[5:5 + data[4]] != _MAGIC:
+            self._fresh = True          # a torn first write, or another program's
+            return -1
+        gap = -1
+        while pos < end:
+            n = parse_at(data, pos, size)
+            if not n:
+                if gap < 0:
+                    gap = pos
+                pos += 1
                 continue
-            found = True
-            try:
-                seq, body = parse(data)
-                out.append((seq, body, None))
-            except ValueError as e:
-                out.append((_claimed(data), None, e.args[0] if e.args else "bad"))
-        return out if found else None
+            key = data[pos + 1]
+            if gap >= 0:
+                if key != R_SKIP or n != _OVER + 2 or data[pos + 5] << 8 | data[pos + 6] != gap:
+                    self._damage(data, gap, pos)
+                gap = -1
+            self.seq = data[pos + 2] << 8 | data[pos + 3]
+            self._note(key, pos)
+            pos += n
+        if gap < 0:
+            self.end = pos
+        return gap
 
-    def read(self, name):
-        """The body last written under ``name``, or None (missing, deleted or damaged).
+    def _damage(self, data, gap, pos):
+        # bytes data[gap:pos] that no power cut explains: name the record of
+        # each header found there by the lengths the headers claim
+        while True:
+            key = data[gap + 1] if data[gap] == _SYNC and gap + _OVER <= pos else 0
+            if key == R_TURN:
+                key = R_GAME
+            if key not in self.damaged:
+                self.damaged.append(key)
+                self.problems.append("%s: damaged" % NAMES.get(key, "saves"))
+                self._due = True        # compacted away: reported once
+            if not key:
+                return
+            gap += data[gap + 4] + _OVER
+            if gap >= pos:
+                return
 
-        Finishes its queued writes first (and the older ones queued before
-        them: writes go in order), not the others': a read must not pay for
-        another file's save (a sync and a close, about 53 ms of flash each on
-        the Pico). Sets ``self.error`` to a short reason when
-        a slot is damaged, else to None; the newest valid save is returned even
-        then. A slot torn by a power cut (it claims the sequence after the
-        other one's) is not damage. Never raises on bad content.
-        """
-        self.flush(name=name)
-        return self._read(name)
+    def _payload(self, pos):
+        n = self.nvm[pos + 4]
+        return bytes(self.nvm[pos + _HEAD:pos + _HEAD + n])
 
-    def _read(self, name):
-        self.error = None
-        slots = self._slots(name)
-        if slots is None:
-            return self._read_old(name)
-        best = -1
-        newest = (-1, 1)
-        for k in (0, 1):
-            if slots[k][2] is None and slots[k][0] > best:
-                best = slots[k][0]
-                newest = (best, k)
-        self._newest[name] = newest
-        for k in (0, 1):
-            seq, _body, problem = slots[k]
-            if problem is not None and not (problem == TORN and seq == best + 1):
-                self.error = "%s: %s" % (name, problem)
-        return slots[newest[1]][1] if best >= 0 else None
+    def read(self, key):
+        """The newest payload stored under key (bytes), or None if none or empty."""
+        for rec in reversed(self._pending):
+            if rec[1] == key:
+                return bytes(rec[_HEAD:-2]) or None
+        pos = self.newest.get(key, -1)
+        if pos < 0:
+            return None
+        return self._payload(pos) or None
 
-    def _read_old(self, name):
-        path = self._path(name)
-        for p in (path + ".new", path):
-            stored = self._load(p, "r")
-            if stored is None:
-                continue
-            try:
-                return unwrap(stored)
-            except ValueError as e:
-                if p == path:
-                    self.error = "%s: %s" % (name, e.args[0] if e.args else "bad")
-        return None
+    def game(self):
+        """(id, start payload, action codes) of the game in progress, or None.
+
+        id is its R_GAME record's sequence number: the statistics name the
+        last game they counted by it."""
+        if self._pending:
+            self.step()                 # rare: the game's own records are waiting
+        pos = self.newest.get(R_GAME, -1)
+        if pos < 0:
+            return None
+        start = self._payload(pos)
+        if not start:
+            return None
+        codes = []
+        for p in self.turns():
+            data = self._payload(p)
+            for i in range(0, len(data) - 1, 2):
+                codes.append(data[i] << 8 | data[i + 1])
+        return self.nvm[pos + 2] << 8 | self.nvm[pos + 3], start, codes
+
+    @property
+    def free(self):
+        return self.size - self.end
 
     # ------------------------------------------------------------ writing
 
-    def write(self, name, text):
-        """Store ``text`` under ``name`` atomically.
+    def write(self, key, payload):
+        """Store payload (bytes; b"" for none) under key."""
+        self._append(key, payload)
 
-        Sliced: queued, written by step(); else at once (OSError if the file
-        system refuses)."""
-        self._queue(name, text)
-        if not self.sliced:
-            self.flush(raise_errors=True)
+    def start_game(self, payload):
+        """A new game in progress (its turns follow); returns its id."""
+        self._append(R_GAME, payload)
+        return self.seq
 
-    def delete(self, name):
-        """Forget ``name``: a deleted-record in its next slot."""
-        path = self._path(name)
-        if self._size(path + ".0") < 0 and self._size(path + ".1") < 0:
-            self._remove(path + ".new")
-            self._remove(path)
-            self._sync()
+    def add_turn(self, codes):
+        """A completed turn of the game in progress: its action codes (ints
+        of 13 bits, jarmo/codes.py), 2 bytes each, high byte first; more than
+        a record holds (127) go into several."""
+        for k in range(0, len(codes), 127):
+            part = codes[k:k + 127]
+            data = bytearray(2 * len(part))
+            for i in range(len(part)):
+                data[2 * i] = part[i] >> 8
+                data[2 * i + 1] = part[i] & 255
+            self._append(R_TURN, data)
+
+    def end_game(self):
+        """No game in progress any more."""
+        if self.newest.get(R_GAME, -1) >= 0 or self._pending:
+            self._append(R_GAME, b"")
+
+    def _append(self, key, payload):
+        if len(payload) > 255:
+            raise ValueError("a record holds at most 255 bytes")
+        seq = (self.seq + 1) & 0xFFFF
+        rec = record(key, seq, payload)
+        at = self.end
+        if at == 0:
+            rec = record(R_FORMAT, 0, _MAGIC) + rec    # a blank sector: ours from now on
+        self.seq = seq
+        if self._fresh or self._pending or at + len(rec) > self.size:
+            self._pending.append(record(key, seq, payload))  # compacted in a pass of its own
             return
-        self._queue(name, None)
-        if not self.sliced:
-            self.flush()
+        self.nvm[at:at + len(rec)] = rec            # into erased bytes: no erase
+        self.end = at + len(rec)
+        self._note(key, self.end - len(payload) - _OVER)
+
+    def _note(self, key, pos):
+        if key == R_GAME:
+            self.newest.pop(R_TURN, None)       # a new game: no turns yet
+        if key != R_SKIP and (key != R_TURN or R_GAME in self.newest):
+            self.newest[key] = pos
+
+    def turns(self, data=None):
+        """Offsets of the R_TURN records of the game in progress, in order,
+        found by walking the log (data: a copy of it) from the game's R_GAME
+        record: they are kept in no list, as RAM is the budget."""
+        out = []
+        pos = self.newest.get(R_GAME, -1)
+        last = self.newest.get(R_TURN, -1)
+        if pos < 0 or last < 0:
+            return out
+        if data is None:
+            data = bytes(self.nvm[pos:last + 262])
+            last -= pos
+            base, pos = pos, 0
+        else:
+            base = 0
+        while pos <= last:
+            n = parse_at(data, pos, len(data))
+            if not n:
+                pos += 1
+                continue
+            if data[pos + 1] == R_TURN:
+                out.append(base + pos)
+            pos += n
+        return out
+
+    # ------------------------------------------------------------ compaction
 
     @property
     def busy(self):
-        """True while queued writes wait for step()."""
-        return bool(self._jobs)
-
-    def _queue(self, name, text):
-        for job in self._jobs:
-            if job.name == name and job.file is None:
-                self._jobs.remove(job)      # not started: the newer text replaces it
-                break
-        newest = self._newest.get(name)
-        if newest is None:
-            self._read(name)                # learn which slot is the newer
-            newest = self._newest.get(name, (-1, 1))
-        seq, slot = newest
-        target = 1 - slot
-        data = record(seq + 1, text)
-        self._newest[name] = (seq + 1, target)
-        path = "%s.%d" % (self._path(name), target)
-        size = self._size(path)
-        self._jobs.append(_Job(name, data, path, size < len(data)))
+        """True while a compaction waits for a pass of its own (step() does it)."""
+        return bool(self._pending) or self._due
 
     def step(self):
-        """Do one unit of the oldest queued write; True while more remain."""
-        if not self._jobs:
-            return False
-        job = self._jobs[0]
-        try:
-            self._advance(job)
-        except OSError as e:
-            self.problem = e
-            self._drop(job)
-        return bool(self._jobs)
-
-    def flush(self, raise_errors=False, name=None):
-        """Finish every queued write now, oldest first; with name, only until
-        none of name's is left."""
-        while self._jobs and (name is None or self._queued(name)):
-            job = self._jobs[0]
+        """Compact now (one erase), taking in the waiting records. OSError if
+        the flash refuses: the waiting records are given up, not tried again
+        every pass."""
+        if self.busy:
             try:
-                self._advance(job)
+                self.compact()
             except OSError:
-                self._drop(job)
-                if raise_errors:
-                    raise
+                self._pending = []
+                self._due = False
+                raise
 
-    def _queued(self, name):
-        for job in self._jobs:
-            if job.name == name:
-                return True
-        return False
+    def tidy(self):
+        """Between games: ask for a compaction (the next step()) if a long game
+        might not fit in what is free."""
+        if self.free < RESERVE:
+            self._due = True
 
-    def _drop(self, job):
-        self._jobs.remove(job)
-        self._newest.pop(job.name, None)    # learn the slots again from the files
-        if job.file is not None:
-            try:
-                job.file.close()
-            except OSError:
-                pass
+    def live(self):
+        """Offsets of the records a compaction keeps, in log order (the game's
+        turns apart): the newest of each key, less what a waiting record
+        replaces."""
+        waiting = [rec[1] for rec in self._pending]
+        keep = []
+        if not self._fresh:
+            for key, pos in self.newest.items():
+                if key != R_FORMAT and key != R_TURN and key not in waiting:
+                    keep.append(pos)
+        keep.sort()
+        return keep
 
-    def _advance(self, job):
-        if job.create:
-            # missing or outgrown slot: made at its full size in one go (slow)
-            f = self._open(job.path, "wb")
-            try:
-                f.write(job.data)
-                f.write(bytes(max(0, SIZES.get(job.name, BLOCK) - len(job.data))))
-            finally:
-                f.close()
-            self._sync()
-            self._jobs.remove(job)
-        elif job.file is None:
-            job.file = self._open(job.path, "r+b")
-        elif job.next >= 0:
-            i = job.next * BLOCK
-            job.file.write(job.data[i:i + BLOCK])
-            job.next += 1
-            if job.next * BLOCK >= len(job.data):
-                job.next = -1
-        elif job.next == -1:
-            self._sync()                    # the last block to the flash now,
-            job.next = -2                   # the directory entry at close
-        else:
-            self._jobs.remove(job)
-            job.file.close()
+    def compact(self):
+        """Write the live records and the waiting ones back into the sector:
+        the one erase. The game's turns go back merged into as few records
+        as they fit (a turn record is a run of action codes; the game needs
+        no turn bounds to replay them), so even a very long game fits."""
+        nvm = self.nvm
+        size = self.size
+        image = bytearray(b"\xff" * size)
+        at = [0, self.seq]      # where the next record goes; the last number given
+        # (merged turns get new numbers; the waiting records keep theirs)
 
-    # ------------------------------------------------------------ upkeep
+        def put(rec):
+            p = at[0]
+            if p + len(rec) > size:
+                raise OSError(28)       # ENOSPC: the live records fill the sector
+            image[p:p + len(rec)] = rec
+            at[0] = p + len(rec)
 
-    def prepare(self, names):
-        """Make the slots of names that have none (slowly, at start-up), moving
-        an older single-file save into them."""
-        for name in names:
-            if self._slots(name) is not None:
+        def new(key, payload):
+            at[1] = (at[1] + 1) & 0xFFFF
+            put(record(key, at[1], payload))
+
+        def turns(codes):
+            for i in range(0, len(codes), 254):
+                new(R_TURN, codes[i:i + 254])
+
+        put(record(R_FORMAT, 0, _MAGIC))
+        for p in self.live():
+            put(nvm[p:p + nvm[p + 4] + _OVER])
+        codes = b""
+        if not self._fresh and R_GAME in self.newest:
+            data = bytes(nvm[0:size])
+            for p in self.turns(data):
+                codes += data[p + _HEAD:p + _HEAD + data[p + 4]]
+        pending = self._pending
+        for i in range(len(pending)):
+            rec = pending[i]
+            if rec[1] == R_TURN:
+                codes += rec[_HEAD:-2]
                 continue
-            text = self._read_old(name)
-            if self.error:
-                continue                    # damaged: left for the caller to report
-            size = SIZES.get(name, BLOCK)
-            first = record(0, text) if text is not None else bytearray(0)
-            for k in (0, 1):
-                f = self._open("%s.%d" % (self._path(name), k), "wb")
-                try:
-                    f.write(first if k == 0 else b"")
-                    f.write(bytes(max(size, len(first)) - (len(first) if k == 0 else 0)))
-                finally:
-                    f.close()
-            path = self._path(name)
-            self._remove(path + ".new")
-            self._remove(path)
-            self._newest.pop(name, None)
-            self._sync()
-        self.error = None
-
-    def slot_path(self, name):
-        """The file holding the newest valid record of name, or None."""
-        self.read(name)
-        newest = self._newest.get(name)
-        if newest is None or newest[0] < 0:
-            return None
-        return "%s.%d" % (self._path(name), newest[1])
-
-    def set_aside(self, name):
-        """Rename a damaged save out of the way, keeping it for a bug report:
-        ``name`` (older format) to ``name.bad``; broken slots to ``name.0.bad``
-        / ``name.1.bad``, or, if none is broken (the caller refused what it
-        read), every slot. A new slot is made at the next save."""
-        path = self._path(name)
-        slots = self._slots(name)
-        if slots is None:
-            bad = [path]
-        else:
-            bad = ["%s.%d" % (path, k) for k in (0, 1) if slots[k][2] is not None]
-            if not bad:
-                bad = [path + ".0", path + ".1"]
-        for src in bad:
-            if self._size(src) < 0:
-                continue
-            self._remove(src + ".bad")
-            try:
-                self.fs.rename(src, src + ".bad")
-            except OSError:
-                self._remove(src)
-        self._remove(path + ".new")
-        self._newest.pop(name, None)
-        self._sync()
+            if rec[1] == R_GAME:
+                codes = b""             # the turns of the game it replaces
+            for later in pending[i + 1:]:
+                if later[1] == rec[1]:
+                    break               # replaced before it was ever written
+            else:
+                put(rec)
+        turns(codes)
+        nvm[0:size] = image
+        self.erases += 1
+        self._pending = []
+        self._due = False
+        self._fresh = False
+        self._index(image, at[0])
+        self.seq = at[1]                # numbers are never given twice

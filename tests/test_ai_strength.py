@@ -137,6 +137,17 @@ def test_selfplay_arguments():
 
 
 @pytest.mark.cpython_only
+def test_a_selfplay_error_is_one_line_not_the_whole_usage():
+    """Bug: after its error line, selfplay printed the whole usage text."""
+    proc = subprocess.run([sys.executable, "-m", "host.selfplay", "--games", "x"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    lines = proc.stderr.splitlines()
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert lines == ["python3 run.py selfplay: --games takes a whole number, not 'x' "
+                     "(python3 run.py selfplay --help: every option)"], proc.stderr
+
+
+@pytest.mark.cpython_only
 def test_summary_counts():
     records = [
         {"winner": "south", "reason": "camp", "plies": 10, "player": 0},
@@ -144,9 +155,9 @@ def test_summary_counts():
         {"winner": None, "reason": "limit", "plies": 300, "player": None},
     ]
     lines = "\n".join(summary(records, "classic", "greedy", "random", swap=True))
-    assert "south (White) wins          1 ( 33.33 %)" in lines
-    assert "draws                       1 ( 33.33 %)" in lines
-    assert "player A greedy wins        2 ( 66.67 %)" in lines
+    assert "south (White) wins           1 ( 33.33 %)" in lines
+    assert "draws                        1 ( 33.33 %)" in lines
+    assert "player A greedy wins         2 ( 66.67 %)" in lines
     assert "average length 110.0 plies" in lines
     assert "camp 2 (66.7 %), limit 1 (33.3 %)" in lines
 

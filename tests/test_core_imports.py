@@ -321,3 +321,54 @@ def test_a_wrong_mirror_is_found(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("_MOVE = const(0)\n_DONE = const(4)\nDONE = const(25)\n")
     assert const_mirrors(bad, contract()) == [(1, "MOVE", 0), (2, "DONE", 4)]
+
+
+# ---- methods of the builtin types that MicroPython lacks ----
+# Derived from the interpreters themselves, not a hand list: a method that
+# CPython's str, bytes, list, dict, ... have and MicroPython 1.27's do not
+# (str.capitalize, str.zfill, list.copy on some ports, ...) fails there at
+# run time, on a path a test may never take. A name jarmo/ defines itself
+# (a method of its own classes) is not flagged.
+
+BUILTIN_TYPES = ("str", "bytes", "bytearray", "list", "tuple", "dict", "set", "frozenset", "int")
+
+
+def micropython_methods(micropython):
+    code = "for t in (%s):\n    print(' '.join(dir(t)))\n" % ", ".join(BUILTIN_TYPES)
+    rc, out, err = micropython([code])
+    assert rc == 0, out + err
+    return set(out.split())
+
+
+def cpython_only_methods(mp_methods):
+    names = set()
+    for t in BUILTIN_TYPES:
+        names.update(n for n in dir(eval(t)) if not n.startswith("_"))
+    return names - mp_methods
+
+
+def own_names():
+    names = set()
+    for path in jarmo_files() + sorted((ROOT / "hardware").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+    return names
+
+
+def method_calls(path, names):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return ["%s:%d: .%s() is not on MicroPython" % (path.relative_to(ROOT), node.lineno, node.func.attr)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in names]
+
+
+def test_jarmo_calls_no_method_micropython_lacks(micropython):
+    missing = cpython_only_methods(micropython_methods(micropython)) - own_names()
+    assert {"capitalize", "zfill", "casefold"} <= missing   # the check has teeth
+    device = jarmo_files() + sorted((ROOT / "hardware").glob("*.py")) + [ROOT / "code.py", ROOT / "boot.py"]
+    problems = []
+    for path in device:
+        problems += method_calls(path, missing)
+    assert not problems, "\n".join(problems)

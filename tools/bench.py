@@ -7,10 +7,12 @@
 
 Host figures: the rules core's memory and speed, the AI's strength and
 cost, the app logic's memory, the LED layer's memory (MicroPython 1.27
-WebAssembly and CPython).  Device figures (--device): heap, boot, the
-longest main-loop pass and the AI's thinking time on CircuitPython 10.3 on
-emulated boards (tools/bench_device.py), and the AI's turn times on set
-positions (tools/bench_ai_device.py).  Exits non-zero if any budget or
+WebAssembly and CPython), the flash wear of the saves on a model of nvm.
+Device figures (--device): heap, boot, the longest main-loop pass and the
+AI's thinking time on CircuitPython 10.3 on emulated boards
+(tools/bench_device.py), the AI's turn times on set positions
+(tools/bench_ai_device.py), the wear and time of saving on the Pico
+(tools/bench_flash.py).  Exits non-zero if any budget or
 target is missed.
 """
 
@@ -32,6 +34,7 @@ def host(quick):
     failed |= run("bench_core.py")
     failed |= run("bench_ai.py", *(["--games", "40"] if quick else []))
     failed |= run("bench_app.py")
+    failed |= run("bench_flash.py")
     print("\nLED layer (hardware/leds.py and the end-of-game Pulse, MicroPython 1.27)", flush=True)
     failed |= run("leds_ram.py")
     return failed
@@ -42,6 +45,7 @@ def device(quick, firmware):
     failed = run("bench_device.py", *(["--quick"] if quick else []), *extra)
     if os.path.exists(os.path.join(TOOLS, "bench_ai_device.py")):
         failed |= run("bench_ai_device.py", *(["--positions", "2"] if quick else []))
+    failed |= run("bench_flash.py", "--device", *(["--games", "5"] if quick else []), *extra)
     return failed
 
 

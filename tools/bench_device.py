@@ -57,14 +57,6 @@ TAP_MS = 100
 GAP_MS = 300
 
 
-def settings_file(rules, opponent, heroes=0, challenges=0):
-    """The app's settings (jarmo/app_menu.py) as the first record of its save slot."""
-    from jarmo.storage import SIZES, record
-    data = record(0, json.dumps({"rules": rules, "heroes": heroes, "challenges": challenges,
-                                 "opp": opponent, "side": 0, "games": 0, "bright": 5}))
-    return bytes(data) + bytes(SIZES["settings"] - len(data))
-
-
 class Run:
     """One board booted with Jarmo, played by taps: next 0-2 times (seeded),
     then select, so that the player's moves vary and games come to an end."""
@@ -150,12 +142,11 @@ def measure_profile(name, rules_list, levels, firmware_option, log, kind="stock"
             opponent = app_menu.OPPONENTS.index(level_name(level))
             with tempfile.TemporaryDirectory() as tmp:
                 drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
-                                          frozen=kind == "frozen",
-                                          files={"settings.0": settings_file(
-                                              app_menu.RULES.index(rules), opponent)})
+                                          frozen=kind == "frozen")
+                nvm = stage.settings_nvm(rules=app_menu.RULES.index(rules), opp=opponent, bright=5)
                 wall = time.time()
                 with Device(firmware, drive, neopixel_pin=prof["pixel_pin"],
-                            i2c_ack=i2c, timeout_s=600) as dev:
+                            i2c_ack=i2c, timeout_s=600, nvm=nvm) as dev:
                     run = Run(dev, prof)
                     dev.wait_for(r"^@@STATE menu", 10000)
                     dev.run(1000)          # the screens' code loads after start-up

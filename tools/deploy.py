@@ -26,6 +26,8 @@ settings.toml: written from device/settings.toml when the drive has none;
 --profile sets JARMO_PROFILE in it and --set KEY=VALUE any other line (other
 lines are kept).
 
+Libraries: each profile gets those it imports (the OLED's only for a
+profile with a display); --profile host, the simulator's, is refused.
 Built into CircuitPython on RP2040 boards, so not copied: adafruit_pixelbuf,
 displayio, terminalio, keypad, i2cdisplaybus, busdisplay.  For a board
 without a built-in adafruit_pixelbuf, add --with-pixelbuf.
@@ -63,8 +65,9 @@ LIBRARIES = (
     ("adafruit_displayio_sh1107", None),
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
-# Only a profile with a display imports these (jarmo's firmware freezes a
-# profile's own libraries).
+# Imported only by hardware/display.py, which code.py imports only for a
+# profile with a display: boards without one do not get them (Jarmo's
+# firmware freezes a board's profiles' own libraries).
 DISPLAY_LIBRARIES = ("adafruit_displayio_sh1107",)
 
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
@@ -180,8 +183,15 @@ def _as_mpy(rel):
     return rel[:-3] + ".mpy"
 
 
-def plan(root=ROOT, with_pixelbuf=False, compiler=None):
-    """(source path, path on the drive, compile?) for every file of the program."""
+def needs_library(rel, has_display=True):
+    """True if a file of lib/ (its path under the drive) is one the board
+    imports: the display's libraries only for a profile with a display."""
+    return has_display or rel[4:].split("/")[0].rsplit(".", 1)[0] not in DISPLAY_LIBRARIES
+
+
+def plan(root=ROOT, with_pixelbuf=False, compiler=None, has_display=True):
+    """(source path, path on the drive, compile?) for every file of the program
+    (has_display False: without the display's libraries)."""
     out = []
     for src, rel in project_files(root):
         if compiler is not None and rel not in TOP_FILES:
@@ -189,7 +199,8 @@ def plan(root=ROOT, with_pixelbuf=False, compiler=None):
         else:
             out.append((src, rel, False))
     for src, rel in folder_files(root, "lib"):
-        out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
+        if needs_library(rel, has_display):
+            out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
     return out
 
 
@@ -324,18 +335,19 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     frozen modules are removed: see the module's docstring), False for
     stock CircuitPython, None to go by the drive's boot_out.txt.
     """
+    _import_root(root)
+    from hardware import profiles
     if profile is not None:
-        _import_root(root)
-        from hardware import profiles
         profiles.get(profile)   # ValueError for an unknown name
+    if profile == "host":
+        raise DeployError("host is the PC's profile (the simulator's), not a board's: give "
+                          "one of %s" % ", ".join(sorted(set(profiles.PROFILES) - {"host"})))
     check_drive(drive, force)
     board = drive_firmware(drive)
     if frozen is None:
         frozen = board is not None
     if frozen:
         profile = check_firmware(drive, board, profile, force)
-        _import_root(root)
-        from hardware import profiles
         board = profiles.get(profile)["board_id"]
         files = [(os.path.join(root, name), name, False) for name in TOP_FILES]
         log("%s: runs Jarmo's firmware for %s (jarmo/, hardware/ and the libraries frozen in): "
@@ -344,7 +356,9 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     else:
         lib_dir = os.path.join(root, "lib")
         fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
-        files = plan(root, with_pixelbuf, mpy_cross)
+        # the profile the board will run: the given one, else the drive's settings.toml's
+        board = profiles.PROFILES.get(_profile_setting(drive, root, profile), profiles.FEATHER_OLED)
+        files = plan(root, with_pixelbuf, mpy_cross, board["display"] is not None)
         log("%s: %d files of Jarmo (%s), settings.toml%s" % (
             drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
             ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
@@ -361,7 +375,6 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     else:
         remove_stale(drive, set(rel for _src, rel, _c in files), log)
     n += _write_settings(drive, root, profile, settings, log)
-    n += make_save_slots(drive, root, log)
     return n
 
 
@@ -484,20 +497,17 @@ def _remove_empty_folders(folder, keep_top=False):
             os.rmdir(here)
 
 
-def make_save_slots(drive, root=ROOT, log=print):
-    """Blank save slots (jarmo/storage.py) on the drive, so that the board's
-    first start need not make them (about 0.3 s a file on an RP2040).  Names
-    with a save of any kind on the drive are left to the board."""
-    _import_root(root)
-    from jarmo.storage import SIZES
-    n = 0
-    for name, size in sorted(SIZES.items()):
-        base = os.path.join(drive, name)
-        if any(os.path.exists(base + ext) for ext in ("", ".new", ".0", ".1")):
-            continue
-        for k in (0, 1):
-            n += write_if_changed(bytes(size), "%s.%d" % (base, k), log)
-    return n
+def _profile_setting(drive, root, profile):
+    """The JARMO_PROFILE the drive's settings.toml will hold after the deploy."""
+    if profile is not None:
+        return profile
+    for path in (os.path.join(drive, "settings.toml"), os.path.join(root, "device", "settings.toml")):
+        if os.path.exists(path):
+            with open(path) as f:
+                m = re.search(r'(?m)^JARMO_PROFILE\s*=\s*"([^"]*)"', f.read())
+            if m:
+                return m.group(1)
+    return None
 
 
 def _write_settings(drive, root, profile, settings, log):

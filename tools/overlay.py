@@ -186,7 +186,7 @@ def overlay_svg(pitch=DEFAULT_PITCH, names=False):
     out.append('<text x="%s" y="%s">South camp</text>'
                % (_num(size / 2), _num(size - margin * 0.2)))
     if names:
-        size = font * 0.6
+        name_size = font * 0.6
         segments = [_shortened(a, b, pitch, margin, gap)
                     for a, b in board.line_pairs(board.LINES) + board.line_pairs(board.DOTTED_LINE)]
         circles = [_xy(p, pitch, margin) + (hole,) for p in range(25)]
@@ -197,9 +197,9 @@ def overlay_svg(pitch=DEFAULT_PITCH, names=False):
                  text_box(size / 2, size - margin * 0.2, font, "South camp")]
         for x0, y0, x1, y1 in boxes:
             segments += [(x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)]
-        for p, (x, y) in enumerate(name_positions(pitch, margin, size, segments, circles)):
+        for p, (x, y) in enumerate(name_positions(pitch, margin, name_size, segments, circles)):
             out.append('<text class="name" data-point="%s" x="%s" y="%s" font-size="%s">%s</text>'
-                       % (board.NAMES[p], _num(x), _num(y), _num(size), board.NAMES[p]))
+                       % (board.NAMES[p], _num(x), _num(y), _num(name_size), board.NAMES[p]))
     out.append('</g>')
     y = size + 3.0
     out.append('<g class="scale" stroke="#000" stroke-width="0.2">'

@@ -30,6 +30,16 @@ class Clock:
         self.app.tick(self.now & TICKS_MASK)
 
 
+def told(app):
+    """The latest turn of each side as the display tells it, the side that
+    acted last at the end: a list of whole sentences (jarmo/app_play.py)."""
+    board = app.board
+    last = board.events_side
+    if last < 0:
+        return []
+    return " ".join(board.events[1 - last] + board.events[last]).replace(". ", ".|").split("|")
+
+
 def picks(app, action):
     """The choices that play `action` (notation) in the app's current turn."""
     placements = 0

@@ -2,7 +2,7 @@
 
 from jarmo import app_view as V
 from jarmo.app import App
-from jarmo.app_base import S_AI
+from jarmo.app_base import OPPONENTS, S_AI
 from jarmo.buttons import MENU, SELECT
 from tests.app.drive import Clock, Rand, new_game, play, play_out, set_option, wait_state
 from tests.app.memstore import MemoryStore
@@ -11,17 +11,17 @@ from tests.app.memstore import MemoryStore
 def test_ai_thinks_in_slices_and_shows_each_action():
     app = App(store=MemoryStore())
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 4 level 3", side="South")
+    new_game(clock, "standard", opponent="AI level 3", side="South")
     play(clock, "b1-d2")
     assert app.state == "ai"
     calls = []
-    real = app.player.step
+    real = app.opponent.search.step
 
     def counting(*clock_ms):      # the app passes its clock (the AI's time budget)
         calls.append(1)
         return real(*clock_ms)
 
-    app.player.step = counting
+    app.opponent.search.step = counting
     app.ai_steps = 1
     assert "(AI) thinks" in app.text[1]
     assert app.cursor == -1                        # no cursor in the AI's turn
@@ -48,15 +48,15 @@ def test_ai_thinks_in_slices_and_shows_each_action():
 def test_ai_moves_first_when_the_human_plays_north():
     app = App()
     clock = Clock(app)
-    new_game(clock, "classic", opponent="AI 2 greedy", side="North")
+    new_game(clock, "classic", opponent="AI greedy", side="North")
     assert app.state == "ai"
     wait_state(clock, "play")
     assert len(app.game.history()) == 1 and app.game.turn == "north"
 
 
 def test_whole_games_against_each_level():
-    for level, rules, exp in (("AI 1 random", "jasyr", True), ("AI 2 greedy", "standard", True),
-                              ("AI 3 level 2", "legendary", False), ("AI 4 level 3", "classic", False)):
+    for level, rules, exp in (("AI random", "jasyr", True), ("AI greedy", "standard", True),
+                              ("AI level 2", "legendary", False), ("AI level 3", "classic", False)):
         store = MemoryStore()
         app = App(store=store, seed=3)
         app.ai_steps = 50
@@ -66,7 +66,7 @@ def test_whole_games_against_each_level():
         assert app.state == "end", (level, app.state)
         clock.run(32)                   # the count takes a pass of its own
         # counted against that AI level (you, AI, draws), not as two players
-        k = "ai%d" % (int(level[3]) - 1)
+        k = "ai%d" % (OPPONENTS.index(level) - 1)
         assert sum(app.stats.counts(rules, k)) == 1 and app.stats.keys(rules) == [k]
         wait_state(clock, "result")
         assert app.text[-1] == "SELECT: menu"
@@ -76,7 +76,7 @@ def test_match_against_the_ai_swaps_sides():
     app = App(store=MemoryStore())
     app.ai_steps = 50
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 1 random", side="South", match="2 games")
+    new_game(clock, "standard", opponent="AI random", side="South", match="2 games")
     play_out(clock, Rand(1))
     wait_state(clock, "result")
     assert " You " in app.text[2] and " AI " in app.text[2]
@@ -91,7 +91,7 @@ def test_match_against_the_ai_swaps_sides():
 def test_menu_while_the_ai_thinks_then_resume():
     app = App()
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 4 level 3")
+    new_game(clock, "standard", opponent="AI level 3")
     play(clock, "b1-d2")
     clock.press(MENU)
     assert app.state == "menu"
@@ -124,13 +124,35 @@ def test_the_menu_builds_the_ai_tables_of_the_next_game_and_only_those():
     app = App(store=MemoryStore())
     clock = Clock(app)
     set_option(clock, "Rules", "jasyr")
-    set_option(clock, "Versus", "AI 2 greedy")
+    set_option(clock, "Versus", "AI greedy")
     clock.run(100, 16)
     assert list(ai._TABLES) == [True]           # jasyr's kind; standard's gone
     set_option(clock, "Versus", "human")
     set_option(clock, "Rules", "legendary")
     clock.run(100, 16)
     assert list(ai._TABLES) == [True]           # two players: nothing built
-    set_option(clock, "Versus", "AI 2 greedy")
+    set_option(clock, "Versus", "AI greedy")
     clock.run(100, 16)
     assert list(ai._TABLES) == [False]
+
+
+def _first_ai_turn(before_first_tick):
+    """AI level 3 opens a game as South, on a clock far from 0; its
+    player after the turn (completed_depth: how far it looked)."""
+    app = App(seed=3)
+    clock = Clock(app, start=5000000)
+    if not before_first_tick:
+        clock.run(16)
+    app.new_game(rules="standard", opponent="3", side="north")
+    assert app.state == "ai"
+    wait_state(clock, "play")
+    return app.opponent.search, app.game.history()
+
+
+def test_an_ai_turn_begun_before_the_first_tick_thinks_its_whole_time():
+    """The simulator starts the game (and the device resumes one) before the
+    clock's first reading: the AI must not take that jump for its time."""
+    late, moves = _first_ai_turn(True)
+    ontime, moves_ontime = _first_ai_turn(False)
+    assert late.completed_depth == ontime.completed_depth > 1
+    assert moves == moves_ontime

@@ -159,10 +159,10 @@ def test_led_only_menu_scheme():
     set_option(clock, "Rules", "jasyr")
     clock.run(32)
     assert lit(app) == [0, 1, 2, 3, 22]
-    set_option(clock, "Versus", "AI 4 level 3")
+    set_option(clock, "Versus", "AI level 3")
     set_option(clock, "Side", "North")
     clock.run(32)
-    assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE[1]
+    assert lit(app) == [0, 1, 15 + 1] and app.pixel(0) == V.SIDE_COLOURS[1]
     set_option(clock, "Match", "6 games")
     clock.run(32)
     assert lit(app) == [0, 1, 2, 3, 4, 5, 17]
@@ -173,7 +173,7 @@ def test_led_only_menu_scheme():
     clock.press(SELECT)
     clock.run(32)
     # jasyr = rule set 4 on rank 5, no games yet; the opponent of the
-    # settings, AI 4, as four LEDs on rank 4
+    # settings, AI level 3 (the fourth rung), as four LEDs on rank 4
     assert lit(app) == [15, 16, 17, 18, 20, 21, 22, 23]
 
 
@@ -197,14 +197,13 @@ def test_new_game_method_for_the_simulator():
 def test_every_state_is_an_object_reached_through_goto():
     """Each state keeps its own fields: the menu's item stays the menu's,
     the turn's selection the play state's, across the other screens."""
-    from jarmo.app_base import S_MENU, S_PLAY, STATE_NAMES
+    from jarmo.app_base import S_MENU, S_PLAY
     store = MemoryStore()
     app = App(store=store, tabletop=True)
     clock = Clock(app)
     clock.run(50)
     assert [type(s).__name__ for s in app.states] == \
-        ["Menu", "Play", "Ai", "End", "Result", "Notice"] + ["NoneType"] * 4
-    assert len(STATE_NAMES) == len(app.states)
+        ["Menu", "Play", "Ai", "End", "ResultScreen", "Notice"] + ["NoneType"] * 4
     new_game(clock, "classic")
     assert app.state == "play"
     clock.press(SELECT)                             # a piece selected
@@ -229,7 +228,7 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
     app = App(store=store)
     clock = Clock(app)
     clock.run(100)
-    set_option(clock, "Versus", "AI 3 level 2")
+    set_option(clock, "Versus", "AI level 2")
     set_option(clock, "Rules", "jasyr")
     first = app.brightness
     menu_to(clock, "Brightness")
@@ -250,11 +249,11 @@ def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     for n in range(1, len(OPPONENTS)):
         level = ai.LEVELS[n - 1]
         word = level if not level.isdigit() else "level " + level
-        assert OPPONENTS[n] == "AI %d %s" % (n, word)
+        assert OPPONENTS[n] == "AI " + word             # one name, as --opponent's last word
         assert len("Versus: " + OPPONENTS[n]) <= 20
     app = App()
     clock = Clock(app)
-    set_option(clock, "Versus", "AI 1 random")
+    set_option(clock, "Versus", "AI random")
     set_option(clock, "Versus", OPPONENTS[-1])      # the strongest, last on the ladder
 
 
@@ -263,17 +262,17 @@ def test_statistics_against_an_ai_level():
     app = App(store=store, seed=2)
     app.ai_steps = 50
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 2 greedy")
+    new_game(clock, "standard", opponent="AI greedy")
     play_out(clock, Rand(3))
     wait_state(clock, "result")
     clock.press(SELECT)
     menu_to(clock, "Statistics")
     clock.press(SELECT)
-    assert app.text[0] == "standard vs AI 2"
+    assert app.text[0] == "standard vs greedy"
     assert [line[:5] for line in app.text[1:4]] == ["You  ", "AI   ", "Draws"]
     assert app.text[4] == "NEXT: more PREV: back"
     clock.press(NEXT)                   # no other opponent: the next rule set
-    assert app.text[0] == "legendary vs AI 2" and app.text[1] == "You   0 (0.00 %)"
+    assert app.text[0] == "legendary vs greedy" and app.text[1] == "You   0 (0.00 %)"
 
 
 def test_while_a_game_can_be_resumed_settings_are_for_the_next_game():
@@ -289,3 +288,37 @@ def test_while_a_game_can_be_resumed_settings_are_for_the_next_game():
     assert app.text[0] == "For the next game:"
     menu_to(clock, "Statistics")
     assert app.text[0] == "Jarmo"
+
+
+def test_each_screen_is_one_row_and_its_id_names_it():
+    """A screen is a module and a row of app_base.SCREENS; its S_ id is the
+    row's number, and the row names a State class that exists."""
+    import importlib
+
+    from jarmo import app_base as B
+    rows = [B.SCREENS[k:k + B.SCREEN] for k in range(0, len(B.SCREENS), B.SCREEN)]
+    ids = dict((name[2:].lower(), getattr(B, name)) for name in dir(B) if name.startswith("S_"))
+    assert sorted(ids.values()) == list(range(len(rows)))
+    for name, sid in ids.items():
+        screen, module, cls, on_demand = rows[sid]
+        assert screen == name, (name, rows[sid])
+        assert issubclass(getattr(importlib.import_module(module), cls), B.State)
+        assert on_demand in (True, False)
+
+
+def test_each_menu_item_is_one_row():
+    """A menu item's title, value count, LED and the screen it opens are one
+    row of app_base.ITEMS; the counts follow the tables they choose from."""
+    from jarmo import app_base as B
+    from jarmo.game import RULE_SETS
+    rows = [B.ITEMS[k:k + B.ITEM] for k in range(0, len(B.ITEMS), B.ITEM)]
+    assert len(rows) == max(getattr(B, n) for n in ("RESUME", "HINT", "LESSON")) + 1
+    assert len(set(r[B.SPOT] for r in rows)) == len(rows)       # every LED its own point
+    assert all(0 <= r[B.SPOT] < 25 for r in rows)
+    assert rows[B.RULE][B.VALUES] == len(RULE_SETS)
+    assert rows[B.OPPONENT][B.VALUES] == len(B.OPPONENTS)
+    assert rows[B.MATCH][B.VALUES] == len(B.GAMES)
+    assert rows[B.BRIGHT][B.VALUES] == len(B.BRIGHTNESS)
+    assert rows[B.TIMER][B.VALUES] == len(B.TIMER_S)
+    assert [r[B.TITLE] for r in rows if r[B.OPENS] >= 0] == \
+        ["Statistics", "How to play", "Campaign", "First game"]

@@ -164,7 +164,7 @@ def test_tabletop_north_seat_joystick_is_mirrored():
 
 def test_pseudo_choices_menu_icon_and_done():
     app, clock = start("standard")
-    goto(clock, T.MENU)
+    goto(clock, T.PICK_MENU)
     assert "at menu" in app.text
     clock.run(16, 16)
     for i in range(25):
@@ -183,7 +183,7 @@ def test_cursor_property_for_the_simulator():
     assert app.cursor == point("b1")
     joy_to(clock, "c3")
     assert app.cursor == point("c3")
-    goto(clock, T.MENU)
+    goto(clock, T.PICK_MENU)
     assert app.cursor == -1                    # on a pseudo choice, not a point
     goto(clock, point("b1"))
     clock.press(MENU)
@@ -233,7 +233,7 @@ def _special_game(rules, expansions, seeds, want):
         assert app.state == "end", (seed, app.state)
         assert app.game.history() == played         # every action came from the buttons
         r = app.game.result()
-        assert app.celebrate == (None if r.winner is None else V.SIDE[0 if r.winner == "south" else 1])
+        assert app.celebrate == (None if r.winner is None else V.SIDE_COLOURS[0 if r.winner == "south" else 1])
         wait_state(clock, "result")
         assert app.celebrate is None
         assert app.stats.counts(rules) != (0, 0, 0)
@@ -274,8 +274,8 @@ def test_end_of_game_led_only_shows_points():
     s, n = app.game.result().points
     clock.now = (clock.now | 4095) + 1 - 4096 if clock.now & 4096 else clock.now
     app.tick(clock.now & ~4096)
-    lit_s = sum(1 for i in range(25) if app.pixel(i) == V.SIDE[0])
-    lit_n = sum(1 for i in range(25) if app.pixel(i) == V.SIDE[1])
+    lit_s = sum(1 for i in range(25) if app.pixel(i) == V.SIDE_COLOURS[0])
+    lit_n = sum(1 for i in range(25) if app.pixel(i) == V.SIDE_COLOURS[1])
     assert (lit_s, lit_n) == (min(s, 12), min(n, 12))
     assert app.text[0].endswith("wins: camp") or app.text[0].startswith("Draw")
     clock.press(SELECT)
@@ -295,7 +295,7 @@ def test_held_piece_placement_points_blink_and_done_icon():
                 spots = [point(a[1:]) for a in legal if a.startswith("@")]
                 side = app.turn_side()
                 clock.run(700)                    # any capture strobe is over
-                goto(clock, T.DONE)
+                goto(clock, T.PICK_DONE)
                 clock.run(16, 16)
                 lit = [i for i in range(25) if app.pixel(i)]
                 assert lit == [i for i in range(25) if V.ICON_DONE >> i & 1]
@@ -307,7 +307,7 @@ def test_held_piece_placement_points_blink_and_done_icon():
                     clock.run(256)
                     phases.add(app.pixel(spots[0]))
                 assert phases == {0, V.PIECE[side * 5]}, phases
-                goto(clock, T.DONE)
+                goto(clock, T.PICK_DONE)
                 clock.press(SELECT)               # done: the turn ends
                 assert app.game.history()[-1] == "done"
                 return

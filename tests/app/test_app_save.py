@@ -1,23 +1,20 @@
 """Saving after every turn, resuming, damaged saves, power cuts."""
 
-import json
-
 from jarmo.app import App
 from jarmo.buttons import NEXT, SELECT
-from jarmo.storage import Store
+from jarmo.flashfile import Flash
+from jarmo.storage import R_CAMPAIGN, R_GAME, R_SETTINGS, R_STATS, Store
+from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import Clock, Rand, choose, new_game, play, play_out, wait_state
-from tests.app.fakefs import FakeFS, PowerCut
-from tests.app.memstore import MemoryStore
+from tests.app.memstore import MemoryStore, reboot
 
 
 def saved_history(store):
-    text = store.read("game")
-    if text is None:
+    saved = reboot(store).game()
+    if saved is None:
         return None
-    d = json.loads(text)
-    from jarmo import Game, Match
-    g = Match.load(d["match"]).game if "match" in d else Game.load(d["game"])
-    return g.history()
+    from jarmo.gamerec import load
+    return load(saved[1], saved[2], 5)[0].history()
 
 
 def test_saved_after_every_turn():
@@ -37,6 +34,17 @@ def test_saved_after_every_turn():
             assert saved_history(store) == app.game.history()
 
 
+def test_a_turn_is_saved_in_a_few_bytes_and_no_erase():
+    flash = Flash()
+    app = App(store=Store(flash), tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "standard")
+    before = (app.store.end, flash.erases)
+    play(clock, "a1-c2")
+    assert app.store.end - before[0] == 9          # one record: 7 bytes and one action code
+    assert flash.erases == before[1] == 0
+
+
 def test_resume_after_reboot():
     store = MemoryStore()
     app = App(store=store, tabletop=True)
@@ -45,7 +53,7 @@ def test_resume_after_reboot():
     for a in ("a1-c2", "e5-d3", "c2-e3"):
         play(clock, a)
     history = app.game.history()
-    rebooted = App(store=store, tabletop=True)
+    rebooted = App(store=reboot(store), tabletop=True)
     c2 = Clock(rebooted)
     c2.run(100)
     assert rebooted.state == "menu"
@@ -58,65 +66,125 @@ def test_resume_after_reboot():
     assert saved_history(store) == history + ["d3-b4"]
 
 
-def test_damaged_save_is_reported_and_set_aside():
-    store = MemoryStore()
-    app = App(store=store)
-    clock = Clock(app)
-    new_game(clock, "standard")
-    play(clock, "a1-c2")
-    store.files["game"] = store.files["game"].replace("a1-c2", "a1-b3")
-    rebooted = App(store=store)
-    assert rebooted.state == "notice"
-    assert rebooted.text[0].startswith("Damaged file")
-    assert "game: bad checksum" in rebooted.text
-    assert "game.bad" in store.files and "game" not in store.files
-    Clock(rebooted).press(NEXT)
-    assert rebooted.state == "menu" and rebooted.text[1] == ">New game"
+def _damage(store, key):
+    # flip a bit in the payload of the newest record of key
+    pos = store.newest[key]
+    store.nvm.data[pos + 5] ^= 0x04
 
 
-def test_foreign_and_unreplayable_saves():
-    for body in ("not json", '{"v": 9}', '{"v": 1, "opp": 0, "human": 0, "game": "jarmo-game 1"}',
-                 json.dumps({"v": 1, "opp": 0, "human": 0, "game": "x"}), "[]"):
-        store = MemoryStore()
-        store.write("game", body)
-        app = App(store=store)
-        assert app.state == "notice", body
-        assert app.game is None
-        assert "game.bad" in store.files
-
-
-def test_a_game_that_cannot_be_replayed_is_refused():
-    from jarmo import Game
-    g = Game("classic")
-    g.play("a1-c2")
-    text = g.dump().replace("a1-c2", "a1-a2")
-    from jarmo.save import checksum
-    body = text[:text.rfind("check ")]
-    text = body + "check " + checksum(body) + "\n"       # sealed, yet illegal
-    store = MemoryStore()
-    store.write("game", json.dumps({"v": 1, "opp": 0, "human": 0, "game": text}))
-    app = App(store=store)
-    assert app.state == "notice"
-    assert any("replayed" in x or "save:" in x for x in app.text)
-
-
-def test_finished_game_counted_once_and_forgotten():
+def test_every_damaged_item_is_named_and_the_rest_still_loads():
     store = MemoryStore()
     app = App(store=store, tabletop=True)
     clock = Clock(app)
-    new_game(clock, "classic")
-    play_out(clock, Rand(2))
-    assert app.state == "end"
-    assert sum(app.stats.counts("classic")) == 1
-    again = App(store=store, tabletop=True)           # reboot on the result
-    assert sum(again.stats.counts("classic")) == 1
-    c2 = Clock(again)
-    c2.press(SELECT)                                   # Resume: the result again
-    assert again.state == "result"
-    c2.press(SELECT)                                   # done with it
-    assert again.state == "menu" and again.game is None
-    assert sum(again.stats.counts("classic")) == 1
-    assert store.read("game") is None
+    new_game(clock, "standard")
+    play(clock, "a1-c2")
+    app.stats.record("standard", "south")
+    store.write(R_CAMPAIGN, b"\x01\x05")
+    store.write(R_SETTINGS, bytes(app.settings))
+    play(clock, "e5-d3")
+    for key in (R_SETTINGS, R_STATS, R_CAMPAIGN):
+        _damage(store, key)
+    rebooted = App(store=reboot(store), tabletop=True)
+    assert rebooted.state == "notice"
+    shown = " ".join(rebooted.text)
+    for name in ("settings", "statistics", "campaign"):
+        assert name + ": damaged" in shown, shown
+    assert rebooted.game.history() == ["a1-c2", "e5-d3"]        # the game was not damaged
+    Clock(rebooted).press(NEXT)
+    assert rebooted.state == "menu" and rebooted.text[:2] == ("Saved game found", ">Resume")
+
+
+def test_a_notice_longer_than_the_display_turns_its_pages():
+    store = MemoryStore()
+    store.write(R_SETTINGS, b"\x01")
+    store.write(R_STATS, b"\x03\x00\x00\x00")
+    store.write(R_CAMPAIGN, b"\x01")
+    store.start_game(b"\x01\x01\x00\x00\x00\x00\x00\xff\x00")
+    store.add_turn([5])                                # an intact record after them
+    for key in (R_SETTINGS, R_STATS, R_CAMPAIGN, R_GAME):
+        pos = store.newest[key]
+        store.nvm.data[pos + 3] ^= 0x01                # the sequence number's low bit
+    app = App(store=reboot(store), problems=["JARMO_BRIGHTNESS: not -1..255, -1 used"])
+    clock = Clock(app)
+    pages = [app.text]
+    while app.state == "notice":
+        clock.press(NEXT)
+        pages.append(app.text)
+    shown = " ".join(" ".join(p) for p in pages)
+    for name in ("settings", "statistics", "campaign", "game"):
+        assert name + ": damaged" in shown, pages
+    assert "JARMO_BRIGHTNESS: not" in shown
+    assert len(pages) >= 3 and pages[0][-1] == "A button: more" and app.state == "menu"
+
+
+def test_a_damaged_turn_keeps_the_game_as_far_as_it_replays():
+    store = MemoryStore()
+    app = App(store=store, tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "standard")
+    for a in ("a1-c2", "e5-d3", "b1-d2", "d3-b4"):
+        play(clock, a)
+    third = store.turns()[2]
+    store.nvm.data[third + 6] ^= 0x01
+    rebooted = App(store=reboot(store), tabletop=True)
+    assert rebooted.state == "notice" and "game: damaged" in rebooted.text
+    assert rebooted.game.history() == ["a1-c2", "e5-d3"]
+
+
+def test_a_start_record_that_makes_no_game_is_refused_by_name():
+    for start in (b"\x09", b"\x01\x07\x00\x00\x00\x00\x00\xff\x00",
+                  b"\x01\x01\x00\x00\x00\x63\x00\xff\x00", b"\x01\x01\x00\x00\x00\x00\x00\xff\x03"
+                  b"\x00\x00\x00\x00\x07\x00\x00\x00"):
+        store = MemoryStore()
+        store.start_game(start)
+        app = App(store=reboot(store))
+        assert app.state == "notice" and app.game is None, start
+        assert app.text[0].startswith("game: "), app.text
+        assert App(store=reboot(store)).state == "menu"        # reported once
+
+
+def test_a_game_that_cannot_be_replayed_is_refused():
+    store = MemoryStore()
+    store.start_game(b"\x01\x00\x00\x00\x00\x00\x00\xff\x00")    # classic, two players
+    from jarmo.notation import parse_action
+    store.add_turn([parse_action("a1-a2")])                  # no line joins them
+    app = App(store=reboot(store))
+    assert app.state == "notice" and app.game is None
+    assert any("replayed" in line for line in app.text), app.text
+
+
+def test_a_finished_game_is_counted_once_and_never_offered_again():
+    for cut_at_end in (False, True):
+        store = MemoryStore()
+        app = App(store=store, tabletop=True)
+        clock = Clock(app)
+        new_game(clock, "classic")
+        play_out(clock, Rand(2))
+        assert app.state == "end"
+        if not cut_at_end:
+            clock.run(100)          # the count's pass: counted before the power goes
+        counted = sum(app.stats.counts("classic"))
+        again = App(store=reboot(store), tabletop=True)    # power off on the end screen
+        assert sum(again.stats.counts("classic")) == 1, (cut_at_end, counted)
+        assert again.state == "menu" and again.game is None
+        assert again.text[0] == "Jarmo" and ">Resume" not in again.text
+        assert reboot(store).game() is None
+        third = App(store=reboot(store), tabletop=True)
+        assert sum(third.stats.counts("classic")) == 1
+
+
+def test_a_match_whose_game_ended_before_the_power_went_resumes_at_its_next_game():
+    store = MemoryStore()
+    app = App(store=store, tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "standard", match="2 games")
+    play_out(clock, Rand(4))
+    first = app.game.result()
+    again = App(store=reboot(store), tabletop=True)
+    assert again.text[:2] == ("Saved game found", ">Resume")
+    assert again.match.number == 2 and again.match.results[0] == first
+    assert again.game.history() == []
+    assert sum(again.stats.counts("standard")) == 1
 
 
 def test_match_continues_with_sides_swapped_and_totals():
@@ -141,49 +209,35 @@ def test_match_continues_with_sides_swapped_and_totals():
     assert app.match.results[0] == first
 
 
-def test_read_only_drive_does_not_crash():
-    class ReadOnly(FakeFS):
-        def open(self, path, mode="r"):
-            if "w" in mode:
-                raise OSError(30, "read-only")
-            return FakeFS.open(self, path, mode)
+def test_a_flash_that_refuses_writes_does_not_stop_the_game():
+    class Refusing(Flash):
+        def __setitem__(self, index, value):
+            raise OSError(30, "read-only")
 
-    app = App(store=Store("/", ReadOnly()))
+    app = App(store=Store(Refusing()))
     clock = Clock(app)
     new_game(clock, "standard")
     play(clock, "a1-c2")
     assert app.state == "play"
-    assert "Cannot save: the" in app.text
+    assert "Cannot save:" in app.text
 
 
-def _app_steps_of_one_turn():
-    fs = FakeFS()
-    app = App(store=Store("/", fs), tabletop=True)
-    clock = Clock(app)
-    new_game(clock, "standard")
-    fs.steps = []
-    play(clock, "a1-c2")
-    return len(fs.steps)
-
-
-def test_power_cut_at_every_step_of_a_turn_save():
-    steps = _app_steps_of_one_turn()
-    assert steps >= 6
+def test_power_cut_at_every_flash_operation_of_a_turn_resumes_the_last_or_previous_turn():
     outcomes = set()
-    for cut in range(steps + 1):
-        fs = FakeFS()
-        app = App(store=Store("/", fs), tabletop=True)
+    for cut in range(4):
+        flash = CutFlash(seed=cut + 3)
+        app = App(store=Store(flash), tabletop=True)
         clock = Clock(app)
         new_game(clock, "standard")
         play(clock, "b1-d2")
         play(clock, "e5-d3")
-        fs.cut_after(cut)
+        flash.cut_after(cut)
         try:
             play(clock, "a1-c2")
         except PowerCut:
             pass
-        fs.reboot()
-        again = App(store=Store("/", fs), tabletop=True)
+        flash.reboot()
+        again = App(store=Store(flash), tabletop=True)
         assert again.state == "menu", (cut, again.text)
         h = again.game.history()
         assert h in (["b1-d2", "e5-d3"], ["b1-d2", "e5-d3", "a1-c2"]), (cut, h)
@@ -200,18 +254,19 @@ def test_recover_after_a_memory_error_resumes_the_last_save():
     store = MemoryStore()
     app = App(store=store, seed=4)
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 2 greedy")
+    new_game(clock, "standard", opponent="AI greedy")
     play(clock, "b1-d2")
     wait_state(clock, "play")
     history = app.game.history()
     clock.press(SELECT)                         # a piece picked: the turn in progress
     turn = app.states[S_PLAY]
-    assert turn.sel >= 0 and app.player is not None
+    assert turn.sel >= 0 and app.opponent.search is not None
     app.recover()
     assert app.state == "play" and app.game.history() == history
     assert app.states[S_PLAY] is not turn and app.states[S_PLAY].sel == -1
-    assert app.player is None and app.opp == 2  # the AI is made again at its turn
+    assert app.opponent.search is None and app.opp == 2  # the AI is made again at its turn
     assert "jarmo.app_start" not in sys.modules     # start-up code used once, forgotten
+    assert "jarmo.gamerec" not in sys.modules
     play(clock, app.game.legal()[0])
     wait_state(clock, "play")
     assert len(app.game.history()) == len(history) + 2
@@ -229,59 +284,21 @@ def test_recover_without_a_save_opens_the_menu():
     assert app.state == "play"
 
 
-def _flash_operations(steps):
-    """Syncs and closes of written files in a list of FakeFS steps: on the
-    device each is a flash sector's erase and program (~53 ms)."""
-    return sum(1 for name in steps if name in ("sync", "close"))
-
-
-def sliced_classic_game():
-    """A classic game on a store that writes a step a pass, as on the device."""
-    fs = FakeFS()
-    store = Store("/", fs, sliced=True)
-    store.prepare(("game", "settings", "stats", "campaign"))
+def test_a_compaction_between_games_takes_a_pass_of_its_own():
+    store = MemoryStore()
     app = App(store=store, tabletop=True)
     clock = Clock(app)
-    new_game(clock, "classic")
-    return fs, store, app, clock
-
-
-def test_a_press_at_the_end_waits_for_the_save_and_the_count():
-    """A button pressed while the final save is still being written ends the
-    celebration only once that save is written and the game counted: no pass
-    finishes the save at once to read the statistics (issue 8: no pass over 100 ms)."""
-    fs, store, app, clock = sliced_classic_game()
-    play_out(clock, Rand(2))
-    assert app.state == "end" and store.busy
-    most = 0
-    pressed = False
-    while app.state == "end":
-        fs.steps = []
-        if pressed:
-            clock.run(16, 16)
-        else:
-            clock.press(SELECT)
-            pressed = True
-        most = max(most, _flash_operations(fs.steps))
-    assert app.state == "result" and most == 1
-    assert sum(app.stats.counts("classic")) == 1
-
-
-def test_a_memory_error_keeps_the_save_still_being_written(monkeypatch):
-    """The turn's save is still queued (sliced) when memory runs out, and
-    start-up runs out again: the save is on the flash for the restart."""
-    fs, store, app, clock = sliced_classic_game()
-    while store.busy:
-        clock.run(16, 16)
-    play(clock, app.game.legal()[0])
-    history = app.game.history()
-    assert store.busy                                  # the turn's save waits for passes
-
-    def out_of_memory(name):
-        raise MemoryError
-    monkeypatch.setattr(store, "read", out_of_memory)  # start-up fails again
-    try:
-        app.recover()
-    except MemoryError:
-        pass
-    assert saved_history(Store("/", fs)) == history
+    games = 0
+    while store.nvm.erases == 0:
+        new_game(clock, "classic")
+        play_out(clock, Rand(games + 1))
+        wait_state(clock, "result")
+        clock.press(SELECT)                     # seen: back to the menu, between games
+        games += 1
+        if store.busy:
+            state = app.state
+            app.tick(clock.now + 16)            # the pass of the compaction does nothing else
+            assert store.nvm.erases == 1 and app.state == state
+    assert games >= 3
+    assert reboot(store).problems == []
+    assert sum(App(store=reboot(store)).stats.counts("classic")) == games

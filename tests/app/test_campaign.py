@@ -1,19 +1,17 @@
 """The campaign: a ladder of battles against the AI, progress kept on flash,
 and its screen driven through the buttons only."""
 
-import json
-
 from jarmo.ai import LEVELS, Player
 from jarmo.app import App
-from jarmo.app_campaign import LOCKED, WON
-from jarmo.buttons import MENU, NEXT, PREV, SELECT
-from jarmo.campaign import BATTLES, NAME, Progress, human_turns
+from jarmo.app_campaign import LOCKED, WON, describe
+from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
+from jarmo.campaign import BATTLES, Progress, human_turns
 from jarmo.game import EXPANSIONS, RULE_SETS, Game
 from jarmo.notation import action_text
-from jarmo.storage import Store
+from jarmo.storage import R_CAMPAIGN, Store
+from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import Clock, menu_to, play, wait_state
-from tests.app.fakefs import FakeFS, PowerCut
-from tests.app.memstore import MemoryStore
+from tests.app.memstore import MemoryStore, reboot
 
 # ---------------------------------------------------------------- the ladder
 
@@ -59,42 +57,35 @@ def test_human_turns_count_the_human_side_only():
 def test_progress_is_kept_in_the_store_and_read_back():
     store = MemoryStore()
     Progress(store).record(0, 17)
-    again = Progress(store)
+    again = Progress(reboot(store))
     assert again.best[0] == 17 and again.is_open(1)
-    assert json.loads(store.read(NAME)) == {"v": 1, "best": again.best}
+    assert store.read(R_CAMPAIGN) == bytes((1,)) + bytes(again.best)
 
 
-def test_a_power_cut_at_every_step_keeps_the_old_or_the_new_progress():
-    fs = FakeFS()
-    Progress(Store("/", fs)).record(0, 30)
-    fs.steps = []
-    Progress(Store("/", fs)).record(1, 40)
-    steps = len(fs.steps)
+def test_a_power_cut_at_every_flash_operation_keeps_the_old_or_the_new_progress():
     seen = set()
-    for cut in range(steps + 1):
-        fs = FakeFS()
-        Progress(Store("/", fs)).record(0, 30)
-        fs.cut_after(cut)
+    for cut in range(3):
+        flash = CutFlash(seed=cut + 5)
+        Progress(Store(flash)).record(0, 30)
+        flash.cut_after(cut)
         try:
-            Progress(Store("/", fs)).record(1, 40)
+            Progress(Store(flash)).record(1, 40)
         except PowerCut:
             pass
-        fs.reboot()
-        p = Progress(Store("/", fs))
+        flash.reboot()
+        p = Progress(Store(flash))
         assert p.problem is None, (cut, p.problem)
         assert p.best[0] == 30 and p.best[1] in (0, 40), (cut, p.best)
         seen.add(p.best[1])
     assert seen == {0, 40}
 
 
-def test_a_damaged_progress_file_is_reported_and_set_aside():
+def test_progress_that_is_not_a_campaign_record_is_reported_once_and_cleared():
     store = MemoryStore()
-    store.files[NAME] = "JARMO1 5 00000000\nhello"
-    p = Progress(store)
-    assert p.problem and p.best == [0] * len(BATTLES)
-    assert NAME + ".bad" in store.files and NAME not in store.files
-    store.write(NAME, '{"v": 1, "best": "x"}')     # intact but unreadable
-    assert Progress(store).problem == "campaign: unreadable"
+    store.write(R_CAMPAIGN, b"\x09hello")
+    p = Progress(reboot(store))
+    assert p.problem == "campaign: unreadable, cleared" and p.best == [0] * len(BATTLES)
+    assert Progress(reboot(store)).problem is None
 
 
 # ---------------------------------------------------------------- the screen
@@ -111,8 +102,8 @@ def open_campaign(has_display=True, store=None):
 def test_the_campaign_screen_says_where_you_stand():
     app, clock = open_campaign()
     assert app.text[0] == "Campaign: 0/%d won" % len(BATTLES)
-    assert app.text[1] == "1: classic, South"
-    assert app.text[2] == "vs AI 1 random"
+    assert app.text[1] == "1: classic South"
+    assert app.text[2] == "vs AI random"
     assert app.text[3] == "Open: SELECT plays"
     clock.press(NEXT)
     assert app.text[1].startswith("2: standard") and app.text[3] == "Locked"
@@ -121,6 +112,22 @@ def test_the_campaign_screen_says_where_you_stand():
     clock.press(PREV)
     clock.press(PREV)                               # PREV on the first battle: the menu
     assert app.state == "menu"
+
+
+def test_every_battle_fits_the_display():
+    """Bug: "10: legendary+H, North" was 22 characters, one over the OLED's 21."""
+    store = MemoryStore()
+    for k in range(len(BATTLES) - 1):
+        Progress(store).record(k, 123)              # every state: won, open, locked
+    app, clock = open_campaign(store=store)
+    seen = set()
+    for _ in range(2 * len(BATTLES)):
+        assert all(len(line) <= 21 for line in app.text), app.text
+        seen.add(app.text[1])
+        clock.press(NEXT)
+    assert len(seen) == len(BATTLES)
+    for k in range(len(BATTLES)):
+        assert all(len(line) <= 21 for line in describe(k)), describe(k)
 
 
 def test_the_ladder_on_the_leds_without_a_display():
@@ -158,12 +165,12 @@ def win_battle(app, clock, seed=1):
 def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
     store = MemoryStore()
     app, clock = open_campaign(store=store)
-    clock.press(SELECT)                             # battle 1: classic against AI 1
+    clock.press(SELECT)                             # battle 1: classic against AI random
     assert app.state in ("play", "ai")
     assert app.game.rules == "classic" and app.opp == 1 and app.battle == 0
-    assert json.loads(store.read("game"))["battle"] == 0
+    assert reboot(store).game()[1][7] == 0        # saved with its battle (jarmo/gamerec.py)
     # a power-off in the battle: it resumes as that battle
-    again = App(store=store)
+    again = App(store=reboot(store))
     assert again.battle == 0 and again.states[0].title == "Saved game found"
     win_battle(app, clock)
     wait_state(clock, "result")
@@ -176,17 +183,84 @@ def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
     assert app.text[1].startswith("2: ") and app.text[3] == "Open: SELECT plays"
 
 
-def test_a_win_lost_to_a_power_cut_is_recorded_when_the_battle_is_resumed():
+def test_a_win_lost_to_a_power_cut_is_recorded_at_the_next_start():
     store = MemoryStore()
     app, clock = open_campaign(store=store)
     clock.press(SELECT)
     win_battle(app, clock)
-    wait_state(clock, "result")
-    store.delete(NAME)                  # as if the power went before the progress was written
-    again = App(store=store)
-    clock = Clock(again)
-    assert again.battle == 0
+    assert app.state in ("end", "result")
+    store.write(R_CAMPAIGN, b"")        # as if the power went before the progress was written
+    again = App(store=reboot(store))
+    assert again.state == "menu" and again.game is None    # a finished battle is not resumed
+    assert Progress(reboot(store)).won(0)
+
+
+def _in_battle(has_display=True):
+    """Battle 1 started from the ladder, one move played, the menu open."""
+    app, clock = open_campaign(has_display=has_display)
+    clock.press(SELECT)
+    wait_state(clock, "play")
+    play(clock, app.game.legal()[0])
+    wait_state(clock, "play")
+    clock.press(MENU)
+    assert app.state == "menu" and app.battle == 0
+    return app, clock
+
+
+def test_new_game_during_a_battle_asks_before_leaving_it():
+    """Bug: New game in a running battle abandoned it without a word. It opens
+    the ladder on that battle with the question; SELECT leaves it for the new
+    game, BACK keeps it."""
+    app, clock = _in_battle()
+    game = app.game
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.game is game and app.battle == 0 and app.state == "campaign"
+    assert app.text == ("New game? This battle", "1: classic South", "vs AI random",
+                        "is left unfinished.", "SELECT: yes, BACK: no")
+    clock.press(BACK)                               # no: the battle stays
+    assert app.game is game and app.state == "menu"
     menu_to(clock, "Resume")
-    clock.press(SELECT)                 # the finished battle's result again
-    assert again.state == "result" and again.text[-1] == "SELECT: campaign"
-    assert Progress(store).won(0)
+    clock.press(SELECT)
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    clock.press(SELECT)                             # asked and confirmed
+    assert app.game is not game and app.battle == -1 and app.state in ("play", "ai")
+
+
+def test_another_battle_from_the_ladder_asks_too_and_the_same_one_resumes():
+    store = MemoryStore()
+    Progress(store).record(0, 9)                    # battle 2 is open
+    app, clock = open_campaign(store=store)
+    clock.press(SELECT)                             # battle 2
+    wait_state(clock, "play")
+    game = app.game
+    clock.press(MENU)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    assert app.state == "campaign" and app.states[app.sid].k == 1
+    clock.press(SELECT)                             # the running battle: back to it
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    clock.press(PREV)                               # battle 1
+    clock.press(SELECT)
+    assert app.game is game and app.state == "campaign"
+    assert "Battle 2 unfinished" in app.text and all(len(x) <= 21 for x in app.text)
+    clock.press(SELECT)
+    assert app.game is not game and app.battle == 0
+
+
+def test_without_a_display_the_question_shows_the_battle_on_the_ladder():
+    app, clock = _in_battle(has_display=False)
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.state == "campaign" and app.battle == 0
+    seen = set()
+    for _ in range(20):
+        clock.run(64)
+        seen.add(app.pixel("a1"))                   # battle 1, under the ladder's cursor: blinks
+    assert len(seen) > 1

@@ -2,12 +2,13 @@
 
 from jarmo.app import App
 from jarmo.app_base import wrap
-from jarmo.app_lesson import HINT, SCRIPT, STEPS
+from jarmo.app_lesson import SCRIPT, STEPS
+from jarmo.app_view import HINT_COLOUR
 from jarmo.board import point
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
 from tests.app.drive import Clock, menu_to, new_game, play
-from tests.app.memstore import MemoryStore
+from tests.app.memstore import MemoryStore, reboot
 
 
 def open_lesson(has_display=True, store=None):
@@ -28,7 +29,7 @@ def lit(app, clock):
     for _ in range(8):
         clock.run(128)
         for i in range(25):
-            if app.pixel(i) == HINT:
+            if app.pixel(i) == HINT_COLOUR:
                 return i
     return None
 
@@ -86,7 +87,7 @@ def test_the_script_is_a_game_that_south_wins_and_every_step_has_words():
 def test_the_lesson_walks_through_a_whole_game_and_returns_to_the_menu():
     app, clock = open_lesson()
     assert app.text[0] == "First game 1/7"
-    assert app.text[-1] == "Cursor to e1, SELECT"
+    assert app.text[-1] == "Cursor a1: go to e1"
     seen = []
     for _ in range(60):
         if lesson(app).game.result() is not None:
@@ -165,14 +166,37 @@ def test_a_saved_game_is_untouched_by_the_lesson():
     clock = Clock(app)
     new_game(clock, "standard")
     play(clock, "b1-d2")
-    saved = store.read("game")
+    saved = reboot(store).game()
     clock.press(MENU)
     menu_to(clock, "First game")
     clock.press(SELECT)
     follow_one(app, clock)
     follow_one(app, clock)
     clock.press(MENU)
-    assert store.read("game") == saved
+    assert reboot(store).game() == saved
     menu_to(clock, "Resume")
     clock.press(SELECT)
     assert app.state == "play" and app.game.history() == ["b1-d2"]
+
+
+def test_the_cursor_is_named_and_told_apart_from_the_point_to_pick():
+    """Bug: in First game the cursor was only a blinking pale point, easily
+    taken for a target: nothing said where it was. Now its state's cursor() gives it
+    (the simulator brackets it) and the last line names it."""
+    app, clock = open_lesson()
+    c = lesson(app).board.cursor
+    assert lesson(app).cursor() == c == point("a1")
+    assert app.text[-1] == "Cursor a1: go to e1"
+    for _ in range(30):
+        if lesson(app).cursor() == point("e1"):
+            break
+        clock.press(NEXT)
+    assert app.text[-1] == "Cursor e1: SELECT"
+    clock.press(SELECT)                             # e1 picked: the cursor on its first target
+    assert lesson(app).cursor() == point("c2") and app.text[-1] == "Cursor c2: go to d3"
+    clock.press(NEXT)
+    assert lesson(app).cursor() == point("d3") and app.text[-1] == "Cursor d3: SELECT"
+    clock.press(SELECT)
+    assert lesson(app).cursor() == -1                         # North's turn: no cursor
+    clock.run(1000)
+    assert lesson(app).cursor() >= 0

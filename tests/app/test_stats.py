@@ -1,9 +1,8 @@
 """jarmo.stats: counts and percentages per rule set, persisted."""
 
 from jarmo.stats import Stats, percent, row
-from jarmo.storage import Store
-from tests.app.fakefs import FakeFS
-from tests.app.memstore import MemoryStore
+from jarmo.storage import R_STATS
+from tests.app.memstore import MemoryStore, reboot
 
 
 def test_percentages_like_the_site():
@@ -30,35 +29,35 @@ def test_record_counts_and_lines():
 
 
 def test_persisted_and_reloaded():
-    fs = FakeFS()
-    stats = Stats(Store("/", fs))
-    stats.record("legendary", "south")
-    stats.record("legendary", None)
-    again = Stats(Store("/", fs))
-    assert again.counts("legendary") == (1, 0, 1)
-    assert again.problem is None
-
-
-def test_corrupt_stats_file_set_aside():
-    fs = FakeFS()
-    Stats(Store("/", fs)).record("jasyr", "north")
-    slot = "/stats.0"                                  # the first save's slot
-    fs.disk[slot] = fs.disk[slot].replace(b'[0, 1, 0]', b'[0, 7, 0]')   # a byte changed
-    stats = Stats(Store("/", fs))
-    assert stats.problem and "stats" in stats.problem
-    assert stats.counts("jasyr") == (0, 0, 0)
-    assert slot + ".bad" in fs.disk and slot not in fs.disk
-
-
-def test_wellformed_but_wrong_json_set_aside():
     store = MemoryStore()
-    for body in ('{"v": 3}', '[1, 2]', '{"v": 2, "classic": [1, 2, 3]}',
-                 '{"v": 2, "classic": {"p2": [1, 2]}}', '{"v": 1, "classic": [1, 2]}', '{"v": 1, "classic": "abc"}'):
-        store.files.clear()
-        store.write("stats", body)
-        stats = Stats(store)
-        assert stats.problem, body
-        assert "stats.bad" in store.files
+    stats = Stats(store)
+    stats.record("legendary", "south")
+    stats.record("legendary", None, game=41)
+    again = Stats(reboot(store))
+    assert again.counts("legendary") == (1, 0, 1)
+    assert again.counted == 41 and again.problem is None
+
+
+def test_big_counts_and_every_opponent_survive_the_record():
+    store = MemoryStore()
+    stats = Stats(store)
+    stats.table["classic"]["p2"] = [3514, 4224, 905]
+    stats.table["jasyr"]["ai4"] = [0, 2 ** 20, 1]
+    stats.table["standard"]["old"] = [1, 2, 3]
+    stats.record("legendary", "north", "ai0", you="south", game=65535)
+    again = Stats(reboot(store))
+    assert again.table == stats.table and again.counted == 65535
+
+
+def test_a_stats_record_that_is_not_one_is_reported_once_and_cleared():
+    for body in (b"\x07", b"\x03\x00\x00\x00\x41\x80", b"\x03\x05\x00\x00",
+                 b"\x03\x00\x00\x00\x10\x01\x02"):
+        store = MemoryStore()
+        store.write(R_STATS, body)
+        stats = Stats(reboot(store))
+        assert stats.problem == "statistics: unreadable, cleared", body
+        assert stats.counts("standard") == (0, 0, 0)
+        assert Stats(reboot(store)).problem is None
 
 
 def test_games_against_the_ai_count_as_you_against_that_level():
@@ -71,19 +70,12 @@ def test_games_against_the_ai_count_as_you_against_that_level():
     assert stats.counts("standard", "ai1") == (1, 1, 1)
     assert stats.counts("standard", "ai3") == (1, 0, 0)
     assert stats.keys("standard") == ["p2", "ai1", "ai3"]
-    assert stats.lines("standard", "ai1", "AI 2") == (
-        "standard vs AI 2", "You   1 (33.33 %)", "AI    1 (33.33 %)", "Draws 1 (33.33 %)")
+    assert stats.lines("standard", "ai1", "greedy") == (
+        "standard vs greedy", "You   1 (33.33 %)", "AI    1 (33.33 %)", "Draws 1 (33.33 %)")
 
 
-def test_a_version_1_file_is_kept_as_earlier_games():
-    store = MemoryStore()
-    store.write("stats", '{"v": 1, "classic": [3, 2, 1]}')
-    stats = Stats(store)
-    assert stats.problem is None
+def test_the_first_files_totals_are_kept_as_earlier_games():
+    stats = Stats(MemoryStore())
+    stats.table["classic"]["old"] = [3, 2, 1]
     assert stats.keys("classic") == ["old"]
     assert stats.lines("classic", "old")[:2] == ("classic, earlier", "South 3 (50.00 %)")
-    stats.record("classic", "north", "ai0", you="south")       # written back as version 2
-    again = Stats(store)
-    assert again.counts("classic", "old") == (3, 2, 1)
-    assert again.counts("classic", "ai0") == (0, 1, 0)
-    assert '"v": 2' in store.read("stats")

@@ -1,8 +1,8 @@
 """The move timer and the hint, driven through the buttons and the virtual clock."""
 
 from jarmo.app import App
-from jarmo.app_assist import HINT
 from jarmo.app_base import S_PLAY
+from jarmo.app_view import HINT_COLOUR
 from jarmo.board import point
 from jarmo.buttons import MENU, NEXT, SELECT
 from jarmo.notation import parse_action
@@ -41,7 +41,7 @@ def test_the_timer_is_a_menu_setting_off_by_default():
     for value in ("15 s", "30 s", "60 s", "off"):
         clock.press(SELECT)
         assert ">Timer: " + value in app.text
-    assert menu_to(clock, "Time out") == ">Time out: greedy AI"
+    assert menu_to(clock, "Time out") == ">Time out: AI greedy"
 
 
 def test_the_display_counts_the_seconds_of_the_turn():
@@ -87,12 +87,19 @@ def test_when_time_runs_out_the_greedy_ai_plays_the_turn():
     assert app.game.plies == 1 and app.game.turn == "north"
     assert app.state == "play"
     assert seconds_shown(app) == 15         # North's turn: the whole time again
-    assert any(line.startswith("South moved") or line.startswith("South took")
-               for line in app.text)
+    # Bug: the timed-out turn showed only a flash. It stays told, paged with
+    # the rest of the turn's words, for as long as North takes.
+    said = set()
+    for _ in range(10):
+        said.add(" ".join(app.text[2:-1]))
+        clock.run(1000)
+    said = " ".join(sorted(said))
+    assert "South ran out of time. The AI played the turn." in said, said
+    assert "South moved " in said or "South took " in said, said
 
 
 def test_a_random_turn_when_the_setting_says_so():
-    app, clock = start("15 s", timeout="random AI")
+    app, clock = start("15 s", timeout="AI random")
     clock.run(15500)
     assert app.game.plies == 1
     assert app.states[S_PLAY].helper_level == 0
@@ -109,7 +116,7 @@ def test_the_menu_pauses_the_clock():
 
 
 def test_against_the_ai_only_the_humans_turns_are_timed():
-    app, clock = start("15 s", opponent="AI 4 level 3", tabletop=False)
+    app, clock = start("15 s", opponent="AI level 3", tabletop=False)
     play(clock, "b1-d2")
     assert app.state == "ai"
     wait_state(clock, "play")
@@ -142,7 +149,7 @@ def hint_points(app, clock, ms=4000):
     for _ in range(ms // 16):
         clock.run(16)
         for i in range(25):
-            if app.pixel(i) == HINT and (not order or order[-1] != i):
+            if app.pixel(i) == HINT_COLOUR and (not order or order[-1] != i):
                 order.append(i)
     return order
 
@@ -169,9 +176,9 @@ def test_a_hint_in_a_two_player_game_shows_the_turn_without_playing_it():
 
 
 def test_a_hint_against_the_ai_thinks_at_its_level_in_slices():
-    app, clock = start("off", opponent="AI 4 level 3", tabletop=False)
+    app, clock = start("off", opponent="AI level 3", tabletop=False)
     ask_hint(clock)
-    player = app.player
+    player = app.opponent.search
     assert player is not None and player.level == 3
     calls = []
     step = player.step
@@ -197,7 +204,7 @@ def test_hints_can_be_switched_off_for_two_players():
     for _ in range(20):
         assert not any(line in (">Hint", " Hint") for line in app.text)
         clock.press(NEXT)
-    app, clock = start("off", opponent="AI 2 greedy", hints="off", tabletop=False)
+    app, clock = start("off", opponent="AI greedy", hints="off", tabletop=False)
     clock.press(MENU)
     menu_to(clock, "Hint")                           # against the AI it is always there
 
@@ -213,7 +220,7 @@ def test_the_new_items_have_their_own_leds_without_a_display():
     clock.run(32)
     lit = [i for i in range(25) if app.pixel(i)]
     assert lit == [0, 1, 2, 3, point("d3")]            # the 4th value, at the Timer's LED
-    set_option(clock, "Time out", "random AI")
+    set_option(clock, "Time out", "AI random")
     clock.run(32)
     assert [i for i in range(25) if app.pixel(i)] == [0, 1, point("e3")]
 
@@ -223,10 +230,51 @@ def test_timer_settings_survive_a_restart():
     app = App(store=store)
     clock = Clock(app)
     set_option(clock, "Timer", "15 s")
-    set_option(clock, "Time out", "random AI")
+    set_option(clock, "Time out", "AI random")
     set_option(clock, "Hints", "off")
     again = App(store=store)
     clock = Clock(again)
     assert menu_to(clock, "Timer") == ">Timer: 15 s"
-    assert menu_to(clock, "Time out") == ">Time out: random AI"
+    assert menu_to(clock, "Time out") == ">Time out: AI random"
     assert menu_to(clock, "Hints") == ">Hints: off"
+
+
+# ---------------------------------------------------------------- a clock that starts late
+
+# The app's clock starts at 0; the device's and the simulator's ticks_ms()
+# can be anywhere when the first tick comes. A game started (or resumed)
+# before that first tick must still give the player the whole time.
+LATE = 5000000
+
+
+def test_a_new_game_before_the_first_tick_gives_the_whole_time():
+    """Bug: with Timer on in the saved settings, the simulator's start-up game
+    (App.new_game before any tick) played the player's first move at once."""
+    store = MemoryStore()
+    setup = App(store=store)
+    set_option(Clock(setup), "Timer", "15 s")
+    app = App(store=store)                      # the next start: the setting is on
+    app.new_game(rules="standard", opponent="greedy", side="south")
+    clock = Clock(app, start=LATE)              # the real clock is far from 0
+    clock.run(400)
+    assert app.game.plies == 0 and app.state == "play", app.game.history()
+    assert seconds_shown(app) == 15
+    clock.run(14000)
+    assert app.game.plies == 0 and seconds_shown(app) == 1
+    clock.run(1500)
+    assert app.game.plies >= 1                  # and then it runs out as it should
+
+
+def test_a_game_resumed_before_the_first_tick_gives_the_whole_time():
+    """The device resumes the saved game before its first tick after a restart."""
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    set_option(clock, "Timer", "15 s")
+    new_game(clock, "standard", opponent="human")
+    again = App(store=store)
+    again.resume_saved()
+    clock = Clock(again, start=LATE)
+    clock.run(400)
+    assert again.game.plies == 0 and again.state == "play"
+    assert seconds_shown(again) == 15

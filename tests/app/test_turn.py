@@ -1,10 +1,10 @@
 """jarmo.app_turn: how actions map to picks."""
 
 from jarmo.app_turn import (
-    DONE,
-    MENU,
     NONE,
-    REDEPLOY,
+    PICK_DONE,
+    PICK_MENU,
+    PICK_REDEPLOY,
     Choices,
     bits,
     choice_name,
@@ -35,8 +35,8 @@ def test_encode_every_action_shape():
     assert encode(a("c5*@a1"), 0) == (p("c5"), p("a1"))
     assert encode(a("@a1"), 0) == (p("a1"), NONE)
     assert encode(a("r@a1"), 0) == (p("a1"), NONE)
-    assert encode(a("r@a1"), 1 << p("a1")) == (REDEPLOY, p("a1"))
-    assert encode(a("done"), 0) == (DONE, NONE)
+    assert encode(a("r@a1"), 1 << p("a1")) == (PICK_REDEPLOY, p("a1"))
+    assert encode(a("done"), 0) == (PICK_DONE, NONE)
 
 
 def test_choices_masks_and_lookup():
@@ -44,13 +44,13 @@ def test_choices_masks_and_lookup():
     ch.build(codes("a1-c2", "a1-b3", "b1-d2", "@c1", "r@c1", "r@d1", "done"))
     for name in ("a1", "b1", "c1", "d1"):
         assert ch.firsts >> point(name) & 1
-    assert ch.firsts >> DONE & 1 and ch.firsts >> REDEPLOY & 1 and ch.firsts >> MENU & 1
+    assert ch.firsts >> PICK_DONE & 1 and ch.firsts >> PICK_REDEPLOY & 1 and ch.firsts >> PICK_MENU & 1
     assert bits(ch.targets(point("a1"))) == "c2 b3"
     assert names(ch, point("a1"), point("b3")) == "a1-b3"
     assert names(ch, point("c1")) == "@c1"
-    assert names(ch, REDEPLOY, point("c1")) == "r@c1"
+    assert names(ch, PICK_REDEPLOY, point("c1")) == "r@c1"
     assert names(ch, point("d1")) == "r@d1"       # not ambiguous: one pick
-    assert names(ch, DONE) == "done"
+    assert names(ch, PICK_DONE) == "done"
     assert ch.action(point("a1")) == -1           # a piece: a second pick is due
     assert bits(ch.placements()) == "c1 d1"
     assert ch.can_redeploy()
@@ -76,24 +76,24 @@ def test_every_action_reachable_exactly_once():
 
 
 def test_cycle_wraps_and_skips():
-    m = 1 << 3 | 1 << 10 | 1 << MENU
+    m = 1 << 3 | 1 << 10 | 1 << PICK_MENU
     assert cycle(m, 3) == 10
-    assert cycle(m, 10) == MENU
-    assert cycle(m, MENU) == 3
-    assert cycle(m, 3, -1) == MENU
+    assert cycle(m, 10) == PICK_MENU
+    assert cycle(m, PICK_MENU) == 3
+    assert cycle(m, 3, -1) == PICK_MENU
     assert cycle(0, 5) == -1
-    assert choice_name(DONE) == "done" and choice_name(0) == "a1"
+    assert choice_name(PICK_DONE) == "done" and choice_name(0) == "a1"
 
 
 def test_joystick_steps_and_pseudo_row():
-    pseudo = 1 << DONE | 1 << MENU
+    pseudo = 1 << PICK_DONE | 1 << PICK_MENU
     c3 = point("c3")
     assert step(c3, 1, 0, pseudo) == point("d3")
     assert step(point("e3"), 1, 0, pseudo) == point("a3")     # wraps
     assert step(c3, 0, 1, pseudo) == point("c4")
-    assert step(point("c5"), 0, 1, pseudo) == DONE            # off the top
-    assert step(DONE, 1, 0, pseudo) == MENU
-    assert step(MENU, 1, 0, pseudo) == DONE
-    assert step(DONE, 0, 1, pseudo) == point("c1")
-    assert step(DONE, 0, -1, pseudo) == point("c5")
-    assert step(point("a1"), 0, -1, 1 << MENU) == MENU
+    assert step(point("c5"), 0, 1, pseudo) == PICK_DONE            # off the top
+    assert step(PICK_DONE, 1, 0, pseudo) == PICK_MENU
+    assert step(PICK_MENU, 1, 0, pseudo) == PICK_DONE
+    assert step(PICK_DONE, 0, 1, pseudo) == point("c1")
+    assert step(PICK_DONE, 0, -1, pseudo) == point("c5")
+    assert step(point("a1"), 0, -1, 1 << PICK_MENU) == PICK_MENU

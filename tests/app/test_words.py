@@ -8,7 +8,7 @@ found by playing seeded random games with the rules core.
 from jarmo.app import App
 from jarmo.board import point
 from jarmo.buttons import SELECT
-from tests.app.drive import Clock, goto, joy_to, play
+from tests.app.drive import Clock, goto, joy_to, play, told
 
 
 def played(rules, script, expansions=(), opponent="human"):
@@ -26,6 +26,18 @@ def said(app):
     return " ".join(app.text)
 
 
+def tells(app, clock, text):
+    """True when every sentence of text is on the display, on one page of the
+    events or another (they take turns every 3 s, and a page breaks only
+    between sentences)."""
+    pages = []
+    for _ in range(max(1, app.board.pages)):
+        pages.append(said(app))
+        clock.run(3000)
+    sentences = [x + "." for x in text.rstrip(".").split(". ")]
+    return all(any(x in page for page in pages) for x in sentences)
+
+
 def fits(app):
     return len(app.text) <= 5 and all(len(line) <= 21 for line in app.text)
 
@@ -37,7 +49,8 @@ def test_a_plain_move_is_told_with_both_points():
 
 def test_a_capture_names_the_taker_the_piece_and_the_point():
     app, _ = played("standard", "b1-d2 e5-d3 d2-d3")
-    assert app.text == ("standard", "North to move", "South took an archer",
+    # the last turn of each side: North's move, then South's capture
+    assert app.text == ("North to move", "North moved e5 to d3.", "South took an archer",
                         "on d3. Now a guard.", "at a5: North archer")
 
 
@@ -47,62 +60,70 @@ def test_a_classic_capture_marks_the_archer():
 
 
 def test_a_guard_entering_the_camp_brings_one_back_to_place():
-    app, _ = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
-                                "a1-b3 a5-b3 b4-b3 e5-d3 b3-c5")
-    assert app.text == ("South: place or done", "South moved b3 to c5.", "Guard in camp: 1",
-                        "back, place or done.", "at a1: empty")
+    app, clock = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
+                                    "a1-b3 a5-b3 b4-b3 e5-d3 b3-c5")
+    assert app.text == ("South: place or done", "North moved e5 to d3.", "South moved b3 to c5.",
+                        "Held: South 1 North 0", "at a1: empty")
+    clock.run(3000)                         # the next page of the turn's words
+    assert app.text == ("South: place or done", "Guard in camp: 1", "back, place or done.",
+                        "Held: South 1 North 0", "at a1: empty")
+    clock.run(3000)                         # and round again
+    assert app.text[1] == "North moved e5 to d3."
 
 
 def test_a_guard_entering_the_camp_with_none_taken_just_turns_archer():
-    app, _ = played("standard", "c1-e2 a5-c4 e2-c1 c5-b3 b1-d2 c4-a5 d2-c2 b3-b2 c2-b2 d5-b4 "
+    app, clock = played("standard", "c1-e2 a5-c4 e2-c1 c5-b3 b1-d2 c4-a5 d2-c2 b3-b2 c2-b2 d5-b4 "
                                 "a1-b3 a5-c4 b3-b4 c4-d4 c1-a2 d4-e2 b2-c4 b5-a3 d1-c3 a3-b1 b4-d5")
-    assert "South moved b4 to d5. Guard in camp, now an archer." in said(app)
+    assert tells(app, clock, "South moved b4 to d5. Guard in camp, now an archer.")
 
 
 def test_a_golden_soldier_taken_as_a_guard_becomes_a_hostage():
-    app, _ = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
+    app, clock = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
                                 "a1-b3 a5-b3 b4-b3", ("heroes",))
-    assert app.text == ("North to move", "South took a Golden", "Soldier hostage on",
-                        "b3. Now a guard.", "at c4: North archer")
+    assert app.text == ("North to move", "North took a guard on", "b3. South took a",
+                        "Golden Soldier on b3.", "at c4: North archer")
+    clock.run(3000)
+    assert app.text == ("standard+H", "North to move", "Hostage taken. Now a", "guard.",
+                        "at c4: North archer")
 
 
 def test_taking_the_piece_on_your_hostage_frees_it():
     app, clock = played("standard", "a1-b3 e5-c4 e1-c2 c5-a4 b3-d2 a4-c3 d1-b2 c4-b4 c1-d3 b4-d3 "
                                     "d2-d3 b5-d4 d3-e5 @e1 d4-e2 b1-a3 a5-c4 b2-c4 c3-a2 c2-d2 "
                                     "e2-d4 d2-d3 d4-c4", ("heroes",))
-    assert "North took a guard on c4. Hostage freed. Now a guard." in said(app)
+    assert tells(app, clock, "North took a guard on c4. Hostage freed. Now a guard.")
     joy_to(clock, "c4")
     assert app.text[-1] == "c4: N guard +hostage"
 
 
 def test_taking_a_piece_that_stands_on_its_golden_soldier_takes_a_hostage():
-    app, _ = played("standard", "a1-b3 e5-c4 d1-b2 c5-a4 b3-c5 d5-e3 b2-c2 c4-b2 e1-d3 a4-c3 "
+    app, clock = played("standard", "a1-b3 e5-c4 d1-b2 c5-a4 b3-c5 d5-e3 b2-c2 c4-b2 e1-d3 a4-c3 "
                                 "c2-b2 c3-a2 d3-e1 a5-b3 c1-e2 b3-d2 e2-d4 b5-a3 b2-b3 a3-b1 "
                                 "e1-c2 e3-c2 b3-d2 c2-d2 c2-d2", ("heroes",))
-    assert "Hostage taken." in said(app) and " took " in said(app)
+    assert tells(app, clock, "Hostage taken.") and " took " in " ".join(told(app))
 
 
 def test_a_jasyr_guard_taken_goes_back_held():
-    app, _ = played("jasyr", "b1-a3 a5-b3 d1-c3 e5-c4 c1-d3 b5-c3 e1-c2 c4-b4 a3-b5 d5-e3 "
+    app, clock = played("jasyr", "b1-a3 a5-b3 d1-c3 e5-c4 c1-d3 b5-c3 e1-c2 c4-b4 a3-b5 d5-e3 "
                              "a1-b3 b4-b3")
-    assert "North took a guard on b3. Now a guard. It goes back held." in said(app)
+    assert tells(app, clock, "North took a guard on b3. Now a guard. It goes back held.")
 
 
 def test_recall_flip_and_redeploy_in_words():
-    app, _ = played("classic", "b1-a3 c5-b3 a3-b1 e5-c4 c1-a2 c4-d4 a2-c1 d4-d3 c1-d3 d5-b4 "
+    app, clock = played("classic", "b1-a3 c5-b3 a3-b1 e5-c4 c1-a2 c4-d4 a2-c1 d4-d3 c1-d3 d5-b4 "
                                "e1-c2 b4-d5 d3-d4 b3-a1 d1-b2 d5-b4 d4-d3 a1@c5")
-    assert "North recalled an archer to c5." in said(app)
-    app, _ = played("legendary", "c1-e2 a5-c4 e2-c1 c5-b3 b1-d2 c4-a5 d2-c2 b3-b2 c2-b2 d5-b4 "
+    assert tells(app, clock, "North recalled an archer to c5.")
+    app, clock = played("legendary", "c1-e2 a5-c4 e2-c1 c5-b3 b1-d2 c4-a5 d2-c2 b3-b2 c2-b2 d5-b4 "
                                  "a1-b3 a5-c4 b3-b4 c4-d4 c1-a2 d4-e2 b2-c4 b5-a3 d1-c3 a3-b1 "
                                  "b4-d5 e2-d4 c3-e4 d4-d3 e4-c3 d3-e1 d5*")
-    assert "South flipped the guard on d5: 1 piece back, held." in said(app)
-    app, _ = played("legendary", "b1-a3 c5-b3 a3-b1 e5-c4 c1-a2 c4-d4 a2-c1 d4-d3 c1-d3 d5-b4 "
+    assert tells(app, clock, "South flipped the guard on d5. 1 piece back, held.")
+    app, clock = played("legendary", "b1-a3 c5-b3 a3-b1 e5-c4 c1-a2 c4-d4 a2-c1 d4-d3 c1-d3 d5-b4 "
                                  "e1-c2 b4-d5 d3-d4 b3-a1 b1-a3 d5-b4 d1-c3 b4-d3 d4-c4 a5-c4 "
                                  "c2-d2 c4-b2 a3-b5 d3-b4 d2-c2 b4-b3 c3-a4 b2-c2 a4-c3 c2-e1 "
                                  "c3-d1 e1*@a5")
-    assert "North flipped the guard on e1: 1 piece back on a5." in said(app)
-    app, _ = played("standard", "e1-d3 b5-a3 c1-e2 a3-b1 a1-b3 r@e1", ("challenges",))
-    assert "South redeployed a piece to e1. Markers gone." in said(app)
+    assert tells(app, clock, "North flipped the guard on e1. 1 piece back on a5.")
+    app, clock = played("standard", "e1-d3 b5-a3 c1-e2 a3-b1 a1-b3 r@e1", ("challenges",))
+    assert tells(app, clock, "South redeployed a piece to e1. Markers gone.")
 
 
 def test_against_the_ai_you_and_ai_are_named():
@@ -115,13 +136,13 @@ def test_against_the_ai_you_and_ai_are_named():
     seen = set()
     for _ in range(400):
         if app.state == "play":
-            if said(app).startswith("standard South (you) to move AI took your "):
+            if "AI took your " in " ".join(told(app)):
                 seen.add("ai")
             legal = app.game.legal()
             takes = [a for a in legal if "-" in a and app.game.piece(a[3:])]
             play(clock, (takes or legal)[0])
             if takes and app.state == "ai":
-                assert "You took " in said(app) and app.text[1].startswith("North (AI)")
+                assert "You took " in " ".join(told(app)) and app.text[1].startswith("North (AI)")
                 seen.add("you")
         elif app.state == "ai":
             clock.run(64)
@@ -156,3 +177,66 @@ def test_refusals_for_a_frozen_piece_an_enemy_piece_and_done():
     clock.press(SELECT)
     assert "No: the piece on c1 is not yours" in said(app)
     assert all(len(line) <= 21 for line in app.text) and "@" not in said(app)
+
+
+# ---------------------------------------------------------------- nothing lost, nothing cut
+
+
+def test_a_capture_stays_told_after_the_answer():
+    """Bug: "You took ... on d2" was replaced at once by the AI's answer. Now
+    the last turn of each side stays on the display until that side acts again."""
+    app, clock = played("standard", "b1-d2 e5-d3 d2-d3 b5-a3")
+    assert tells(app, clock, "South took an archer on d3. Now a guard. North moved b5 to a3.")
+    assert " ".join(told(app)).startswith("South took")       # the older turn first
+
+
+def test_a_turn_of_two_actions_is_told_whole():
+    """Bug: a turn of a move and a placement was told as its last action only."""
+    app, clock = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
+                                    "a1-b3 a5-b3 b4-b3 e5-d3 b3-c5 @c1")
+    assert tells(app, clock, "South moved b3 to c5. Guard in camp: 1 back, place or done. "
+                             "South placed an archer on c1.")
+
+
+def _whole_sentences(app):
+    """No sentence of the latest turns is on the display in part."""
+    shown = said(app)
+    for sentence in told(app):
+        head, tail = sentence[:12], sentence[-12:]
+        if head in shown or tail in shown:
+            assert sentence in shown, (sentence, app.text)
+
+
+def test_events_are_never_cut_with_a_selection_or_the_timer():
+    """Bug: with a piece selected the 5-line box cut a sentence in the middle.
+    Random two-player games of every rule set, with and without the move
+    timer: at every turn a piece is selected, and every page of the events
+    (they turn every 3 s) shows whole sentences only, in 5 lines of 21."""
+    from tests.app.drive import Rand, choose, picks, set_option
+    from tests.app.memstore import MemoryStore
+    for seed, (rules, exp) in enumerate((("classic", ()), ("standard", ("heroes", "challenges")),
+                                         ("legendary", ("heroes",)), ("jasyr", ("challenges",)))):
+        for timer in ("off", "60 s"):
+            app = App(store=MemoryStore(), tabletop=True)
+            clock = Clock(app)
+            set_option(clock, "Timer", timer)
+            app.new_game(rules=rules, expansions=exp, opponent="human", games=1)
+            rng = Rand(seed)
+            for _ in range(60):
+                if app.state != "play":
+                    break
+                a = choose(rng, app.game.legal())
+                first = picks(app, a)
+                if len(first) == 2:
+                    goto(clock, first[0])
+                    clock.press(SELECT, app.turn_side())     # selected: its targets shown
+                    for _page in range(3):
+                        assert fits(app), app.text
+                        _whole_sentences(app)
+                        clock.run(3000)
+                    goto(clock, first[1])
+                    clock.press(SELECT, app.turn_side())
+                else:
+                    play(clock, a)
+                assert fits(app), app.text
+                _whole_sentences(app)

@@ -283,12 +283,12 @@ def test_the_transposition_table_and_null_windows_keep_the_value():
     # (Late-move reductions and the skipped 3-turn iteration are switched
     # off too: they change the value on purpose.)
     import jarmo.ai as ai
-    saved = ai._LMR_I, ai._SKIP3
-    ai._LMR_I, ai._SKIP3 = (99, 99, 99, 99), 0
+    saved = ai._SKIP3
+    ai._SKIP3 = 0
     try:
         _check_table_value()
     finally:
-        ai._LMR_I, ai._SKIP3 = saved
+        ai._SKIP3 = saved
 
 
 def _check_table_value():
@@ -299,6 +299,7 @@ def _check_table_value():
             p = Player(3, 5)
             p.depth = 3
             p.node_budget = 100000
+            p.lmr_from = 99
             if not table:
                 p._ttmask = -1
             p.choose(g)
@@ -325,26 +326,21 @@ def test_race_rules_skip_the_three_turn_iteration_but_not_the_depth_limit():
 def full_four_turn_nodes(g, reductions_from):
     """Actions a level-3 look 4 turns ahead applies with late-move
     reductions from the given action (index from 0; 99: none) in standard."""
-    import jarmo.ai as ai
-    saved = ai._LMR_I
-    ai._LMR_I = (99, reductions_from, 3, 99)
-    try:
-        p = Player(3, 5)
-        p.depth = 4
-        p.node_budget = 100000
-        p.choose(g)
-        assert p.completed_depth == 4
-        return p.nodes
-    finally:
-        ai._LMR_I = saved
+    p = Player(3, 5)
+    p.depth = 4
+    p.node_budget = 100000
+    p.lmr_from = reductions_from
+    p.choose(g)
+    assert p.completed_depth == 4
+    return p.nodes
 
 
 def test_standard_reduces_every_null_window_action_so_four_turns_fit_level_3():
     # Standard reduces from a node's 2nd action (docs/AI.md, "Late-move
     # reductions"): a full 4-turn look then needs fewer actions than
     # reducing from the 4th, which needs fewer than not reducing.
-    import jarmo.ai as ai
-    assert ai._LMR_I[1] == 1
+    from jarmo.rulesets import AI_LMR, row
+    assert row("standard")[AI_LMR] == 1
     totals = [0, 0, 0]
     for seed in (1, 2):
         g = midgame("standard", plies=10, seed=seed)
@@ -481,11 +477,11 @@ def test_the_menu_keeps_only_the_tables_of_the_game_it_would_start():
 def _full_end_check(g, mover):
     """The end-of-turn tests without the quick ones (RULES.md section 2 order)."""
     other = 1 - mover
-    if not g._classic and 5 in (g._pool[other] + g._out[other], g._pool[mover] + g._out[mover]):
+    if not g._ban and 5 in (g._pool[other] + g._out[other], g._pool[mover] + g._out[mover]):
         return "wipeout"
     if g._all_in_camp(mover) or (g._scored and g._all_in_camp(other)):
         return "camp"
-    if not g._classic and g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
+    if not g._ban and g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
         return "repetition"
     if g.ply_limit is not None and g._plies >= g.ply_limit:
         return "limit"

@@ -2,17 +2,15 @@
 so the same tests run under pytest and under MicroPython (tests/micropython).
 """
 
-import json
-
 from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.board import point
 from jarmo.buttons import SELECT
-from jarmo.stats import percent
-from jarmo.storage import Store
+from jarmo.stats import Stats, percent
+from jarmo.storage import R_GAME, Store
+from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import Clock, Rand, goto, joy_to, new_game, play, play_out, wait_state
-from tests.app.fakefs import FakeFS, PowerCut
-from tests.app.memstore import MemoryStore
+from tests.app.memstore import MemoryStore, reboot
 
 
 def test_menu_then_a_game_of_moves():
@@ -66,29 +64,31 @@ def test_save_resume_and_damage():
     clock = Clock(app)
     new_game(clock, "standard", challenges=True)
     play(clock, "a1-c2")
-    again = App(store=store)
+    again = App(store=reboot(store))
     assert again.text[1] == ">Resume"
     Clock(again).press(SELECT)
     assert again.game.history() == ["a1-c2"] and again.state == "play"
-    store.files["game"] = store.files["game"][:-3]
-    third = App(store=store)
-    assert third.state == "notice" and "game.bad" in store.files
+    play(Clock(again), "e5-d3")
+    store.nvm.data[store.newest[R_GAME] + 6] ^= 0x20        # the start record damaged
+    third = App(store=reboot(store))
+    assert third.state == "notice" and third.text[0] == "game: damaged"
+    assert third.game is None
 
 
-def test_power_cut_at_every_step():
-    for cut in range(12):
-        fs = FakeFS()
-        app = App(store=Store("/", fs), tabletop=True)
+def test_power_cut_at_every_flash_operation():
+    for cut in range(3):
+        flash = CutFlash(seed=cut + 11)
+        app = App(store=Store(flash), tabletop=True)
         clock = Clock(app)
         new_game(clock, "classic")
         play(clock, "b1-d2")
-        fs.cut_after(cut)
+        flash.cut_after(cut)
         try:
             play(clock, "e5-d3")
         except PowerCut:
             pass
-        fs.reboot()
-        h = App(store=Store("/", fs)).game.history()
+        flash.reboot()
+        h = App(store=Store(flash)).game.history()
         assert h in (["b1-d2"], ["b1-d2", "e5-d3"]), (cut, h)
 
 
@@ -102,8 +102,9 @@ def test_whole_game_statistics_and_led_result():
     wait_state(clock, "result")
     counts = app.stats.counts("classic")
     assert sum(counts) == 1
-    d = json.loads(store.read("stats"))
-    assert d["v"] == 2 and d["classic"] == {"p2": list(counts)}     # two players
+    stored = Stats(reboot(store))
+    assert stored.table["classic"] == {"p2": list(counts)}         # two players
+    assert stored.counted == app.game_id
     assert percent(3514, 8643) == "40.65"
     clock.press(SELECT)
     assert app.state == "menu"
@@ -113,6 +114,6 @@ def test_against_the_random_ai():
     app = App(store=MemoryStore())
     app.ai_steps = 20
     clock = Clock(app)
-    new_game(clock, "standard", opponent="AI 1 random")
+    new_game(clock, "standard", opponent="AI random")
     play_out(clock, Rand(4), limit=200)
     assert app.state == "end"

@@ -77,6 +77,10 @@ def _uf2_in_folder(folder, board):
     return None
 
 
+NVM_OFFSET = 0xFF000      # microcontroller.nvm: the 4 KiB below CIRCUITPY (tests/device/firmware.mjs)
+NVM_SIZE = 4096
+
+
 def firmware_path(board="raspberry_pi_pico", firmware=None):
     """Path of a CircuitPython UF2 for `board`, or None.
 
@@ -153,7 +157,7 @@ class Device:
     """
 
     def __init__(self, firmware, drive_dir, neopixel_pin=None, i2c_ack=None, timeout_s=120,
-                 board=None, args=()):
+                 board=None, args=(), nvm=None, seed=None):
         if not firmware or not os.path.isfile(firmware):
             raise DeviceError("firmware not found: %r (%s)" % (firmware, firmware_skip_message()))
         self.firmware = firmware
@@ -170,6 +174,15 @@ class Device:
             cmd += ["--i2c-ack", ",".join(hex(a) if isinstance(a, int) else str(a) for a in addrs)]
         if board:
             cmd += ["--board", board]
+        self._nvm_file = None
+        if nvm is not None:
+            # what microcontroller.nvm holds at the first power-on (an earlier program's data)
+            fd, self._nvm_file = tempfile.mkstemp(suffix=".nvm")
+            with os.fdopen(fd, "wb") as f:
+                f.write(bytes(nvm))
+            cmd += ["--nvm", self._nvm_file]
+        if seed is not None:
+            cmd += ["--seed", str(seed)]
         self._cmd = cmd + list(args)
         self._proc = None
         self._lock = threading.Condition()
@@ -238,6 +251,9 @@ class Device:
                 except OSError:
                     pass
             self._proc = None
+            if self._nvm_file:
+                os.unlink(self._nvm_file)
+                self._nvm_file = None
 
     def __del__(self):
         proc = getattr(self, "_proc", None)
@@ -306,6 +322,15 @@ class Device:
             return line if line is not None else reply["line"]
         raise DeviceTimeout(self._explain("no console line matched %r within %s emulated ms" % (regex, timeout_ms)))
 
+    def until_flash(self, kind="program", start=NVM_OFFSET, end=NVM_OFFSET + NVM_SIZE,
+                    timeout_ms=60000):
+        """Runs until the flash chip starts a `kind` operation ("program" or "erase") at an
+        address in [start, end) (default: nvm's sector); returns its address, or None after
+        `timeout_ms` emulated ms. The chip is busy with it now: reset() soon cuts it in half."""
+        reply = self._command({"cmd": "until-flash", "kind": kind, "from": start, "to": end,
+                               "timeout_ms": timeout_ms}, emulated_ms=timeout_ms)
+        return reply.get("address") if reply["ev"] == "flash-op" else None
+
     def send(self, text):
         """Types `text` on the console (e.g. "\\x03" is Ctrl-C); nothing runs until the next step."""
         return self._command({"cmd": "input", "text": text})
@@ -332,6 +357,19 @@ class Device:
                 return f.read()
         finally:
             os.unlink(path)
+
+    def read_flash(self, offset=NVM_OFFSET, length=NVM_SIZE):
+        """Bytes of the flash now; by default microcontroller.nvm's sector."""
+        reply = self._command({"cmd": "flash-read", "offset": offset, "length": length})
+        return bytes.fromhex(reply["hex"])
+
+    def nvm(self):
+        """microcontroller.nvm's 4 KiB now (the game's log, jarmo/storage.py)."""
+        return self.read_flash()
+
+    def write_flash(self, data, offset=NVM_OFFSET):
+        """Puts bytes into the flash now, as if they had been written long ago."""
+        self._command({"cmd": "flash-write", "offset": offset, "hex": bytes(data).hex()})
 
     def read_file(self, path):
         """A file's contents from CIRCUITPY now (bytes), or None if it does not exist."""

@@ -12,6 +12,9 @@
 import fs from 'fs';
 import readline from 'readline';
 import { Session, EmulatorError, WallTimeout } from './session.mjs';
+import { NVM_OFFSET, NVM_SIZE } from './firmware.mjs';
+import { readBootrom, readBytes, readFolder } from './files.mjs';
+import { fromHex, hex } from './portable.mjs';
 
 const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DIR [options]
   --control                JSON lines protocol on stdin/stdout (see README.md)
@@ -29,6 +32,8 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --no-attach              don't re-run code.py with the console attached (Ctrl-C, Ctrl-D)
   --instant-flash          flash program/erase take no emulated time (default: datasheet typical)
   --boot-timeout-ms N      emulated ms allowed from power-on to code.py (default 10000)
+  --nvm FILE               put FILE's first 4 KiB into microcontroller.nvm's sector before power-on
+  --seed N                 seed of the random bits a power cut leaves in a torn flash operation
   --verbose                show console output from before the attach (stderr / "log" events)
   --quiet                  batch mode: no stats on stderr`;
 
@@ -68,6 +73,8 @@ function parseArgs(argv) {
       '--fs-image': (v) => (o.fsImage = v),
       '--boot-timeout-ms': (v) => (o.bootTimeoutMs = Number(v)),
       '--clock-hz': (v) => (o.clockHz = Number(v)),
+      '--nvm': (v) => (o.nvm = readBytes(v)),
+      '--seed': (v) => (o.seed = Number(v)),
     };
     if (flags[a]) flags[a]();
     else if (values[a]) values[a](take(i++));
@@ -82,6 +89,18 @@ function parseArgs(argv) {
   if (!fs.statSync(o.drive, { throwIfNoEntry: false })?.isDirectory()) fail(`drive folder not found: ${o.drive}`);
   if (o.i2cAck.some((x) => !Number.isInteger(x) || x < 0 || x > 127)) fail('--i2c-ack: 7-bit addresses, e.g. 0x3C');
   return o;
+}
+
+/** The Session's options: the files' bytes read here (the models take bytes, not paths). */
+function sessionOptions(o) {
+  return {
+    ...o,
+    firmwareName: o.firmware,
+    firmware: readBytes(o.firmware),
+    drive: readFolder(o.drive),
+    bootrom: readBootrom(),
+    onI2cTransaction: i2cLogger(o.i2cLog),
+  };
 }
 
 function fail(msg) {
@@ -119,7 +138,7 @@ function i2cLogger(file) {
 // ---------------------------------------------------------------- control mode
 async function controlMode(o) {
   const send = (event) => process.stdout.write(JSON.stringify(event) + '\n');
-  const session = new Session({ ...o, onI2cTransaction: i2cLogger(o.i2cLog) }, send);
+  const session = new Session(sessionOptions(o), send);
   const exit = async (code, extra = {}) => {
     session.flush();
     if (o.fsImage) fs.writeFileSync(o.fsImage, session.fsImage());
@@ -184,6 +203,13 @@ async function controlMode(o) {
           reply(line === null ? { ev: 'timeout', t, match: cmd.match } : { ev: 'matched', t, line });
           break;
         }
+        case 'until-flash': {
+          const op = await session.runUntilFlash(cmd.kind ?? 'program', cmd.from ?? 0, cmd.to ?? 2 ** 32,
+            duration(cmd.timeout_ms ?? 60000, 'timeout_ms'));
+          const t = session.t(session.now);
+          reply(op === null ? { ev: 'timeout', t, kind: cmd.kind ?? 'program' } : { ev: 'flash-op', t, ...op });
+          break;
+        }
         case 'input':
           session.input(String(cmd.text));
           reply({ ev: 'ok', cmd: 'input', t: session.t(session.now) });
@@ -193,6 +219,15 @@ async function controlMode(o) {
           break;
         case 'stats':
           reply({ ev: 'stats', ...session.stats() });
+          break;
+        case 'flash-read': {
+          const data = session.readFlash(cmd.offset ?? NVM_OFFSET, cmd.length ?? NVM_SIZE);
+          reply({ ev: 'flash', t: session.t(session.now), offset: cmd.offset ?? NVM_OFFSET, hex: hex(data) });
+          break;
+        }
+        case 'flash-write':
+          session.writeFlash(cmd.offset ?? NVM_OFFSET, fromHex(String(cmd.hex)));
+          reply({ ev: 'ok', cmd: 'flash-write', t: session.t(session.now) });
           break;
         case 'fs-image':
           fs.writeFileSync(cmd.path, session.fsImage());
@@ -252,7 +287,7 @@ async function batchMode(o) {
         break;
     }
   };
-  const session = new Session({ ...o, onI2cTransaction: i2cLogger(o.i2cLog) }, events);
+  const session = new Session(sessionOptions(o), events);
   session.opts.wallDeadline = performance.now() + (o.timeoutS ?? 300) * 1000;
   stat(
     `firmware ${o.firmware}: ${session.firmware.bytes} bytes, board ${session.boardId || 'unknown'}; ` +

@@ -1,14 +1,15 @@
-// A FAT12 image of a host folder, laid out like a small FatFs volume, for the CIRCUITPY drive.
+// A FAT12 image of a drive's files, laid out like a small FatFs volume, for the CIRCUITPY drive.
 //
 // Geometry: 512-byte sectors, 1 sector per cluster, 1 reserved sector, 1 FAT, 512 root entries,
 // no partition table (FatFs "SFD"), volume label CIRCUITPY. 1 MiB gives 2009 clusters.
 // Names: an upper-case 8.3 name is stored as is; a lower-case (or mixed base/extension) 8.3 name
 // uses the NT case bits like Windows and FatFs do; anything else gets long-file-name entries and
 // a unique BASE~N.EXT short name. Subfolders are stored recursively. Every time stamp is the same
-// fixed date, so the same folder always gives the same image (and the same emulation).
+// fixed date, so the same files always give the same image (and the same emulation).
+// The files come in as a map (files.mjs reads a folder into one in Node; the web page builds one
+// from the site's drives.json): no file access here.
 
-import fs from 'fs';
-import path from 'path';
+import { latin1Bytes, utf8Bytes } from './portable.mjs';
 
 const SECTOR = 512;
 const ROOT_ENTRIES = 512;
@@ -20,24 +21,36 @@ const FIXED_DATE = ((2024 - 1980) << 9) | (1 << 5) | 1; // 2024-01-01
 const FIXED_TIME = 12 << 11; // 12:00:00
 const SHORT_CHARS = /^[A-Z0-9!#$%&'()\-@^_`{}~]+$/;
 
-/** Reads a host folder into a tree of {name, dir, data, children}; `extra` adds/replaces root files. */
-function readTree(folder, extra = {}) {
-  const walk = (dir) =>
-    fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((d) => !d.name.startsWith('.') && d.name !== '__pycache__')
-      .map((d) => {
-        const p = path.join(dir, d.name);
-        const st = fs.statSync(p); // follows symlinks
-        if (st.isDirectory()) return { name: d.name, dir: true, children: walk(p) };
-        if (st.isFile()) return { name: d.name, dir: false, data: fs.readFileSync(p) };
-        return null;
-      })
-      .filter(Boolean);
-  const root = { name: '', dir: true, children: folder ? walk(folder) : [] };
+const bytesOf = (content) => (typeof content === 'string' ? utf8Bytes(content) : content);
+
+/**
+ * The tree {name, dir, data, children} of a drive's files: `files` maps paths ("lib/x.py", "/"
+ * between folders) to bytes (Uint8Array, or a string written as UTF-8), a path ending in "/" to
+ * null (a folder, also an empty one); `extra` adds/replaces root files.
+ */
+function readTree(files, extra = {}) {
+  const root = { name: '', dir: true, children: [] };
+  const folder = (parts) => {
+    let node = root;
+    for (const part of parts) {
+      let child = node.children.find((c) => c.name === part);
+      if (!child) node.children.push((child = { name: part, dir: true, children: [] }));
+      node = child;
+    }
+    return node;
+  };
+  for (const [path, content] of Object.entries(files || {})) {
+    const parts = path.split('/').filter(Boolean);
+    if (path.endsWith('/')) {
+      folder(parts);
+      continue;
+    }
+    const name = parts.pop();
+    folder(parts).children.push({ name, dir: false, data: bytesOf(content) });
+  }
   for (const [name, content] of Object.entries(extra)) {
     root.children = root.children.filter((c) => c.name !== name);
-    root.children.push({ name, dir: false, data: Buffer.from(content) });
+    root.children.push({ name, dir: false, data: bytesOf(content) });
   }
   const sortTree = (node) => {
     if (!node.dir) return;
@@ -90,9 +103,15 @@ function nameChildren(node) {
 }
 
 /** The 32-byte directory entries (LFN parts first) of one child. */
+function entry() {
+  const e = new Uint8Array(32);
+  e.view = new DataView(e.buffer);
+  return e;
+}
+
 function childEntries(child) {
   const out = [];
-  const shortBytes = Buffer.from(child.short, 'latin1');
+  const shortBytes = latin1Bytes(child.short);
   if (child.lfn) {
     let sum = 0;
     for (const b of shortBytes) sum = (((sum & 1) << 7) + (sum >> 1) + b) & 0xff;
@@ -101,46 +120,47 @@ function childEntries(child) {
     while (units.length < parts * 13) units.push(0xffff);
     const offsets = [1, 3, 5, 7, 9, 14, 16, 18, 20, 22, 24, 28, 30];
     for (let p = parts; p >= 1; p--) {
-      const e = Buffer.alloc(32);
+      const e = entry();
       e[0] = p | (p === parts ? 0x40 : 0);
       e[11] = ATTR_LFN;
       e[13] = sum;
-      offsets.forEach((o, k) => e.writeUInt16LE(units[(p - 1) * 13 + k], o));
+      offsets.forEach((o, k) => e.view.setUint16(o, units[(p - 1) * 13 + k], true));
       out.push(e);
     }
   }
-  const e = Buffer.alloc(32);
-  shortBytes.copy(e, 0);
+  const e = entry();
+  e.set(shortBytes, 0);
   e[11] = child.dir ? ATTR_DIR : ATTR_ARCHIVE;
   e[12] = child.ntCase;
-  e.writeUInt16LE(FIXED_TIME, 14);
-  e.writeUInt16LE(FIXED_DATE, 16);
-  e.writeUInt16LE(FIXED_DATE, 18);
-  e.writeUInt16LE(FIXED_TIME, 22);
-  e.writeUInt16LE(FIXED_DATE, 24);
-  e.writeUInt16LE(child.cluster, 26);
-  e.writeUInt32LE(child.dir ? 0 : child.data.length, 28);
+  e.view.setUint16(14, FIXED_TIME, true);
+  e.view.setUint16(16, FIXED_DATE, true);
+  e.view.setUint16(18, FIXED_DATE, true);
+  e.view.setUint16(22, FIXED_TIME, true);
+  e.view.setUint16(24, FIXED_DATE, true);
+  e.view.setUint16(26, child.cluster, true);
+  e.view.setUint32(28, child.dir ? 0 : child.data.length, true);
   out.push(e);
   return out;
 }
 
 function specialEntry(name11, cluster) {
-  const e = Buffer.alloc(32);
-  e.write(name11, 0, 'latin1');
+  const e = entry();
+  e.set(latin1Bytes(name11), 0);
   e[11] = ATTR_DIR;
-  e.writeUInt16LE(FIXED_TIME, 14);
-  e.writeUInt16LE(FIXED_DATE, 16);
-  e.writeUInt16LE(FIXED_TIME, 22);
-  e.writeUInt16LE(FIXED_DATE, 24);
-  e.writeUInt16LE(cluster, 26);
+  e.view.setUint16(14, FIXED_TIME, true);
+  e.view.setUint16(16, FIXED_DATE, true);
+  e.view.setUint16(22, FIXED_TIME, true);
+  e.view.setUint16(24, FIXED_DATE, true);
+  e.view.setUint16(26, cluster, true);
   return e;
 }
 
 /**
- * Builds the CIRCUITPY image: returns {image (Buffer of `size` bytes), files, bytes, clustersUsed, clusters}.
- * `extra` maps root file names to contents that replace (or add to) the folder's files.
+ * Builds the CIRCUITPY image of `drive`'s files (a map, see readTree): returns {image (Uint8Array of
+ * `size` bytes), files, bytes, clustersUsed, clusters}. `extra` maps root file names to contents
+ * that replace (or add to) those files.
  */
-export function buildFat12(folder, { extra = {}, size = 1024 * 1024, label = 'CIRCUITPY' } = {}) {
+export function buildFat12(drive, { extra = {}, size = 1024 * 1024, label = 'CIRCUITPY' } = {}) {
   const totalSectors = size / SECTOR;
   const rootSectors = (ROOT_ENTRIES * 32) / SECTOR;
   let fatSectors = 1;
@@ -155,7 +175,8 @@ export function buildFat12(folder, { extra = {}, size = 1024 * 1024, label = 'CI
   const clusterCount = totalSectors - dataStart;
   if (clusterCount >= 4085) throw new Error('image too large for FAT12 with 1 sector per cluster');
 
-  const image = Buffer.alloc(size);
+  const image = new Uint8Array(size);
+  const view = new DataView(image.buffer);
   const fat = new Uint16Array(clusterCount + 2);
   fat[0] = 0xff8;
   fat[1] = 0xfff;
@@ -171,9 +192,9 @@ export function buildFat12(folder, { extra = {}, size = 1024 * 1024, label = 'CI
   };
   const clusterOffset = (c) => (dataStart + c - 2) * SECTOR;
   // contiguous chains, so a chain is written with one copy
-  const writeChain = (cluster, data) => data.length && data.copy(image, clusterOffset(cluster));
+  const writeChain = (cluster, data) => data.length && image.set(data, clusterOffset(cluster));
 
-  const root = readTree(folder, extra);
+  const root = readTree(drive, extra);
   let files = 0;
   let bytes = 0;
   // pass 1: names and clusters (a directory's size is known once its children are named)
@@ -198,19 +219,20 @@ export function buildFat12(folder, { extra = {}, size = 1024 * 1024, label = 'CI
   const fill = (node, parentCluster, isRoot) => {
     const entries = [];
     if (isRoot) {
-      const lbl = Buffer.alloc(32);
-      lbl.write(label.toUpperCase().padEnd(11).slice(0, 11), 0, 'latin1');
+      const lbl = entry();
+      lbl.set(latin1Bytes(label.toUpperCase().padEnd(11).slice(0, 11)), 0);
       lbl[11] = ATTR_LABEL;
-      lbl.writeUInt16LE(FIXED_TIME, 22);
-      lbl.writeUInt16LE(FIXED_DATE, 24);
+      lbl.view.setUint16(22, FIXED_TIME, true);
+      lbl.view.setUint16(24, FIXED_DATE, true);
       entries.push(lbl);
     } else {
       entries.push(specialEntry('.          ', node.cluster), specialEntry('..         ', parentCluster));
     }
     for (const child of node.children) entries.push(...childEntries(child));
     if (isRoot && entries.length > ROOT_ENTRIES) throw new Error('too many entries in the root folder');
-    const block = Buffer.concat(entries);
-    if (isRoot) block.copy(image, rootStart * SECTOR);
+    const block = new Uint8Array(entries.length * 32);
+    entries.forEach((e, i) => block.set(e, i * 32));
+    if (isRoot) image.set(block, rootStart * SECTOR);
     else writeChain(node.cluster, block);
     for (const child of node.children) if (child.dir) fill(child, isRoot ? 0 : node.cluster, false);
   };
@@ -218,22 +240,22 @@ export function buildFat12(folder, { extra = {}, size = 1024 * 1024, label = 'CI
 
   // boot sector (BPB)
   image.set([0xeb, 0x3c, 0x90], 0);
-  image.write('MSDOS5.0', 3, 'ascii');
-  image.writeUInt16LE(SECTOR, 11);
+  image.set(latin1Bytes('MSDOS5.0'), 3);
+  view.setUint16(11, SECTOR, true);
   image[13] = 1; // sectors per cluster
-  image.writeUInt16LE(1, 14); // reserved sectors
+  view.setUint16(14, 1, true); // reserved sectors
   image[16] = 1; // FATs
-  image.writeUInt16LE(ROOT_ENTRIES, 17);
-  image.writeUInt16LE(totalSectors, 19);
+  view.setUint16(17, ROOT_ENTRIES, true);
+  view.setUint16(19, totalSectors, true);
   image[21] = 0xf8; // media: fixed disk
-  image.writeUInt16LE(fatSectors, 22);
-  image.writeUInt16LE(63, 24); // sectors per track
-  image.writeUInt16LE(255, 26); // heads
+  view.setUint16(22, fatSectors, true);
+  view.setUint16(24, 63, true); // sectors per track
+  view.setUint16(26, 255, true); // heads
   image[36] = 0x80; // drive number
   image[38] = 0x29; // extended boot signature
-  image.writeUInt32LE(0x1234abcd, 39); // volume serial
-  image.write(label.toUpperCase().padEnd(11).slice(0, 11), 43, 'latin1');
-  image.write('FAT12   ', 54, 'ascii');
+  view.setUint32(39, 0x1234abcd, true); // volume serial
+  image.set(latin1Bytes(label.toUpperCase().padEnd(11).slice(0, 11)), 43);
+  image.set(latin1Bytes('FAT12   '), 54);
   image[510] = 0x55;
   image[511] = 0xaa;
   // FAT12: two 12-bit entries per 3 bytes

@@ -2,26 +2,27 @@
 //
 // The board is recognised from the firmware itself: CircuitPython stores
 // sys.implementation._machine as "<board name> with rp2040" in flash.
+// Bytes in, no file access: the Node harness reads the files (files.mjs), the web page fetches
+// them, and both hand the bytes to these functions.
 
-import fs from 'fs';
-import path from 'path';
-import { fileURLToPath } from 'url';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+import { fromBase64, indexOf, latin1, latin1Bytes } from './portable.mjs';
 
 export const FLASH_BASE = 0x10000000;
 // CircuitPython's RP2040 flash layout (ports/raspberrypi/mpconfigport.h): firmware 1020 KiB,
 // NVM 4 KiB, then the CIRCUITPY drive from 0x100000 to the end of the flash.
 export const CIRCUITPY_OFFSET = 0x100000;
+/** microcontroller.nvm: the 4 KiB sector just below CIRCUITPY (CIRCUITPY_INTERNAL_NVM_START_ADDR). */
+export const NVM_OFFSET = CIRCUITPY_OFFSET - 4096;
+export const NVM_SIZE = 4096;
 export const CIRCUITPY_IMAGE_SIZE = 1024 * 1024; // the FAT12 image we build (FatFs mounts it by its BPB)
 
-/** The RP2040 B1 bootrom (16 KiB), read from bootrom-b1.b64 next to this file (see README.md). */
-export function loadBootrom() {
-  const b64 = fs.readFileSync(path.join(HERE, 'bootrom-b1.b64'), 'ascii').replace(/\s+/g, '');
-  const bytes = Buffer.from(b64, 'base64');
+/** The RP2040 B1 bootrom (16 KiB) as 32-bit words, from the text of bootrom-b1.b64 (see README.md). */
+export function decodeBootrom(base64Text) {
+  const bytes = fromBase64(base64Text);
   if (bytes.length !== 16384) throw new Error(`bootrom-b1.b64: expected 16384 bytes, got ${bytes.length}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const words = new Uint32Array(bytes.length / 4);
-  for (let i = 0; i < words.length; i++) words[i] = bytes.readUInt32LE(i * 4);
+  for (let i = 0; i < words.length; i++) words[i] = view.getUint32(i * 4, true);
   return words;
 }
 
@@ -31,13 +32,15 @@ const UF2_MAGIC_END = 0x0ab16f30;
 const UF2_FLAG_NOT_MAIN_FLASH = 0x1;
 
 /**
- * Writes a firmware file into `flash` (a Uint8Array mapped at 0x10000000).
+ * Writes a firmware file's bytes (`data`, a Uint8Array; `file` names it in errors) into `flash`
+ * (a Uint8Array mapped at 0x10000000).
  * A UF2 is decoded block by block (256-byte payloads at their target addresses); any other file
  * is taken as a raw image linked at 0x10000000. Returns {kind, bytes, end}.
  */
-export function writeFirmware(file, flash) {
-  const data = fs.readFileSync(file);
-  const isUf2 = data.length >= 512 && data.readUInt32LE(0) === UF2_MAGIC0 && data.readUInt32LE(4) === UF2_MAGIC1;
+export function writeFirmware(data, flash, file = 'firmware') {
+  const view = new DataView(data.buffer, data.byteOffset, data.length);
+  const word = (off) => view.getUint32(off, true);
+  const isUf2 = data.length >= 512 && word(0) === UF2_MAGIC0 && word(4) === UF2_MAGIC1;
   if (!isUf2) {
     flash.set(data, 0);
     return { kind: 'bin', bytes: data.length, end: data.length };
@@ -45,11 +48,11 @@ export function writeFirmware(file, flash) {
   let bytes = 0;
   let end = 0;
   for (let off = 0; off + 512 <= data.length; off += 512) {
-    if (data.readUInt32LE(off) !== UF2_MAGIC0 || data.readUInt32LE(off + 4) !== UF2_MAGIC1) continue;
-    if (data.readUInt32LE(off + 508) !== UF2_MAGIC_END) continue;
-    if (data.readUInt32LE(off + 8) & UF2_FLAG_NOT_MAIN_FLASH) continue;
-    const target = data.readUInt32LE(off + 12) - FLASH_BASE;
-    const size = data.readUInt32LE(off + 16);
+    if (word(off) !== UF2_MAGIC0 || word(off + 4) !== UF2_MAGIC1) continue;
+    if (word(off + 508) !== UF2_MAGIC_END) continue;
+    if (word(off + 8) & UF2_FLAG_NOT_MAIN_FLASH) continue;
+    const target = word(off + 12) - FLASH_BASE;
+    const size = word(off + 16);
     if (target < 0 || size > 476 || target + size > flash.length) {
       throw new Error(`${file}: UF2 block for 0x${(target + FLASH_BASE).toString(16)} is outside the flash`);
     }
@@ -106,9 +109,9 @@ export const BOARDS = {
 
 /** The board id whose "<name> with rp2040" string is in the first `end` bytes of flash, else null. */
 export function detectBoard(flash, end) {
-  const image = Buffer.from(flash.buffer, flash.byteOffset, end);
+  const image = flash.subarray(0, end);
   for (const [id, board] of Object.entries(BOARDS)) {
-    if (image.includes(Buffer.from(`${board.name} with rp2040\0`, 'latin1'))) return id;
+    if (indexOf(image, latin1Bytes(`${board.name} with rp2040\0`)) >= 0) return id;
   }
   return null;
 }
@@ -119,7 +122,7 @@ export function detectBoard(flash, end) {
  * a boot.py. Null when the firmware or board is not recognised.
  */
 export function predictBootOut(flash, end, boardId, uid, hasBootPy) {
-  const image = Buffer.from(flash.buffer, flash.byteOffset, end).toString('latin1');
+  const image = latin1(flash.subarray(0, end));
   const banner = /Adafruit CircuitPython [\x20-\x7e]+ with rp2040(?=\0)/.exec(image);
   if (!banner || !boardId) return null;
   const hex = uid.map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join('');

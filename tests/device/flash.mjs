@@ -50,6 +50,9 @@ export class SpiFlash {
     this.wel = false; // write enable latch
     this.sr2 = 0x02; // status register 2: QE (quad enable) set, as boot2 leaves it
     this.stats = { programs: 0, programmedBytes: 0, erases: 0, erasedBytes: 0, busyMs: 0 };
+    this.wear = null; // optional {sector number: erases}, kept by the session across power cycles
+    this.inFlight = null; // the last program or erase, to tear it if the power goes while busy
+    this.onOperation = null; // optional function(kind, address) at every program or erase
     this.trace = null; // optional function(text) for debugging
   }
 
@@ -151,23 +154,53 @@ export class SpiFlash {
 
   program(addr, data) {
     const page = addr & ~0xff;
+    const before = [];
     for (let i = 0; i < data.length; i++) {
       const a = (page + ((addr + i) & 0xff)) % this.size;
+      before.push([a, this.array[a]]);
       this.array[a] &= data[i]; // NOR flash: programming only clears bits
     }
     this.stats.programs++;
     this.stats.programmedBytes += data.length;
     if (this.timing) this.startBusy(this.timing.program);
+    this.inFlight = { kind: 'program', before };
+    if (this.onOperation) this.onOperation('program', addr);
   }
 
   erase(start, length) {
+    const before = this.timing ? this.array.slice(start, start + length) : null;
     this.array.fill(0xff, start, start + length);
     this.stats.erases++;
     this.stats.erasedBytes += length;
+    if (this.wear) {
+      for (let s = start >> 12; s < (start + length) >> 12; s++) this.wear[s] = (this.wear[s] || 0) + 1;
+    }
     if (this.timing) {
       const t = this.timing;
+      this.stats.lastEraseNs = t.now();
       this.startBusy(length <= 4096 ? t.erase4k : length <= 32768 ? t.erase32k : length <= 65536 ? t.erase64k : t.chip);
+      this.inFlight = { kind: 'erase', start, before };
     }
+    if (this.onOperation) this.onOperation('erase', start);
+  }
+
+  /**
+   * The power goes now: a program or erase still in progress (the chip busy) is left half done,
+   * as on a real NOR chip. A torn program has cleared only some of the bits it should (each byte
+   * keeps a random part of the bits it was to clear); a torn erase has set only some (each byte
+   * gains a random part of its zero bits). random() gives 0..255. Returns what was torn, or null.
+   */
+  tearIfBusy(random) {
+    if (!this.busy || !this.inFlight) return null;
+    const op = this.inFlight;
+    if (op.kind === 'program') {
+      for (const [a, old] of op.before) this.array[a] = old & (this.array[a] | random());
+    } else {
+      for (let i = 0; i < op.before.length; i++) op.before[i] |= random();
+      this.array.set(op.before, op.start);
+    }
+    this.inFlight = null;
+    return op.kind;
   }
 }
 
@@ -357,8 +390,9 @@ export class IoQspi extends BasePeripheral {
 
 /** Puts the flash chip, SSI and IO_QSPI models into an rp2040js RP2040. Returns the chip.
  * timing: see SpiFlash (null: program/erase take no time). */
-export function installFlash(mcu, { sizeBytes, jedec, timing = null }) {
+export function installFlash(mcu, { sizeBytes, jedec, timing = null, wear = null }) {
   const chip = new SpiFlash(mcu.flash, sizeBytes, jedec, timing);
+  chip.wear = wear;
   const ssi = new Ssi(mcu, chip);
   mcu.peripherals[0x18000] = ssi;
   mcu.peripherals[0x40018] = new IoQspi(mcu, ssi);

@@ -3,9 +3,8 @@
 // A Machine is built from a flash image (firmware + CIRCUITPY + whatever the firmware wrote) and
 // lives until the next power cycle; Session (session.mjs) keeps the flash between Machines.
 
-import { performance } from 'perf_hooks';
 import { rp2040js } from './rp2040js.mjs';
-import { loadBootrom, BOARDS } from './firmware.mjs';
+import { BOARDS } from './firmware.mjs';
 import { installFlash, TYPICAL_TIMING } from './flash.mjs';
 import { Pads } from './pads.mjs';
 import { PioClock } from './pio.mjs';
@@ -14,12 +13,12 @@ import { I2cTarget } from './i2c.mjs';
 import { UsbConsole } from './usb.mjs';
 
 const { Simulator, ConsoleLogger, LogLevel } = rp2040js;
-let bootrom = null;
 
 export class Machine {
   /**
    * @param {object} o
    * @param {Uint8Array} o.flash flash contents to start from (copied in)
+   * @param {Uint32Array} o.bootrom the RP2040 bootrom (firmware.mjs decodeBootrom)
    * @param {string|null} o.boardId
    * @param {number} o.clockHz emulated clock (125 MHz, as CircuitPython sets it)
    * @param {(number|null)[]} o.external external pin drives to start with (kept across power cycles)
@@ -39,16 +38,16 @@ export class Machine {
     const clock = (this.clock = this.simulator.clock);
     this.core = mcu.core;
     mcu.logger = new ConsoleLogger(LogLevel.Error);
-    bootrom = bootrom || loadBootrom();
-    mcu.loadBootrom(bootrom); // (also fills the flash with 0xff)
+    mcu.loadBootrom(o.bootrom); // (also fills the flash with 0xff)
     mcu.flash.set(o.flash);
 
     // Flash chip behind the SSI: program/erase persist; RDID answers the board's chip so
     // CircuitPython sizes CIRCUITPY as on the real board (unknown boards: 2 MiB Winbond).
     const flashBytes = (board ? board.flashMiB : 2) * 1024 * 1024;
     const timing = o.flashTiming === false ? null : { ...TYPICAL_TIMING, now: () => clock.nanos };
-    this.flashChip = installFlash(mcu, { sizeBytes: flashBytes, jedec: board ? board.jedec : [0xef, 0x40, 0x15], timing });
-    if (process.env.JARMO_FLASH_TRACE) {
+    this.flashChip = installFlash(mcu, { sizeBytes: flashBytes, jedec: board ? board.jedec : [0xef, 0x40, 0x15], timing,
+      wear: o.wear || null });
+    if (globalThis.process?.env?.JARMO_FLASH_TRACE) {
       // every flash command (after CS rises), for debugging the flash model
       this.flashChip.trace = (text) => process.stderr.write(`[flash] ${(clock.nanos / 1e6).toFixed(3)} ms ${text}\n`);
     }
@@ -93,6 +92,7 @@ export class Machine {
     // start-up). The SSI starts as the bootrom leaves it (see Ssi).
     this.core.PC = 0x10000000;
     this.stopped = false;
+    this.idleNs = 0; // emulated time the core spent waiting for an interrupt (WFI), skipped
   }
 
   /** Stops run() at the end of the current instruction (from an event hook). */
@@ -103,7 +103,7 @@ export class Machine {
   /**
    * Executes until the emulated clock reaches `limitNs` or stop() is called (returns true), or
    * until about `wallMs` of real time has passed (returns false: call again to continue).
-   * Idle time (WFI with no PIO running) is skipped to the next timer alarm.
+   * Idle time (WFI with no PIO running) is skipped to the next timer alarm; idleNs adds it up.
    */
   run(limitNs, wallMs = 50) {
     const { core, clock, pio, cycleNs } = this;
@@ -112,11 +112,19 @@ export class Machine {
     for (;;) {
       for (let i = 0; i < 50000; i++) {
         if (this.stopped || clock.nanos >= limitNs) return true;
+        if (core.waiting && core.pendingInterrupts & core.enabledInterrupts && core.checkForInterrupts()) {
+          // A WFI with an interrupt already pending does not sleep on a Cortex-M0+ (one raised
+          // while PRIMASK held it off, just before the WFI: CircuitPython's time.sleep idles
+          // so). rp2040js waits for the next interrupt instead, which may never come.
+          core.waiting = false;
+        }
         if (core.waiting) {
           let dt;
           if (pio.running) dt = Math.min(clock.nextAlarm ? Math.max(clock.nanosToNextAlarm, 0) : 1000, 1000);
           else dt = clock.nextAlarm ? Math.max(clock.nanosToNextAlarm, 0) : limitNs - clock.nanos;
-          clock.tick(Math.min(dt, limitNs - clock.nanos));
+          dt = Math.min(dt, limitNs - clock.nanos);
+          this.idleNs += dt;
+          clock.tick(dt);
         } else {
           clock.tick(core.executeInstruction() * cycleNs);
         }

@@ -9,9 +9,12 @@ import assert from 'assert/strict';
 import fs from 'fs';
 import { SpiFlash, Ssi, IoQspi, TYPICAL_TIMING } from './flash.mjs';
 import { buildFat12 } from './fat.mjs';
+import { readFolder } from './files.mjs';
+import { indexOf, latin1Bytes } from './portable.mjs';
+import { Sh1107 } from './sh1107.mjs';
 
 if (process.argv[2] === '--fat') {
-  fs.writeFileSync(process.argv[4], buildFat12(process.argv[3]).image);
+  fs.writeFileSync(process.argv[4], buildFat12(readFolder(process.argv[3])).image);
   process.exit(0);
 }
 
@@ -159,15 +162,43 @@ check('fat: long names, case, subfolders, fixed layout', () => {
   fs.mkdirSync(`${dir}/lib/sub`, { recursive: true });
   fs.writeFileSync(`${dir}/code.py`, 'print(1)\n');
   fs.writeFileSync(`${dir}/lib/sub/A long file name.txt`, 'x'.repeat(1500));
-  const a = buildFat12(dir, { extra: { 'settings.toml': 'A = 1\n' } });
-  const b = buildFat12(dir, { extra: { 'settings.toml': 'A = 1\n' } });
+  const a = buildFat12(readFolder(dir), { extra: { 'settings.toml': 'A = 1\n' } });
+  const b = buildFat12(readFolder(dir), { extra: { 'settings.toml': 'A = 1\n' } });
   fs.rmSync(dir, { recursive: true });
   assert.equal(a.image.length, 1024 * 1024);
-  assert.ok(a.image.equals(b.image)); // same folder, same image
+  assert.deepEqual(a.image, b.image); // same folder, same image
   assert.equal(a.files, 3);
-  assert.equal(a.image.readUInt16LE(510), 0xaa55);
-  assert.ok(a.image.includes(Buffer.from('CODE    PY ', 'latin1')));
-  assert.ok(a.image.includes(Buffer.from('A\0 \0l\0o\0n\0', 'latin1'))); // UTF-16 long name part
+  assert.equal(a.image[510] | (a.image[511] << 8), 0xaa55);
+  assert.ok(indexOf(a.image, latin1Bytes('CODE    PY ')) > 0);
+  assert.ok(indexOf(a.image, latin1Bytes('A\0 \0l\0o\0n\0')) > 0); // UTF-16 long name part
+});
+
+check('fat: the same image from a map of files (the web page) as from the folder', () => {
+  const files = { 'code.py': 'print(1)\n', 'lib/': null, 'lib/x.py': new Uint8Array([120, 10]) };
+  const dir = fs.mkdtempSync('/tmp/jarmo-fat-');
+  fs.mkdirSync(`${dir}/lib`);
+  fs.writeFileSync(`${dir}/code.py`, 'print(1)\n');
+  fs.writeFileSync(`${dir}/lib/x.py`, 'x\n');
+  const fromFolder = buildFat12(readFolder(dir)).image;
+  fs.rmSync(dir, { recursive: true });
+  assert.deepEqual(buildFat12(files).image, fromFolder);
+});
+
+check('sh1107: commands and data as displayio sends them, the picture turned a quarter', () => {
+  const oled = new Sh1107();
+  const w = (...bytes) => oled.transaction({ address: 0x3c, mode: 'W', ack: true, bytes });
+  w(0x80, 0xaf); // display on
+  w(0x80, 0x10, 0x80, 0x05); // column 5
+  w(0x80, 0xb2); // page 2
+  w(0x40, 0x01, 0x80); // column 5: bit 0; column 6: bit 7
+  oled.transaction({ address: 0x3d, mode: 'W', ack: false, bytes: [0x40, 0xff] }); // another address
+  const pic = oled.picture();
+  const lit = [...pic.keys()].filter((i) => pic[i]).map((i) => [i % 128, Math.floor(i / 128)]);
+  assert.deepEqual(lit, [[23, 57], [16, 58]]); // x = page * 8 + bit, y = 63 - column
+  w(0x00, 0xa7); // inverse
+  assert.equal(oled.picture()[0], 1);
+  w(0x80, 0xae); // off: dark
+  assert.ok(oled.picture().every((b) => b === 0));
 });
 
 process.stdout.write(`selftest ok: ${checks} checks\n`);

@@ -3,12 +3,15 @@
 //
 // Time: every event carries `t`, emulated milliseconds since the current console run of code.py
 // started (the "ready" moment of the latest boot). Session time (`now`) adds up all boots.
+//
+// Bytes in, events out, no file access: the Node harness (emulator.mjs) reads the firmware, the
+// drive folder and the bootrom (files.mjs), the web page's worker fetches them.
 
-import { performance } from 'perf_hooks';
 import {
   BOARDS,
   CIRCUITPY_IMAGE_SIZE,
   CIRCUITPY_OFFSET,
+  NVM_OFFSET,
   detectBoard,
   pinNumber,
   predictBootOut,
@@ -17,31 +20,31 @@ import {
 import { FLASH_UNIQUE_ID } from './flash.mjs';
 import { buildFat12 } from './fat.mjs';
 import { Machine } from './machine.mjs';
-import fs from 'fs';
-import path from 'path';
+import { cpuSeconds, hex, utf8, utf8Bytes, yieldNow } from './portable.mjs';
 
 const MS = 1e6; // ns
 
 export class Session {
   /**
-   * @param {object} opts firmware, drive, board, clockHz, fastBoot, attach, neopixelPins, i2cAck,
-   *   i2cPins, bootTimeoutMs
+   * @param {object} opts firmware (the UF2's bytes), firmwareName, drive (the files of CIRCUITPY,
+   *   as fat.mjs takes them), bootrom (words: firmware.mjs decodeBootrom), board, clockHz,
+   *   fastBoot, attach, neopixelPins, i2cAck, i2cPins, bootTimeoutMs, nvm, seed
    * @param {function(object)} emit receives every event object ({ev: ...})
    */
   constructor(opts, emit) {
     this.opts = opts;
     this.emit = emit;
     this.wallStart = performance.now();
-    this.cpuStart = process.cpuUsage();
+    this.cpuStart = cpuSeconds();
     this.flash = new Uint8Array(16 * 1024 * 1024).fill(0xff);
-    this.firmware = writeFirmware(opts.firmware, this.flash);
+    this.firmware = writeFirmware(opts.firmware, this.flash, opts.firmwareName);
     this.boardId = opts.board || detectBoard(this.flash, this.firmware.end);
     this.board = BOARDS[this.boardId] || null;
     const extra = {};
     if (opts.fastBoot !== false) {
       // skip CircuitPython's 1 s safe-mode window at power-up (saves ~1 emulated s per boot)
-      const own = opts.drive && path.join(opts.drive, 'settings.toml');
-      let text = own && fs.existsSync(own) ? fs.readFileSync(own, 'utf8') : '';
+      const own = opts.drive && opts.drive['settings.toml'];
+      let text = !own ? '' : typeof own === 'string' ? own : utf8(own);
       if (!/^\s*CIRCUITPY_SAFE_MODE_DELAY\s*=/m.test(text)) {
         if (text && !text.endsWith('\n')) text += '\n';
         text += 'CIRCUITPY_SAFE_MODE_DELAY = 0.0\n';
@@ -50,7 +53,7 @@ export class Session {
       // CircuitPython waits 1 s before it (re)writes boot_out.txt, so the first power-up of a
       // fresh drive takes 1.2 emulated s instead of 0.2 s. Start from the file a board that has
       // booted this firmware before would have (if boot.py prints something, it is rewritten).
-      const has = (name) => opts.drive && fs.existsSync(path.join(opts.drive, name));
+      const has = (name) => Boolean(opts.drive && name in opts.drive);
       if (!has('boot_out.txt')) {
         const text = predictBootOut(this.flash, this.firmware.end, this.boardId, FLASH_UNIQUE_ID, has('boot.py'));
         if (text) extra['boot_out.txt'] = text;
@@ -58,12 +61,17 @@ export class Session {
     }
     this.fat = buildFat12(opts.drive, { extra, size: CIRCUITPY_IMAGE_SIZE });
     this.flash.set(this.fat.image, CIRCUITPY_OFFSET);
+    if (opts.nvm) this.flash.set(opts.nvm.subarray(0, 4096), NVM_OFFSET); // what an earlier program left
+    this.wear = {}; // flash sector number -> erases, over all power cycles
+    this.torn = { program: 0, erase: 0 }; // flash operations a power cut left half done
+    this.randomState = (opts.seed || 1) >>> 0 || 1;
     this.neopixelPins = (opts.neopixelPins || []).map((p) => this.pin(p));
     this.i2cPins = opts.i2cPins ? opts.i2cPins.map((pair) => pair.map((p) => this.pin(p))) : null;
     this.external = new Array(30).fill(null); // external pin drives, kept across power cycles
     this.machine = null;
     this.boots = 0;
     this.pastNs = 0; // emulated ns of earlier power cycles
+    this.pastIdleNs = 0; // of which the core waited for an interrupt
     this.baseNs = 0; // session ns when the current console run started
     this.ready = false;
     this.pending = []; // events before "ready" of this boot (their t is known only then)
@@ -93,8 +101,13 @@ export class Session {
 
   /** Powers the board on (again) and runs until code.py runs with the console attached. */
   async boot(reason = 'power-on') {
+    let torn = null;
     if (this.machine) {
+      // a power cut: a flash program or erase in progress is left half done
+      torn = this.machine.flashChip.tearIfBusy(() => this.random());
+      if (torn) this.torn[torn]++;
       this.pastNs += this.machine.clock.nanos;
+      this.pastIdleNs += this.machine.idleNs;
       this.flash = this.machine.mcu.flash; // keep what the firmware wrote
       this.machine = null;
     }
@@ -129,7 +142,7 @@ export class Session {
       },
       onFrame: (pin, ns, bytes) => {
         this.frames++;
-        this.stamped(past + ns, { ev: 'frame', pin, grb: Buffer.from(bytes).toString('hex') });
+        this.stamped(past + ns, { ev: 'frame', pin, grb: hex(bytes) });
       },
       onI2cBurst: (b) => {
         const addresses = b.addresses.map((a) => '0x' + a.toString(16).padStart(2, '0'));
@@ -139,6 +152,7 @@ export class Session {
     };
     this.machine = new Machine({
       flash: this.flash,
+      bootrom: this.opts.bootrom,
       boardId: this.boardId,
       clockHz: this.opts.clockHz || 125e6,
       external: this.external,
@@ -147,6 +161,7 @@ export class Session {
       i2cPins: this.i2cPins,
       attach: this.opts.attach !== false,
       flashTiming: this.opts.flashTiming,
+      wear: this.wear,
       hooks,
     });
     const limit = start + (this.opts.bootTimeoutMs || 10000) * MS;
@@ -164,6 +179,7 @@ export class Session {
       boot: this.boots,
       reason,
       board: this.boardId,
+      torn,
       boot_ms: round3((this.baseNs - start) / MS),
       usb_ms: round3(this.machine.console.connectedAt / MS),
       boot_wall_s: round3((performance.now() - wall0) / 1000),
@@ -187,7 +203,7 @@ export class Session {
       if (done()) return 'done';
       if (finished && this.now >= limitNs) return 'limit';
       if (this.opts.wallDeadline && performance.now() > this.opts.wallDeadline) throw new WallTimeout();
-      await new Promise((resolve) => setImmediate(resolve)); // let stdin/stdout/signals through
+      await yieldNow(); // let stdin/stdout/signals (or the page's messages) through
     }
   }
 
@@ -214,6 +230,28 @@ export class Session {
     return matched;
   }
 
+  /**
+   * Runs until the flash chip starts a `kind` operation ("program" or "erase") at an address in
+   * [from, to) (returns {kind, address}), or `timeoutMs` pass (returns null). The chip is then busy
+   * with it: a reset soon after cuts the power in the middle of it.
+   */
+  async runUntilFlash(kind, from, to, timeoutMs) {
+    let seen = null;
+    const chip = this.machine.flashChip;
+    chip.onOperation = (k, address) => {
+      if (seen === null && k === kind && address >= from && address < to) {
+        seen = { kind: k, address };
+        this.machine.stop();
+      }
+    };
+    try {
+      await this.execute(this.now + timeoutMs * MS, () => seen !== null);
+    } finally {
+      chip.onOperation = null;
+    }
+    return seen;
+  }
+
   /** Reports what is still pending: an I2C burst not yet ended by bus silence, a NeoPixel frame
    * not yet latched (used before exiting). */
   flush() {
@@ -232,20 +270,47 @@ export class Session {
 
   /** Sends text to the console (like typing it). */
   input(text) {
-    this.machine.console.send(Buffer.from(text, 'utf8'));
+    this.machine.console.send(utf8Bytes(text));
+  }
+
+  /** A byte 0..255 from a seeded xorshift (torn flash operations), the same on every run. */
+  random() {
+    let x = this.randomState;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.randomState = x >>> 0;
+    return this.randomState & 0xff;
+  }
+
+  /** Bytes of the flash now (offset from the start of the flash), a copy. */
+  readFlash(offset, length) {
+    const flash = this.machine ? this.machine.mcu.flash : this.flash;
+    return flash.slice(offset, offset + length);
+  }
+
+  /** Puts bytes into the flash now, as if written long ago (the board is frozen between commands). */
+  writeFlash(offset, bytes) {
+    const flash = this.machine ? this.machine.mcu.flash : this.flash;
+    flash.set(bytes, offset);
   }
 
   /** The CIRCUITPY FAT image as the firmware left it (1 MiB from flash offset 0x100000). */
   fsImage() {
     const flash = this.machine ? this.machine.mcu.flash : this.flash;
-    return Buffer.from(flash.subarray(CIRCUITPY_OFFSET, CIRCUITPY_OFFSET + CIRCUITPY_IMAGE_SIZE));
+    return flash.slice(CIRCUITPY_OFFSET, CIRCUITPY_OFFSET + CIRCUITPY_IMAGE_SIZE);
   }
 
   stats() {
     const wallS = (performance.now() - this.wallStart) / 1000;
     const emulatedS = this.now / 1e9;
     const chip = this.machine ? { ...this.machine.flashChip.stats } : null;
-    if (chip) chip.busyMs = round3(chip.busyMs);
+    if (chip) {
+      chip.busyMs = round3(chip.busyMs);
+      // when this power cycle's last erase began (console-run time, like every `t`)
+      if (chip.lastEraseNs !== undefined) chip.last_erase_t = this.t(this.pastNs + chip.lastEraseNs);
+      delete chip.lastEraseNs;
+    }
     // I2C totals of this power cycle: per ACKed address, and all other addresses together
     const i2c = {};
     if (this.machine && this.machine.i2c) {
@@ -256,19 +321,22 @@ export class Session {
         sum.bytes += v.bytes;
       }
     }
-    const cpu = process.cpuUsage(this.cpuStart);
-    const cpuS = (cpu.user + cpu.system) / 1e6;
+    const cpuS = this.cpuStart === null ? null : cpuSeconds() - this.cpuStart;
+    const idleNs = this.pastIdleNs + (this.machine ? this.machine.idleNs : 0);
     return {
       t: this.t(this.now),
       boots: this.boots,
       emulated_s: round3(emulatedS),
+      idle_s: round3(idleNs / 1e9), // of which the core waited for an interrupt (WFI: sleeping)
       wall_s: round3(wallS),
-      cpu_s: round3(cpuS),
+      cpu_s: cpuS === null ? null : round3(cpuS), // null where the host cannot tell (a browser)
       speed: round3(emulatedS / wallS), // emulated / wall seconds (lower when the machine is busy)
-      cpu_speed: round3(emulatedS / cpuS), // emulated / CPU seconds of this process
+      cpu_speed: cpuS === null ? null : round3(emulatedS / cpuS), // emulated / CPU seconds of this process
       cycles: Math.round(this.now / (1e9 / (this.opts.clockHz || 125e6))),
       frames: this.frames,
       flash: chip, // of the current power cycle
+      wear: { ...this.wear }, // erases per 4 KiB sector number, all power cycles
+      torn: { ...this.torn },
       i2c,
     };
   }

@@ -97,6 +97,40 @@ def _firmware_tool():
     return _TOOL[0]
 
 
+def settings_nvm(**values):
+    """An nvm image whose log holds the app's settings (jarmo/app_menu.py):
+    the defaults, with values by item name (rules, heroes, challenges, opp,
+    side, games, bright, timer, timeout, hints). Boot a board with it to
+    start from those settings."""
+    from jarmo.app_base import DEFAULT_SETTINGS
+    from jarmo.flashfile import Flash
+    from jarmo.legacy import SETTING_KEYS
+    from jarmo.storage import R_IMPORTED, R_SETTINGS, Store
+    settings = bytearray(DEFAULT_SETTINGS)
+    for name, value in values.items():
+        settings[SETTING_KEYS.index(name)] = value
+    flash = Flash()
+    store = Store(flash)
+    store.write(R_IMPORTED, b"\x01")
+    store.write(R_SETTINGS, bytes(settings))
+    return bytes(flash.data)
+
+
+def board_store(dev):
+    """The board's log (jarmo/storage.py), read from its nvm sector now into a
+    copy: reading it changes nothing on the board."""
+    from jarmo.flashfile import Flash
+    from jarmo.storage import Store
+    return Store(Flash(data=dev.nvm()))
+
+
+def board_game(dev):
+    """The history (notation) of the game in progress on the board's log, or None."""
+    from jarmo.gamerec import load
+    found = board_store(dev).game()
+    return None if found is None else load(found[1], found[2], 255)[0].history()
+
+
 def profile(name):
     from hardware import profiles
     return profiles.get(name)
@@ -201,3 +235,13 @@ class Trace:
     def first_frame_ms(self):
         values = self._values("@@FIRSTFRAME")
         return int(values[0].split("=")[1]) if values else None
+
+    def flash_passes(self):
+        """[(records appended, us in the store, compactions, pass us, state)] of
+        the passes that wrote the store's log."""
+        out = []
+        for v in self._values("@@FLASH"):
+            m = re.match(r"writes=(\d+) us=(\d+) compactions=(\d+) pass_us=(\d+) (\S+)", v)
+            out.append((int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4)),
+                        m.group(5)))
+        return out

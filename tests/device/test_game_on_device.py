@@ -15,11 +15,11 @@ minute); the rest is marked `full` (run.py test --full).
 """
 
 import contextlib
-import json
 
 import pytest
 
-from jarmo.storage import parse
+from jarmo.stats import Stats
+from tests.app.oldsaves import game_text, slot
 from tests.device import stage
 from tests.device.device import Device
 
@@ -28,9 +28,10 @@ GAP_MS = 300         # between taps
 
 
 @contextlib.contextmanager
-def booted(tmp_path, firmware_option, profile_name, files=None, kind="stock", **settings):
+def booted(tmp_path, firmware_option, profile_name, files=None, nvm=None, kind="stock", **settings):
     """The board of profile_name running Jarmo on firmware of `kind`; skips
-    when there is no such firmware here (CI builds Jarmo's first: it fails)."""
+    when there is no such firmware here (CI builds Jarmo's first: it fails).
+    files: put on the drive; nvm: what microcontroller.nvm holds at power-on."""
     prof = stage.profile(profile_name)
     why = stage.firmware_unavailable(profile_name, kind, firmware_option)
     if why and kind == "frozen" and stage.in_ci():
@@ -41,7 +42,7 @@ def booted(tmp_path, firmware_option, profile_name, files=None, kind="stock", **
                               JARMO_SEED=settings.pop("JARMO_SEED", 11), **settings)
     i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
     with Device(stage.firmware(profile_name, kind, firmware_option), drive, neopixel_pin=prof["pixel_pin"],
-                i2c_ack=i2c, timeout_s=240) as dev:
+                i2c_ack=i2c, timeout_s=240, nvm=nvm) as dev:
         dev.profile = prof
         dev.kind = kind
         yield dev
@@ -71,19 +72,6 @@ def play_a_turn_and_the_ais(dev, answer_ms=20000):
     tap(dev, "select")                                   # its first target
     wait_state(dev, "ai", 5000)
     wait_state(dev, "play", answer_ms)
-
-
-def saved(dev, name):
-    """The newest valid record of a save on the board's flash (jarmo.storage slots)."""
-    best = (-1, None)
-    for k in (0, 1):
-        data = dev.read_file("%s.%d" % (name, k))
-        if data:
-            try:
-                best = max(best, parse(data), key=lambda r: r[0])
-            except ValueError:
-                pass
-    return best[1]
 
 
 def trace(dev):
@@ -125,8 +113,8 @@ def test_qtpy_boots_lights_the_grid_and_plays_a_turn_each(tmp_path, firmware_opt
         wait_state(dev, "play", 5000)
         play_a_turn_and_the_ais(dev)
         assert len(trace(dev).last_game()) == 2
-        dev.run(1000)                                        # a save takes a few passes
-        assert json.loads(saved(dev, "game"))["game"].count("\n") > 5   # saved after every turn
+        assert stage.board_game(dev) == trace(dev).last_game()     # saved after every turn
+        assert dev.stats()["wear"] == {}                     # and nothing erased for it
         assert_pin_shows_every_frame(dev)
         assert "Traceback" not in "\n".join(dev.console)
 
@@ -148,7 +136,7 @@ def test_qtpy_whole_game_against_the_greedy_ai_by_buttons(tmp_path, firmware_opt
         assert len(final) >= 10 and not [a for a in final if not a[0].isalnum() and a[0] != "@"]
         assert_pin_shows_every_frame(dev)
         # the finished game counts in the statistics on the flash
-        assert saved(dev, "stats") is not None
+        assert sum(Stats(stage.board_store(dev)).counts("standard", "ai1")) == 1
         assert "Traceback" not in "\n".join(dev.console)
 
 
@@ -162,8 +150,7 @@ def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option, kind
         play_a_turn_and_the_ais(dev)
         before = trace(dev).last_game()
         assert len(before) == 2
-        dev.run(1000)                                        # a save takes a few passes
-        assert json.loads(saved(dev, "game"))["game"].count("\n") > 5   # saved after every turn
+        assert stage.board_game(dev) == before               # saved after every turn
         dev.reset()
         wait_state(dev, "menu", 10000)
         assert any("Resume" in line for line in trace(dev).texts()[-1])
@@ -174,17 +161,19 @@ def test_qtpy_resumes_the_game_after_a_power_cut(tmp_path, firmware_option, kind
 
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
-def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option, kind):
-    damaged = {"game.0": b"JARMO1 40 0000\n{\"v\": 1, \"game\": \"garbled\xff" + bytes(4000)}
-    with booted(tmp_path, firmware_option, "qtpy_bff", files=damaged, kind=kind) as dev:
+def test_qtpy_says_when_the_nvm_holds_another_programs_data_and_starts_afresh(tmp_path,
+                                                                            firmware_option, kind):
+    foreign = b"another program's settings\x00\x01" * 20
+    with booted(tmp_path, firmware_option, "qtpy_bff", nvm=foreign, kind=kind) as dev:
         wait_state(dev, "notice", 5000)
-        text = " ".join(trace(dev).texts()[-1])
-        assert "Damaged file" in text
-        files = dev.listdir("/")
-        assert "game.0.bad" in files and "game.0" not in files
+        assert "saves: unreadable, started afresh" in " ".join(trace(dev).texts()[-1])
         tap(dev, "select")                                   # any button
         wait_state(dev, "menu", 5000)
-        dev.reset()                                          # and it stays aside
+        tap(dev, "select")                                   # New game: the first save
+        wait_state(dev, "play", 5000)
+        dev.run(500)
+        assert stage.board_store(dev).problems == []         # the sector is Jarmo's now
+        dev.reset()                                          # and nothing to say any more
         wait_state(dev, "menu", 10000)
         assert "notice" not in trace(dev).state_names()[-2:]
         assert "Traceback" not in "\n".join(dev.console)
@@ -192,9 +181,35 @@ def test_qtpy_sets_a_damaged_save_aside_and_says_so(tmp_path, firmware_option, k
 
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
+def test_qtpy_imports_an_older_versions_save_once_and_never_writes_the_drive(tmp_path,
+                                                                             firmware_option, kind):
+    from jarmo import Game
+    game = Game("standard")
+    for a in ("a1-c2", "e5-d3"):
+        game.play(a)
+    old = {"game.0": slot(3, game_text(game, opp=2)), "game.1": bytes(512)}
+    with booted(tmp_path, firmware_option, "qtpy_bff", files=old, kind=kind) as dev:
+        drive = dev.fs_image()
+        wait_state(dev, "menu", 5000)
+        assert trace(dev).texts()[-1][:2] == ("Saved game found", ">Resume")
+        assert stage.board_game(dev) == ["a1-c2", "e5-d3"]
+        tap(dev, "select")                                   # Resume, then a turn and the AI's
+        wait_state(dev, "play", 5000)
+        play_a_turn_and_the_ais(dev)
+        dev.reset()
+        wait_state(dev, "menu", 10000)
+        assert len(stage.board_game(dev)) == 4               # the log goes on, not the old file
+        assert dev.fs_image() == drive                       # the drive was never written
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("kind", stage.KINDS)
 def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option, kind):
-    # JARMO_TRACE_BALLAST fills the heap when the AI starts to think
-    with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai", kind=kind) as dev:
+    # JARMO_TRACE_BALLAST fills the heap when the AI starts to think (level 2:
+    # over several passes) and keeps it full: its turn's save runs out of memory
+    with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai",
+                nvm=stage.settings_nvm(opp=3), kind=kind) as dev:
         wait_state(dev, "menu", 5000)
         tap(dev, "select")
         wait_state(dev, "play", 5000)
@@ -203,11 +218,13 @@ def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option, ki
         dev.wait_for(r"^@@BALLAST", 5000)
         moves = trace(dev).last_game()
         dev.wait_for(r"out of memory", 10000)
-        # the game goes on from its save: after a restart, straight into the AI's turn
+        # the game goes on from its save after a restart: the AI's turn again,
+        # or, if its answer was saved before memory ran out, the player's turn
         dev.wait_for(r"^@@BOOT", 10000)
         wait_state(dev, "(ai|play)", 10000)
         assert trace(dev).last_game()[:len(moves)] == moves
-        wait_state(dev, "play", 20000)                # and the AI answered
+        if len(trace(dev).last_game()) == len(moves):
+            wait_state(dev, "play", 20000)            # and the AI answered
         assert len(trace(dev).last_game()) == len(moves) + 1
 
 

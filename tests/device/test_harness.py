@@ -272,3 +272,60 @@ def test_firmware_lookup_names_circuitpython_downloads(monkeypatch, tmp_path):
         assert dv.unavailable_reason("adafruit_qtpy_rp2040") == message
     (tmp_path / "adafruit-circuitpython-adafruit_qtpy_rp2040-en_US-10.0.0.uf2").write_bytes(b"")
     assert dv.firmware_path("adafruit_qtpy_rp2040", firmware=str(tmp_path)).endswith("-10.0.0.uf2")
+
+
+# nvm: what the game's store relies on, measured on the real firmware. A write into erased
+# bytes is page programs only; a write over used bytes erases the sector; a power cut in the
+# middle of a program or an erase leaves it half done; erases are counted per sector.
+NVM_CODE = textwrap.dedent(
+    """
+    import microcontroller, time
+    nvm = microcontroller.nvm
+    print("NVM", len(nvm), bytes(nvm[0:4]).hex())
+    if nvm[0] == 1:             # as the test left it, not after the cut: then it stays idle
+        at = 100
+        while nvm[at] != 255:   # code.py runs twice under the harness: append after the first
+            at += 4
+        nvm[at:at + 4] = b"abcd"
+        print("APPENDED", at)
+        time.sleep(0.1)
+        while True:
+            nvm[0:4096] = bytes([7]) * 4096
+            print("REWRITTEN")
+    while True:
+        time.sleep(1)
+    """
+)
+
+
+@pytest.mark.full
+def test_nvm_appends_without_an_erase_and_a_cut_tears_the_erase(tmp_path):
+    why = dv.unavailable_reason("raspberry_pi_pico")
+    if why:
+        pytest.skip(why)
+    drive = tmp_path / "drive"
+    drive.mkdir()
+    (drive / "code.py").write_text(NVM_CODE)
+    start = bytes([0xFF]) * 4096
+    with dv.Device(dv.firmware_path("raspberry_pi_pico"), str(drive), nvm=b"\x01\x02" + start[2:],
+                   seed=3) as dev:
+        assert dev.wait_for(r"^NVM ") == "NVM 4096 0102ffff"
+        at = int(dev.wait_for(r"^APPENDED").split()[1])
+        assert dev.nvm()[at:at + 4] == b"abcd" and dev.stats()["wear"] == {}   # no erase
+        dev.wait_for(r"^REWRITTEN")
+        dev.wait_for(r"^REWRITTEN")                                  # now 7s are rewritten over 7s
+        erases = dev.stats()["wear"][str(dv.NVM_OFFSET >> 12)]
+        assert erases >= 1 and len(dev.stats()["wear"]) == 1               # only nvm's sector
+        # cut the power in the middle of the next erase
+        dev.run(5)
+        for _ in range(200):
+            if dev.stats()["flash"]["busyMs"] and dev.stats()["t"] - dev.stats()["flash"].get(
+                    "last_erase_t", -1e9) < 40:
+                break
+            dev.run(1)
+        ready = dev.reset()
+        assert ready["torn"] == "erase"
+        torn = dev.nvm()
+        assert torn != bytes([7]) * 4096 and torn != start          # neither old nor erased
+        assert all(b | 7 == b for b in torn)                        # only bits set, none cleared
+        assert dev.stats()["torn"]["erase"] == 1

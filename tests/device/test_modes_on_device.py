@@ -6,12 +6,10 @@ Same harness and patterns as test_game_on_device.py: the project deployed as
 Each boots a board, so both are in the full tier (run.py test --full).
 """
 
-import json
-
 import pytest
 
 from tests.device import stage
-from tests.device.test_game_on_device import booted, hold, play_a_turn_and_the_ais, saved, tap, trace, wait_state
+from tests.device.test_game_on_device import booted, hold, play_a_turn_and_the_ais, tap, trace, wait_state
 
 
 def menu_to(dev, title, most_taps=24):
@@ -40,9 +38,8 @@ def test_qtpy_opens_the_campaign_and_starts_battle_one(tmp_path, firmware_option
         tap(dev, "select")                                         # its first target
         wait_state(dev, "ai", 5000)
         wait_state(dev, "play", 20000)                             # the AI answered
-        dev.run(1000)                                              # the save's passes
-        record = json.loads(saved(dev, "game"))
-        assert record["battle"] == 0 and record["opp"] == 1
+        start = stage.board_store(dev).game()[1]                   # jarmo/gamerec.py
+        assert start[7] == 0 and start[5] == 1                     # battle 1, against AI 1
         t = trace(dev)
         assert "campaign" in t.state_names()
         longest = max(us for us, _state in t.max_passes())
@@ -61,7 +58,7 @@ def test_qtpy_plays_the_first_steps_of_the_lesson_and_leaves_it(tmp_path, firmwa
         assert trace(dev).texts()[-1][0] == "First game 1/7"
         for _pick in ("e1", "d3"):                                 # NEXT to the lit point, SELECT
             for _ in range(12):
-                if "Now SELECT" in trace(dev).texts()[-1][-1]:
+                if trace(dev).texts()[-1][-1].endswith(": SELECT"):
                     break
                 tap(dev, "next")
             tap(dev, "select")
@@ -72,21 +69,13 @@ def test_qtpy_plays_the_first_steps_of_the_lesson_and_leaves_it(tmp_path, firmwa
         assert "Traceback" not in "\n".join(dev.console)
 
 
-def timer_settings(timer):
-    """A settings slot (jarmo.storage record): standard, against the greedy AI, a move timer."""
-    from jarmo.storage import SIZES, record
-    data = record(0, json.dumps({"rules": 1, "heroes": 0, "challenges": 0, "opp": 2, "side": 0,
-                                 "games": 0, "bright": 5, "timer": timer, "timeout": 0}))
-    return bytes(data) + bytes(SIZES["settings"] - len(data))
-
-
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_path, firmware_option, kind):
     # 15 s a turn: some turns are played, one runs out and the greedy AI plays it
     pass_ms, heap, _first = stage.BUDGETS[kind]
     with booted(tmp_path, firmware_option, "pico", kind=kind,
-                files={"settings.0": timer_settings(1)}) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=2, timer=1, timeout=0)) as dev:
         wait_state(dev, "menu", 8000)
         dev.run(1000)                                              # the AI module loads
         tap(dev, "select")                                         # New game
@@ -117,14 +106,6 @@ def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_pa
         assert "Traceback" not in "\n".join(dev.console)
 
 
-def level_settings(rules, opp):
-    """A settings slot: the rule set (index), against AI opponent `opp` (5: level 4)."""
-    from jarmo.storage import SIZES, record
-    data = record(0, json.dumps({"rules": rules, "heroes": 0, "challenges": 0, "opp": opp, "side": 0,
-                                 "games": 0, "bright": 5}))
-    return bytes(data) + bytes(SIZES["settings"] - len(data))
-
-
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_pico_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_option, kind):
@@ -133,7 +114,7 @@ def test_pico_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_op
     # "Memory"): 50 KB on stock firmware, 96 KB on Jarmo's (bigger tables).
     pass_ms, heap, _first = stage.BUDGETS[kind]
     with booted(tmp_path, firmware_option, "pico", kind=kind,
-                files={"settings.0": level_settings(1, 5)}) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
         wait_state(dev, "menu", 8000)
         dev.run(1000)                                              # the AI module and tables load
         tap(dev, "select")                                         # New game

@@ -12,6 +12,7 @@
 //   with terminal escape sequences (the status bar's title updates) removed.
 
 import { rp2040js } from './rp2040js.mjs';
+import { latin1, latin1Bytes, utf8 } from './portable.mjs';
 
 const { USBCDC } = rp2040js;
 const CTRL_C = 3;
@@ -85,7 +86,7 @@ export class UsbConsole {
 
   received(data) {
     if (this.phase !== 'running') {
-      const text = Buffer.from(data).toString('latin1');
+      const text = latin1(data);
       if (this.hooks.onEarly) this.hooks.onEarly(text);
       this.recent = (this.recent + text).slice(-200);
       if (this.phase === 'interrupting' && (this.recent.includes('Press any key to enter the REPL') || this.recent.endsWith('>>> '))) {
@@ -103,7 +104,7 @@ export class UsbConsole {
       if (b === 10) {
         const text = this.line;
         this.line = '';
-        this.hooks.onLine(Buffer.from(text, 'latin1').toString('utf8'), this.clock.nanos);
+        this.hooks.onLine(utf8(latin1Bytes(text)), this.clock.nanos);
       } else if (b !== 13) {
         this.line += String.fromCharCode(b);
       }
@@ -112,7 +113,7 @@ export class UsbConsole {
 
   /** The unfinished last line (e.g. a REPL prompt or an input() prompt). */
   get partialLine() {
-    return Buffer.from(this.line, 'latin1').toString('utf8');
+    return utf8(latin1Bytes(this.line));
   }
 
   // Drops terminal control sequences: OSC "ESC ] ... BEL|ESC \" (window title) and CSI "ESC [ ... letter".

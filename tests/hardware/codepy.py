@@ -115,15 +115,21 @@ def scaled(c, brightness=M.BRIGHTNESS[5], cap=255):
     return (((c >> 16) * k >> 8) << 16) | ((((c >> 8) & 255) * k >> 8) << 8) | ((c & 255) * k >> 8)
 
 
-def board_colours(game):
-    """The LEDs of a position on a plain board (no cursor, no trail): pieces,
-    remote-camp markers, dark points (standard pieces: no breathing, no hostages)."""
+def board_colours(game, trail=False):
+    """The LEDs of a position on a plain board (no cursor): pieces,
+    remote-camp markers, dark points (standard pieces: no breathing, no
+    hostages); with trail, the point the last move came from in dim grey
+    (as the result shows the final position)."""
     markers = set(game.markers())
+    last = game.history()[-1] if game.history() else ""
+    came_from = last[:2] if trail and len(last) == 5 and last[2] in "-x" else None
     out = {}
     for name in NAMES:
         face = game.piece(name)
         if face:
             out[name] = scaled(V.PIECE[V.KIND[V.cell_of(face[:2]) >> 1]])
+        elif name == came_from:
+            out[name] = scaled(V.TRAIL)
         elif name in markers:
             out[name] = scaled(V.MARKER)
         else:
@@ -304,11 +310,11 @@ def advance(game, thumb):
 # --------------------------------------------------------------- power cuts
 
 # Put before RUN_CODE: counts the calls that change files under JARMO_DATA
-# (open for writing, write, flush, close, os.remove, os.rename, os.sync), each
-# one a *step*. CUT_AT=n kills the process (SIGKILL, as a power cut) just
+# (open for writing, seek, write, flush, close, os.remove, os.rename,
+# os.sync), each one a *step*. CUT_AT=n kills the process (SIGKILL, as a power cut) just
 # before step n; at a write step it first writes half the text and flushes it
 # (a torn file). CUT_LOG=path logs every step as "n op path" (writes: their text
-# as JSON). CUT_SLOW=seconds sleeps before each step (slow flash).
+# as JSON; seeks: the position). CUT_SLOW=seconds sleeps before each step (slow flash).
 CUT_PRELUDE = r'''
 import builtins, json, os, signal, time
 def _cut_setup():
@@ -344,6 +350,10 @@ def _cut_setup():
             if step("flush", self.path):
                 die()
             self.f.flush()
+        def seek(self, pos, whence=0):
+            if step("seek", self.path, str(pos)):
+                die()
+            return self.f.seek(pos, whence)
         def close(self):
             if step("close", self.path):
                 die()

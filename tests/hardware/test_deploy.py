@@ -48,7 +48,7 @@ def test_deploy_to_a_folder(drive, tmp_path):
     assert {"code.py", "boot.py", "settings.toml", "jarmo/__init__.py", "jarmo/app.py",
             "jarmo/game.py", "hardware/leds.py", "hardware/buttons.py", "hardware/display.py",
             "hardware/mainloop.py", "hardware/profiles.py", "lib/neopixel.py",
-            "lib/adafruit_ticks.py", "lib/adafruit_displayio_sh1107.py"} <= files
+            "lib/adafruit_ticks.py"} <= files
     assert not any(f.startswith("host/") or f.startswith("tools/") for f in files)
     assert "lib/adafruit_pixelbuf.py" not in files          # built into CircuitPython
     assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
@@ -155,6 +155,37 @@ def test_stale_modules_are_removed(drive):
 def test_unknown_profile(drive):
     with pytest.raises(ValueError):
         deploy.deploy(str(drive), profile="nope", log=lambda s: None)
+
+
+def test_the_pcs_own_profile_is_refused(drive):
+    """Bug: `deploy --profile host` was taken, and the board would not start."""
+    with pytest.raises(deploy.DeployError, match="host is the PC's profile"):
+        deploy.deploy(str(drive), profile="host", log=lambda s: None)
+    assert _tree(drive) == {"boot_out.txt"}                 # nothing written
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), str(drive),
+                           "--profile", "host"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "feather_oled" in proc.stderr and "pico" in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("profile, oled", [("qtpy_bff", False), ("tabletop", False), ("pico", False),
+                                           ("feather_oled", True), ("joystick", True)])
+def test_each_profile_gets_the_libraries_it_imports(drive, profile, oled):
+    """Bug: a qtpy_bff deploy copied the OLED libraries, which it never imports."""
+    deploy.deploy(str(drive), profile=profile, log=lambda s: None)
+    libs = {f for f in _tree(drive) if f.startswith("lib/")}
+    assert {"lib/neopixel.py", "lib/adafruit_ticks.py"} <= libs
+    display = {f for f in libs if "display" in f}
+    assert bool(display) == oled, libs
+    if oled:
+        assert {"lib/adafruit_displayio_sh1107.py"} <= libs
+
+
+def test_switching_to_a_profile_without_a_display_takes_the_oled_libraries_off(drive):
+    deploy.deploy(str(drive), profile="feather_oled", log=lambda s: None)
+    assert "lib/adafruit_displayio_sh1107.py" in _tree(drive)
+    deploy.deploy(str(drive), profile="qtpy_bff", log=lambda s: None)
+    assert not any("display" in f for f in _tree(drive) if f.startswith("lib/"))
 
 
 def test_lib_only_and_pixelbuf(tmp_path):

@@ -15,8 +15,11 @@ import time
 
 import pytest
 
+from jarmo.flashfile import FileNvm
 from jarmo.storage import Store
 from tests.hardware.ptyrun import ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
+from tools.screens import WIPEOUT, open_first_game, tab_until
+from tools.screens import play as _play_keys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -57,12 +60,12 @@ def sim(tmp_path):
 
 SELECTED_A1 = r"a1 (?:>|to) c2 b3"     # the display once the archer on a1 is selected
 # the screen once the AI answered: North's rank 5 is no longer full
-AI_ANSWERED = r"^5 (?!  a {9}a {9}a {9}a {9}a ).*South \(you\) to move"
+AI_ANSWERED = r"^5 (?! a {7}a {7}a {7}a {7}a ).*South \(you\) to move"
 
 
 def board_of(screen):
     """{point name: letters} of the pieces on the full board in a screen's text."""
-    from host import sim as S
+    from host import board_text as BT
     from jarmo.board import NAMES
     lines = screen.splitlines()
     out = {}
@@ -70,8 +73,8 @@ def board_of(screen):
         row = next(line for line in lines if line.startswith("%d " % rank))
         for f in range(5):
             p = (rank - 1) * 5 + f
-            x = S._xy(p)[0] - 2
-            cell = row[x:x + S.CELL_W].strip(" []")
+            x = BT.centre(p)[0] - 2
+            cell = row[x:x + BT.CELL_W].strip(" []<>(){}*")
             if cell and cell != NAMES[p]:
                 out[NAMES[p]] = cell
     return out
@@ -122,8 +125,9 @@ def test_play_command_opens_a_game_against_the_greedy_ai(sim):
     lines = screen.splitlines()
     assert "South (you) to move" in screen, screen             # a game against the computer
     assert "New game" not in screen and "Resume" not in screen  # not the menu
-    assert "Keys:" in screen and "Enter select" in screen      # the legend
-    assert "Esc/S-Tab back" in screen and "? how to play" in screen  # keys say what they do
+    assert "Keys:" in screen and "Enter SELECT" in screen      # the legend, by the buttons'
+    assert "Esc BACK" in screen and "S-Tab PREV" in screen     # names the help uses
+    assert "? how to play" in screen
     assert "+-----------------------+" in screen                # the display
     assert "lines a1: c2 b3" in screen                          # the cursor point's lines
     # the pieces by their letters: North's archers on rank 5, South's on rank 1
@@ -158,7 +162,7 @@ def test_a_saved_game_opens_on_resume(sim, tmp_path):
     p = sim()
     answer = _play_a1_c2_and_get_the_answer(p)
     _quit(p)
-    assert Store(str(tmp_path)).read("game")                     # the game was saved
+    assert _game_in(tmp_path)                                  # the game was saved
     p = sim()                                                   # the same --data
     p.expect_screen(r">Resume")
     screen = first_screen(p.raw)
@@ -208,15 +212,15 @@ def test_resize_redraws(sim):
     p.expect_screen(r"to move")
     for rows, cols, narrow in ((30, 60, True), (40, 120, False)):
         mark = len(p.raw)
-        p.resize(rows, cols)            # SIGWINCH; narrow: the display goes below the board
+        p.resize(rows, cols)            # SIGWINCH; narrow: the compact board, no lines
         start = p.expect_raw(b"\x1b[2J", since=mark)    # a full redraw follows
         end = p.expect_raw(b"\x1b[J", since=start)       # the end of that screen
         screen = strip_ansi(p.raw[start:end].decode("utf-8", "replace"))
         assert "to move" in screen
         assert all(len(line) < cols for line in screen.splitlines()), screen
         lines = screen.splitlines()
-        beside = any(line.startswith("5   a ") and "+---" in line for line in lines)
-        assert beside != narrow, screen
+        full = any(re.match(r"5  a {7}a ", line) and "+---" in line for line in lines)
+        assert full != narrow, screen
         assert len(lines) <= rows, screen        # no newline after the bottom row
     mark = len(p.raw)
     p.resize(30, 60)
@@ -281,8 +285,8 @@ def test_too_small_terminal_says_so_and_recovers(sim):
     screen = "\n".join(lines)
     assert "too small" not in screen, screen
     assert ">Resume" in screen and "New game" in screen, screen   # the menu opened above
-    assert any(line.startswith("5   a ") and "+---" in line for line in lines), screen
-    assert "Keys: arrows up/down/left/right" in screen, screen
+    assert any(line.startswith("5  a ") and "+---" in line for line in lines), screen
+    assert "Keys: arrows UP/DOWN/LEFT/RIGHT" in screen, screen
     _fits(lines, 40, 100)
     _quit(p)
 
@@ -292,7 +296,7 @@ def _screen_in_process(tmp_path, profile_name, menu=False):
     from hardware import profiles
     from hardware.display import TextDisplay
     from hardware.leds import make_leds
-    from host import blinka
+    from host import blinka, screen
     from host import sim as S
     from jarmo import buttons as codes
     profile = profiles.get(profile_name)
@@ -305,7 +309,7 @@ def _screen_in_process(tmp_path, profile_name, menu=False):
     leds.update(app)
     if text is not None:
         text.update(app)
-    return S.Screen(app, leds, text, profile, None, mode="truecolor"), leds
+    return screen.Screen(app, leds, text, profile, None, mode="truecolor"), leds
 
 
 @pytest.mark.parametrize("profile, menu", [("host", False), ("host", True),
@@ -314,7 +318,7 @@ def test_every_terminal_size_gets_a_screen_that_fits(tmp_path, profile, menu):
     """Never a row too many or a character too wide: no scrolling, no wrapped lines."""
     import io
 
-    from host import sim as S
+    from host import screen as SC
     screen, leds = _screen_in_process(tmp_path, profile, menu)
     try:
         for cols in (1, 2, 10, 20, 29, 30, 31, 40, 49, 50, 53, 54, 60, 76, 77, 80, 100, 130):
@@ -331,7 +335,7 @@ def test_every_terminal_size_gets_a_screen_that_fits(tmp_path, profile, menu):
                 assert len(lines) <= rows, where
                 assert all(len(line) <= max(0, cols - 1) for line in lines), where
                 text = "\n".join(lines)
-                if cols < S.MIN_COLS or rows < S.MIN_ROWS:
+                if cols < SC.MIN_COLS or rows < SC.MIN_ROWS:
                     if cols >= 20 and rows >= 3:
                         assert "too small" in text and "30x12" in text, where
                     continue
@@ -349,7 +353,7 @@ def test_every_terminal_size_gets_a_screen_that_fits(tmp_path, profile, menu):
 
 def test_profile_buttons_short_and_long(sim):
     p = sim("--profile", "feather_oled")
-    p.expect_screen(r"b select \(B: menu\)")                   # the profile's legend
+    p.expect_screen(r"b SELECT \(B: MENU\)")                   # the profile's legend
     mark = len(p.raw)
     p.send(b"b")                                               # B short: select a1
     p.expect_screen(SELECTED_A1, since=mark)
@@ -395,7 +399,7 @@ def test_sigterm_restores_the_terminal(tmp_path):
 
 
 def test_terminal_is_restored_after_an_error():
-    from host.sim import Terminal
+    from host.terminal import Terminal
     master, slave = os.openpty()
     before = termios.tcgetattr(slave)
 
@@ -510,13 +514,18 @@ def test_replay_in_the_terminal(sim, tmp_path):
     _quit(p)
 
 
+def _game_in(folder):
+    """The game in progress in a data folder's log (jarmo/storage.py), or None."""
+    return Store(FileNvm(str(folder / "jarmo.nvm"))).game()
+
+
 def test_start_options_with_a_saved_game(tmp_path):
     run = lambda args, events: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "host.sim", "--script", "-", "--data", str(tmp_path)] + args,
         cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
         timeout=RUN_TIMEOUT)
     first = run([], SCRIPT)
-    assert first.returncode == 0 and Store(str(tmp_path)).read("game")
+    assert first.returncode == 0 and _game_in(tmp_path)
     proc = run(["--rules", "jasyr"], "wait 100\nquit\n")
     assert proc.returncode == 0, proc.stderr
     last = proc.stdout.split("-- screen ")[-1]
@@ -581,8 +590,8 @@ def test_x_exports_the_game_and_says_where(sim, tmp_path):
     files = [f for f in os.listdir(tmp_path) if f.startswith("jarmo-game-")]
     assert len(files) == 1 and re.fullmatch(r"jarmo-game-\d{8}-\d{6}\.txt", files[0]), files
     assert files[0] in p.screen(), p.screen()
-    from host import blinka
-    game = blinka.load_game_text((tmp_path / files[0]).read_text())
+    from host import gamefiles
+    game = gamefiles.load_game_text((tmp_path / files[0]).read_text())
     assert game.history()[0] == "a1-c2" and len(game.history()) == 2
     mark = len(p.raw)
     p.send(b"m")                                        # the game goes on
@@ -624,5 +633,62 @@ def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
     campaign = next(i for i, s in enumerate(said) if "Campaign: 0/12 won" in s)
     lesson = next(i for i, s in enumerate(said) if "Pieces move along the" in s)
     assert hint < campaign < lesson
-    assert "1: classic, South" in said[campaign]
+    assert "1: classic South" in said[campaign]
     assert "Move e1 to d3." in said[lesson]
+
+
+# ---------------------------------------------------------------- plain terminals
+
+# The arrow keys and Enter as a person presses them: tools/screens.py walks
+# the same way (key_to, play) to capture the screens.
+
+
+@pytest.mark.parametrize("env", [{"TERM": "xterm", "COLORTERM": ""}, {"NO_COLOR": "1"}])
+def test_the_end_screen_on_a_plain_terminal(sim, tmp_path, env):
+    """A whole two-player game played with the arrows and Enter on a terminal
+    without colours (TERM=xterm, NO_COLOR): the end screen keeps the final
+    position in letters, marks the winning move, and says who won."""
+    argv = [sys.executable, "-m", "host.sim", "--data", str(tmp_path), "--opponent", "human",
+            "--rules", "standard"]
+    p = PtyProcess(argv, ROOT, _env(tmp_path, **env), 40, 120)
+    try:
+        p.expect_screen(r"South to move")
+        from jarmo import Game
+        g = Game("standard")
+        for action in WIPEOUT.split():
+            _play_keys(p, action)
+            g.play(action)
+        m = p.expect_screen(r"South wins: wipe-out")
+        screen = p.screen()
+        assert b"\x1b[48;" not in p.raw                      # no colour was ever sent
+        board = board_of(screen)
+        expected = {n: v for n, v in ((n, g.piece(n)) for n in ("a1", "b1", "c1", "d1", "e1",
+                                                              "a3", "b3", "d3", "c5")) if v}
+        assert set(board) == set(expected) and board["d3"] == "G", (board, screen)
+        assert "*c1*" in screen and "*c1* *d3* last move" in screen, screen
+        assert "Letters: South A, North a" in screen and m
+        mark = len(p.raw)
+        p.send(b"\r")                                       # on: the result, still the position
+        p.expect_screen(r"SELECT: menu|>New game", since=mark)
+        _quit(p)
+    finally:
+        p.close()
+
+
+def test_the_lesson_on_a_plain_terminal(sim):
+    """--color none: First game shows where the cursor is and what to pick,
+    in marks and words, as the cursor moves."""
+    p = sim("--color", "none")
+    p.expect_screen(r"South \(you\) to move")
+    open_first_game(p)
+    screen = p.screen()
+    assert "Cursor a1: go to e1" in screen, screen
+    rank1 = next(line for line in screen.splitlines() if line.startswith("1 "))
+    assert rank1.startswith("1 [A]") and "{A}" in rank1, screen       # the cursor, the point to pick
+    assert "[a1] cursor" in screen and "{e1} hint: pick it" in screen and "lines a1:" in screen
+    tab_until(p, "Cursor e1: SELECT")
+    screen = p.screen()
+    assert "Cursor e1: SELECT" in screen and "lines e1:" in screen, screen
+    assert next(line for line in screen.splitlines() if line.startswith("1 ")).rstrip().endswith("[A]")
+    assert "\x1b[48" not in p.raw.decode("utf-8", "replace")
+    _quit(p)

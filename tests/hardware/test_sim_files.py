@@ -2,17 +2,19 @@
 and --script files (every bad one: one line on stderr, status 2), the AI's
 seed, and `run.py COMMAND --help`."""
 
-import json
 import os
 import subprocess
 import sys
 
 import pytest
 
-from host import blinka
+from host import export, gamefiles
 from host import sim as S
 from jarmo import Game
-from jarmo.storage import Store, wrap
+from jarmo.flashfile import FileNvm
+from jarmo.gamerec import start_payload
+from jarmo.storage import R_SETTINGS, Store
+from tests.app.oldsaves import game_text, single, write_slots
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN_TIMEOUT = 30
@@ -45,16 +47,20 @@ def _one_clear_line(proc, *words):
     assert proc.stdout == ""
 
 
-def _saved(folder, name="game"):
-    """What the app saved under name in folder (read as the app reads it), or None."""
-    return Store(str(folder)).read(name)
+def _log(folder):
+    return Store(FileNvm(os.path.join(str(folder), gamefiles.LOG)))
 
 
-def _save(folder, body):
-    """Save body as the app's `game`, the way the app does."""
-    store = Store(str(folder))
-    store.write("game", body)
-    getattr(store, "flush", lambda: None)()
+def _saved(folder):
+    """The game in progress the app saved in folder's log, or None."""
+    return _log(folder).game()
+
+
+def _save(folder, game, match=None):
+    """Save a game (or a match's) in folder's log, as the app does."""
+    store = _log(folder)
+    store.start_game(start_payload(game, match, 0, 0, -1))
+    store.add_turn(game.history_codes())
 
 
 def _game(*actions):
@@ -69,7 +75,7 @@ def _game(*actions):
 
 def test_data_folder_defaults_to_xdg_then_home(tmp_path):
     xdg = tmp_path / "xdg"
-    assert blinka.data_folder(None, {"XDG_DATA_HOME": str(xdg)}) == str(xdg / "jarmo")
+    assert gamefiles.data_folder(None, {"XDG_DATA_HOME": str(xdg)}) == str(xdg / "jarmo")
     assert (xdg / "jarmo").is_dir()                             # made when missing
     home = tmp_path / "home"
     old = os.environ.get("HOME")
@@ -77,7 +83,7 @@ def test_data_folder_defaults_to_xdg_then_home(tmp_path):
     try:
         # unset or relative XDG_DATA_HOME: ~/.local/share/jarmo (the XDG rule)
         for env in ({}, {"XDG_DATA_HOME": "relative/path"}, {"XDG_DATA_HOME": ""}):
-            assert blinka.data_folder(None, env) == str(home / ".local" / "share" / "jarmo")
+            assert gamefiles.data_folder(None, env) == str(home / ".local" / "share" / "jarmo")
     finally:
         if old is None:
             del os.environ["HOME"]
@@ -92,7 +98,7 @@ def test_saves_go_to_the_per_user_folder_and_are_found_again(tmp_path):
     first = sim([], tmp_path, "select\nselect\nwait 3000\nquit\n")
     assert first.returncode == 0, first.stderr
     folder = tmp_path / ".local" / "share" / "jarmo"
-    assert _saved(folder) and _saved(folder, "settings")
+    assert _saved(folder) and _log(folder).read(R_SETTINGS)
     assert "Saves in ~/.local/share/jarmo" in first.stdout       # the panel says where
     again = sim([], tmp_path, "wait 100\nquit\n")
     assert ">Resume" in again.stdout.split("-- screen ")[1], again.stdout[:2000]
@@ -117,7 +123,7 @@ def test_a_data_folder_that_cannot_be_used_is_refused_at_start(tmp_path):
 
 def test_export_text_is_readable_and_loads_back():
     g = _game("a1-c2", "a5-b3")
-    text = S.export_text(g, when=(2025, 3, 4, 5, 6, 7, 0, 0, -1), seed=42)
+    text = export.export_text(g, when=(2025, 3, 4, 5, 6, 7, 0, 0, -1), seed=42)
     lines = text.splitlines()
     assert lines[0] == "# Jarmo game exported 2025-03-04 05:06:07 by the simulator"
     assert "# rules standard, expansions none" in lines
@@ -125,16 +131,16 @@ def test_export_text_is_readable_and_loads_back():
     assert "# AI seed 42" in lines
     assert "#   1 south a1-c2" in lines and "#   2 north a5-b3" in lines
     assert text.endswith(g.dump())
-    assert blinka.load_game_text(text).history() == ["a1-c2", "a5-b3"]
+    assert gamefiles.load_game_text(text).history() == ["a1-c2", "a5-b3"]
 
 
 def test_export_names_the_file_by_the_time_and_never_overwrites(tmp_path):
     when = (2025, 3, 4, 5, 6, 7, 0, 0, -1)
-    first = S.export_game(_game(), str(tmp_path), when)
-    second = S.export_game(_game(), str(tmp_path), when)
+    first = export.export_game(_game(), str(tmp_path), when)
+    second = export.export_game(_game(), str(tmp_path), when)
     assert os.path.basename(first) == "jarmo-game-20250304-050607.txt"
     assert os.path.basename(second) == "jarmo-game-20250304-050607-2.txt"
-    assert blinka.load_game_text(open(first).read()).history() == list(ACTIONS)
+    assert gamefiles.load_game_text(open(first).read()).history() == list(ACTIONS)
 
 
 def test_script_export_writes_into_the_data_folder_and_says_where(tmp_path):
@@ -144,7 +150,7 @@ def test_script_export_writes_into_the_data_folder_and_says_where(tmp_path):
     files = sorted(p.name for p in (tmp_path / "d").iterdir() if p.name.startswith("jarmo-game-"))
     assert len(files) == 1 and files[0].endswith(".txt")
     assert "game exported as" in proc.stdout and files[0] in proc.stdout
-    game = blinka.load_game_text((tmp_path / "d" / files[0]).read_text())
+    game = gamefiles.load_game_text((tmp_path / "d" / files[0]).read_text())
     assert game.history()[0] == "a1-c2" and len(game.history()) == 2   # ours and the AI's
 
 
@@ -169,22 +175,24 @@ def _replay_path(tmp_path, path):
 
 
 def test_replay_takes_what_the_game_itself_saves(tmp_path):
-    """The app's saved game, written by jarmo.storage's Store: named by the
-    data folder, by its `game`, or by any file the store keeps for it."""
-    body = json.dumps({"v": 1, "opp": 2, "human": 0, "counted": False, "game": _game().dump()})
+    """The app's game in progress, in the data folder's log: named by the
+    folder or by the log file."""
     folder = tmp_path / "saves"
     folder.mkdir()
-    _save(folder, body)
-    files = [p for p in folder.iterdir() if p.name.startswith("game")]
-    assert files
-    for path in [folder, folder / "game"] + files:
+    _save(folder, _game())
+    for path in (folder, folder / gamefiles.LOG):
         assert _replay_titles(_replay_path(tmp_path, path)) == ["3/3", "2/3"], path
 
 
-def test_replay_takes_the_older_single_file_save(tmp_path):
-    """JARMO1 header, checksum, JSON with the game."""
-    body = json.dumps({"v": 1, "opp": 2, "human": 0, "counted": False, "game": _game().dump()})
-    assert _replay_titles(_replay(tmp_path, wrap(body))) == ["3/3", "2/3"]
+def test_replay_takes_an_older_versions_saves(tmp_path):
+    """The slot files (game.0, game.1) and the single file (JARMO1 header,
+    checksum, JSON with the game) of older versions."""
+    text = game_text(_game())
+    folder = tmp_path / "old"
+    write_slots(str(folder), "game", text)
+    for path in (folder, folder / "game.0"):
+        assert _replay_titles(_replay_path(tmp_path, path)) == ["3/3", "2/3"], path
+    assert _replay_titles(_replay(tmp_path, single(text))) == ["3/3", "2/3"]
 
 
 def test_replay_takes_a_saved_match(tmp_path):
@@ -192,12 +200,11 @@ def test_replay_takes_a_saved_match(tmp_path):
     m = Match("standard", 2)
     for a in ACTIONS:
         m.game.play(a)
-    body = json.dumps({"v": 1, "opp": 0, "human": 0, "counted": False, "match": m.dump()})
-    assert _replay_titles(_replay(tmp_path, wrap(body))) == ["3/3", "2/3"]
+    assert _replay_titles(_replay(tmp_path, single(game_text(None, match=m)))) == ["3/3", "2/3"]
     folder = tmp_path / "saves"
     folder.mkdir()
-    _save(folder, body)
-    assert _replay_titles(_replay_path(tmp_path, folder / "game")) == ["3/3", "2/3"]
+    _save(folder, m.game, m)
+    assert _replay_titles(_replay_path(tmp_path, folder)) == ["3/3", "2/3"]
 
 
 def test_replay_takes_the_file_a_real_session_saved(tmp_path):
@@ -205,14 +212,14 @@ def test_replay_takes_the_file_a_real_session_saved(tmp_path):
     data = tmp_path / "d"
     assert sim(["--data", str(data), "--seed", "9"], tmp_path,
                "select\nselect\nwait 3000\nquit\n").returncode == 0
-    for path in (data / "game", data):
+    for path in (data / gamefiles.LOG, data):
         proc = sim(["--replay", str(path), "--data", str(data)], tmp_path, "quit\n")
         assert _replay_titles(proc) == ["2/2"], path
         assert "last: " in proc.stdout
 
 
 def test_replay_takes_an_export_dump_text_and_a_plain_list(tmp_path):
-    assert _replay_titles(_replay(tmp_path, S.export_text(_game()))) == ["3/3", "2/3"]
+    assert _replay_titles(_replay(tmp_path, export.export_text(_game()))) == ["3/3", "2/3"]
     assert _replay_titles(_replay(tmp_path, _game().dump())) == ["3/3", "2/3"]
     assert _replay_titles(_replay(tmp_path, "1. a1-c2 a5-b3\n2. c2-d2\n")) == ["3/3", "2/3"]
     # a plain list in other rules: --rules, or a first line that says them
@@ -249,10 +256,14 @@ def test_a_folder_as_replay_is_one_clear_line(tmp_path):
 
 def test_a_damaged_save_as_replay_is_one_clear_line(tmp_path):
     folder = tmp_path / "saves"
-    folder.mkdir()
-    _save(folder, "not json at all")
-    _one_clear_line(sim(["--replay", str(folder / "game"), "--data", str(tmp_path / "d")],
+    write_slots(str(folder), "game", "not json at all")
+    _one_clear_line(sim(["--replay", str(folder / "game.0"), "--data", str(tmp_path / "d")],
                         tmp_path), "not a saved game")
+    log = tmp_path / "log"
+    log.mkdir()
+    (log / gamefiles.LOG).write_bytes(b"\xa5 not a log" + b"\xff" * 4000)
+    _one_clear_line(sim(["--replay", str(log), "--data", str(tmp_path / "d")], tmp_path),
+                    "no game in progress", "saves: unreadable")
 
 
 @pytest.mark.parametrize("content, words", [
@@ -269,6 +280,24 @@ def test_a_bad_script_file_is_one_clear_line(tmp_path, content, words):
                            "--data", str(tmp_path / "d")], cwd=ROOT, env=_env(tmp_path),
                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
     _one_clear_line(proc, "--script", *words)
+
+
+@pytest.mark.parametrize("content, words", [
+    ("hello world\n", ["line 1 'hello world'", "'hello' is not a button", "select", "wait MS"]),
+    ("select\nnext world\n", ["line 2 'next world'", "'world' is not a count", "next 3"]),
+    ("wait soon\n", ["line 1 'wait soon'", "wait takes milliseconds", "'soon'"]),
+    ("select 0\n", ["line 1", "a count of 1 or more"]),
+    ("p2 select 2 now\n", ["line 1", "too many words"]),
+])
+def test_a_garbage_script_says_which_line_and_why(tmp_path, content, words):
+    """Bug: a garbage --script said "invalid literal for int() with base 10: 'world'"."""
+    path = tmp_path / "events.txt"
+    path.write_text(content)
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--script", str(path),
+                           "--data", str(tmp_path / "d")], cwd=ROOT, env=_env(tmp_path),
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    _one_clear_line(proc, "--script", *words)
+    assert "invalid literal" not in proc.stderr and "int()" not in proc.stderr
 
 
 def test_garbled_script_on_stdin_is_one_clear_line(tmp_path):
@@ -301,7 +330,7 @@ def test_a_seed_repeats_the_ai_exactly(tmp_path):
                    tmp_path, "select\nselect\nwait 3000\nexport\nquit\n")
         assert proc.returncode == 0, proc.stderr
         exported = [p for p in (tmp_path / data).iterdir() if p.name.startswith("jarmo-game")]
-        return blinka.load_game_text(exported[0].read_text()).history()
+        return gamefiles.load_game_text(exported[0].read_text()).history()
     first = answers("one")
     assert len(first) == 2 and first == answers("two")
 
@@ -324,6 +353,7 @@ def test_the_app_gets_the_seed(tmp_path):
     ("selfplay", "usage: python3 run.py selfplay"),
     ("lint", "usage: python3 run.py lint"),
     ("deploy", "usage: python3 run.py deploy"),
+    ("bundle", "usage: python3 run.py bundle"),
 ])
 @pytest.mark.parametrize("flag", ["--help", "-h"])
 def test_every_run_py_command_answers_help_at_once(tmp_path, command, says, flag):

@@ -1,0 +1,75 @@
+"""The simulator's short log: what happened in the game, turn by turn, in the
+display's own words, kept while the display moves on.
+
+Host only.  The device's display holds the latest turn of each side (paged
+when long, jarmo/app_play.py); on a PC the screen has room for more, so the
+log keeps the turns that went before, and says when a game begins and ends.
+"""
+
+KEEP = 40       # entries kept (the screen shows the last ones that fit)
+
+
+class EventLog:
+    """Watches the app (see()) and keeps its events as log entries."""
+
+    def __init__(self):
+        self.entries = []
+        self._game = None
+        self._lists = [None, None]     # each side's list of events, as the app keeps it
+        self._seen = [0, 0]            # how many of them are in the log
+        self._over = False
+
+    def see(self, app):
+        """Take what the app tells now; call it at every screen drawn."""
+        game = getattr(app, "game", None)
+        board = getattr(app, "board", None)
+        if getattr(app, "state", None) in ("lesson", "replay") or board is None:
+            return
+        if game is None:
+            self._game = None
+            return
+        if game is not self._game:
+            self._game = game
+            self._lists = [None, None]
+            self._seen = [0, 0]
+            self._over = False
+            what = game.rules + "".join("+" + e for e in game.expansions)
+            self._add("Started: %s" % what if not game.plies else
+                      "Resumed: %s, after %d turns" % (what, game.plies))
+        events = getattr(board, "events", None)
+        last = getattr(board, "events_side", -1)
+        if isinstance(events, list) and len(events) == 2 and last >= 0:
+            for side in (1 - last, last):
+                now = events[side]
+                # the app starts a new list for each turn of a side
+                seen = self._seen[side] if now is self._lists[side] else 0
+                if len(now) > seen:
+                    self._add(" ".join(now[seen:]))
+                self._lists[side] = now
+                self._seen[side] = len(now)
+        result = game.result()
+        if result is not None and not self._over:
+            self._over = True
+            if result.winner is None:
+                self._add("Game over: a draw (%s)" % result.reason)
+            else:
+                self._add("Game over: %s wins (%s)" % (result.winner.capitalize(), result.reason)
+                          + (", points %d-%d" % result.points if result.points else ""))
+
+    def _add(self, text):
+        self.entries.append(text)
+        del self.entries[:-KEEP]
+
+    def lines(self, width, height):
+        """The last entries that fit in height lines of width (wrapped,
+        newest last), under the title "Log:"; [] when empty or no room."""
+        import textwrap
+        if not self.entries or height < 2:
+            return []
+        out = []
+        for entry in reversed(self.entries):
+            wrapped = textwrap.wrap(entry, max(10, width), subsequent_indent="  ")
+            if len(out) + len(wrapped) > height - 1:
+                break
+            out = wrapped + out
+        return ["Log:"] + out if out else []

@@ -1,0 +1,57 @@
+# Players: who plays a side of the running game, one interface for every kind.
+#
+#     player.name              how the display names it: "AI moved a5 to b3."
+#     player.local             True: its turns are picked here, with the buttons
+#                              (the Play screen); False: it answers by itself
+#                              (the screen that waits for the other side)
+#     player.level             its jarmo.ai level, or -1 if it is no AI
+#     player.start(game, now)  its turn begins (now: int ms, wrapping)
+#     player.step(now)         None while it thinks or waits, else the action
+#                              codes of its turn (jarmo/codes.py)
+#     player.drop()            let go of what can be made again (RAM)
+#
+# The kinds: Human (a second player at this table), Ai (jarmo.ai at a
+# level), and a board linked by a cable. App.opponent is the player of the
+# side the human (the board's own player) does not play.
+
+
+class Human:
+    local = True
+    level = -1
+    name = "P2"
+
+    def start(self, game, now):
+        pass
+
+    def step(self, now):
+        return None     # picked with the buttons, never answered here
+
+    def drop(self):
+        pass
+
+
+class Ai:
+    local = False
+    name = "AI"
+
+    def __init__(self, level, seed):
+        self.level = level
+        self.seed = seed
+        self.search = None      # jarmo.ai.Player, made at its first turn (RAM)
+
+    def engine(self):
+        """The jarmo.ai Player (made now if it was dropped); ImportError or
+        ValueError if the AI cannot be had."""
+        if self.search is None:
+            from jarmo.ai import Player
+            self.search = Player(self.level, seed=self.seed)
+        return self.search
+
+    def start(self, game, now):
+        self.engine().start(game, now)
+
+    def step(self, now):
+        return self.search.step(now)
+
+    def drop(self):
+        self.search = None      # it starts every turn afresh anyway

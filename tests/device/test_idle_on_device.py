@@ -1,0 +1,30 @@
+"""The main loop sleeps when nothing is due (hardware/mainloop.py, issue 20),
+on real CircuitPython 10 firmware on the emulated Pico: at a human's turn the
+CPU waits for interrupts most of the time, and every device budget holds:
+no pass over 100 ms, a button answered within a pass period or so, the LEDs
+still animating (the cursor blinks), the AI's turn thought flat out.
+
+tools/bench_idle.py measures the same (`--rev main` for the code before).
+Boots a board: full tier (run.py test --full).
+"""
+
+import pytest
+
+from tools import bench_idle
+
+BUSY_BUDGET = 0.25      # share of a human's turn the CPU may be busy (the loop never slept: 100 %)
+PASS_BUDGET_MS = 100
+ANSWER_BUDGET_MS = 60   # keypad's 20 ms scan, then at most a sleeping pass period (20 ms) and a pass
+
+
+@pytest.mark.full
+def test_pico_sleeps_at_a_humans_turn_within_the_budgets(firmware_option):
+    f = bench_idle.run(firmware=firmware_option, seconds=5.0, log=lambda s: None)
+    if f is None:
+        pytest.skip("no firmware or emulator for the Pico (tests/device/README.md)")
+    print("idle figures", f)
+    assert f["human_busy"] <= BUSY_BUDGET, f
+    assert f["frames"] >= 6, f                       # the cursor blinks twice a second
+    assert f["answer_ms"] is not None and f["answer_ms"] <= ANSWER_BUDGET_MS, f
+    assert f["longest_pass_ms"] <= PASS_BUDGET_MS, f
+    assert f["ai_ms"] is not None and f["ai_busy"] > f["human_busy"], f

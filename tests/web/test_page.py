@@ -1,0 +1,169 @@
+"""The web page's parts on CPython (tools/web.py, web/jarmo_page.py): what the
+site holds, the Python that fast mode runs, the colours device mode shows.
+The page itself, in a real browser: tests/web/test_browser.py (full tier)."""
+
+import base64
+import hashlib
+import json
+import os
+import re
+
+import pytest
+
+from host.colour import perceived
+from jarmo import buttons
+from jarmo.app import App
+from jarmo.flashfile import Flash
+from jarmo.storage import Store
+from tests.device import stage
+from tests.web import expect
+from tools import web
+
+ROOT = web.ROOT
+
+
+def page_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("jarmo_page", os.path.join(ROOT, "web", "jarmo_page.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(h, start, ms, step=16):
+    """Tick the page's handheld for ms of its clock; the last update's dict."""
+    last = {}
+    for now in range(start, start + ms, step):
+        h.tick(now)
+        text = h.update()
+        if text:
+            last.update(json.loads(text))
+    return last
+
+
+def test_fast_mode_loads_every_python_file_of_jarmo_found_by_walking_the_tree():
+    files = web.python_files()
+    walked = set()
+    for here, _dirs, names in os.walk(os.path.join(ROOT, "jarmo")):
+        walked |= {os.path.relpath(os.path.join(here, n), ROOT).replace(os.sep, "/")
+                   for n in names if n.endswith(".py")}
+    assert walked and walked <= set(files)
+    for needed in ("jarmo_page.py", "hardware/leds.py", "host/colour.py", "adafruit_ticks.py"):
+        assert needed in files
+
+
+def test_the_page_plays_a_turn_shows_the_leds_as_seen_and_keeps_the_save():
+    page = page_module()
+    h = page.Handheld("host", "", 7)
+    first = run(h, 0, 200)
+    assert first["text"][1] == ">New game" and len(first["leds"]) == 25
+    h.press(buttons.SELECT)                                  # New game
+    u = run(h, 200, 300)
+    assert u["state"] == "play"
+    # the LEDs are the app's frame drawn at the level, as the eye sees it
+    frame = bytes.fromhex(u["frame"])
+    sent = [h.pixels.px[h.map[p]] for p in range(25)]         # point p on pixel map[p]
+    assert u["leds"] == [perceived(sent[p], u["level"]) for p in range(25)]
+    assert any(sent[p] and (frame[3 * p] or frame[3 * p + 1] or frame[3 * p + 2]) for p in range(25))
+    h.press(buttons.SELECT)
+    h.press(buttons.SELECT)                                  # a1 to its first target
+    saved = None
+    now = 500
+    while json.loads(h.game()) is None or len(json.loads(h.game())) < 2:
+        u = run(h, now, 100)
+        now += 100
+        saved = u.get("nvm", saved)
+        assert now < 20000, "the AI did not answer"
+    # the sector the page keeps: a new page resumes that game
+    game = json.loads(h.game())
+    assert saved is not None
+    again = page.Handheld("host", saved, 8)
+    u = run(again, 0, 200)
+    assert any("Resume" in line for line in u["text"])
+    assert Store(Flash(data=bytes.fromhex(saved))).game() is not None
+    again.press(buttons.SELECT)                              # Resume
+    run(again, 200, 300)
+    assert json.loads(again.game()) == game
+
+
+def test_device_colours_undo_the_pixel_map_and_order_of_each_profile():
+    page = page_module()
+    app = App(store=Store(Flash()), seed=3)
+    app.new_game()
+    for now in range(0, 600, 20):
+        app.tick(now)
+    frame = bytes(app.frame).hex()
+    for name in ("qtpy_bff", "feather_oled", "pico", "tabletop"):
+        prof = stage.profile(name)
+        level = 24
+        grb = stage.expected_grb(prof, frame, level)     # what the pin carries (tests/device)
+        shown = json.loads(page.device_colours(name, grb.hex(), level))
+        # what the device's own LED code sends for that frame, as seen
+        assert shown == expect.seen(bytes.fromhex(frame), level), name
+
+
+def test_device_level_comes_from_the_boards_own_brightness_setting():
+    page = page_module()
+    assert page.device_level("qtpy_bff", "") == (48 * 129) >> 8      # cap 48, brightness 128
+    nvm = stage.settings_nvm(bright=7)                                 # brightness 255
+    assert page.device_level("qtpy_bff", nvm.hex()) == (48 * 256) >> 8
+
+
+def test_the_rules_become_html_with_every_heading_and_table():
+    with open(os.path.join(ROOT, "docs", "RULES.md")) as f:
+        text = f.read()
+    out = web.markdown_html(text)
+    assert out.count("<h2 ") == len(re.findall(r"(?m)^# ", text))
+    assert out.count("<h3 ") == len(re.findall(r"(?m)^## ", text))
+    tables = len(re.findall(r"(?m)^\|[ :-]+\|[ :|-]*$", text))
+    assert out.count("<table>") == tables > 0
+    assert "<strong>camp</strong>" in out and "<code>c3-b5</code>" in out
+    assert "**" not in out and "](" not in out
+
+
+def test_the_site_holds_the_board_legend_rules_and_each_boards_drive_within_the_weight(tmp_path):
+    if not (os.path.isdir(web.MICROPYTHON) and os.path.isdir(web.RP2040JS)):
+        message = "the npm packages are missing (npm ci; python3 run.py test installs them)"
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+            pytest.fail(message)
+        pytest.skip(message)
+    out = tmp_path / "site"
+    size = web.build(str(out), with_firmware=False, log=lambda s: None)
+    assert size <= web.PAGE_BUDGET, size
+    page = (out / "index.html").read_text()
+    assert page.count('class="line"') == 38 and page.count('class="led"') == 25
+    assert page.count('class="swatch"') == len(App.legend())
+    assert "The board" in page and "<table>" in page
+    config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>',
+                                  page, re.S).group(1))
+    assert config["buttons"] == list(buttons.NAMES) and config["firmware"] == []
+    # the emulator's models are tests/device's own files, not copies kept apart
+    for name in os.listdir(out / "emulator"):
+        if name.endswith(".mjs"):
+            with open(os.path.join(ROOT, "tests", "device", name), "rb") as f:
+                assert (out / "emulator" / name).read_bytes() == f.read()
+    assert not (out / "emulator" / "emulator.mjs").exists()
+    # each profile's drive: the files `run.py deploy --profile P` writes, byte for byte
+    drives = json.loads((out / "drives.json").read_text())
+    deployed = tmp_path / "qtpy"
+    stage.build_drive(str(deployed), "qtpy_bff", trace=0)
+    files = drives["profiles"]["qtpy_bff"]
+    for here, _dirs, names in os.walk(deployed):
+        for n in names:
+            rel = os.path.relpath(os.path.join(here, n), deployed).replace(os.sep, "/")
+            if rel == "settings.toml":
+                continue                            # the test's drive sets JARMO_TRACE
+            data = (deployed / rel).read_bytes()
+            assert files[rel] == hashlib.sha1(data).hexdigest(), rel
+            assert base64.b64decode(drives["blobs"][files[rel]]) == data
+    settings = base64.b64decode(drives["blobs"][files["settings.toml"]]).decode()
+    assert 'JARMO_PROFILE = "qtpy_bff"' in settings and "JARMO_TRACE" not in settings
+
+
+@pytest.mark.parametrize("args", [["--help"]])
+def test_run_py_web_answers_help_without_building(args):
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "run.py"), "web"] + args,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "--build" in proc.stdout

@@ -1,0 +1,183 @@
+"""Project Bundles: the game as a zip per board profile and CircuitPython version.
+
+    python3 run.py bundle [--profile P ...] [--mpy-cross PATH ...] [--out DIR]
+    python3 run.py bundle --requirements     # rewrite device/requirements*.txt
+
+Like the Project Bundle of an Adafruit Learn guide: one zip holds a folder
+"CircuitPython 10.x" whose contents are copied onto the CIRCUITPY drive
+as they are: code.py, boot.py, settings.toml (with the profile), the
+packages jarmo/ and hardware/ and lib/ (the libraries this profile
+imports) compiled to .mpy by CircuitPython's own mpy-cross.  Each
+mpy-cross makes the bundles of its CircuitPython major version (read from
+its banner): give one --mpy-cross per version.  The zips are written to
+build/ as jarmo-PROFILE-CircuitPython-N.x.zip.
+
+The same libraries, by their names in the CircuitPython library bundle, are
+in device/requirements.txt (boards with a display) and
+device/requirements-no-display.txt, for `circup install -r`.
+"""
+
+import argparse
+import importlib.util
+import io
+import os
+import re
+import shutil
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED_MPY_CROSS = os.path.join(os.path.dirname(ROOT), "shared", "rp2040", "mpy-cross")
+REQUIREMENTS = {True: os.path.join(ROOT, "device", "requirements.txt"),
+                False: os.path.join(ROOT, "device", "requirements-no-display.txt")}
+# The pip package each library comes from (requirements.txt pins it).
+DISTRIBUTIONS = {"neopixel": "adafruit-circuitpython-neopixel",
+                 "adafruit_ticks": "adafruit-circuitpython-ticks",
+                 "adafruit_displayio_sh1107": "adafruit-circuitpython-displayio-sh1107"}
+
+
+def _deploy():
+    spec = importlib.util.spec_from_file_location("jarmo_deploy", os.path.join(ROOT, "tools",
+                                                                               "deploy.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+deploy = _deploy()
+
+
+def board_profiles():
+    """The profiles a board can run (all but the PC's own)."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from hardware import profiles
+    return {name: p for name, p in profiles.PROFILES.items() if name != "host"}
+
+
+def major_version(banner):
+    """10 for "CircuitPython 10.3.0-alpha.4 ... mpy-cross emitting mpy v6.3"."""
+    m = re.search(r"CircuitPython (\d+)\.", banner)
+    if not m:
+        raise deploy.DeployError("cannot tell the CircuitPython version from %r" % banner)
+    return int(m.group(1))
+
+
+def requirements_text(has_display):
+    """The circup requirements of a board with (or without) a display: one
+    library a line, by its name in the CircuitPython library bundle, pinned
+    to the version requirements.txt installs."""
+    from importlib import metadata
+    lines = ["# Jarmo's libraries for a board %s a display, for `circup install -r`"
+             % ("with" if has_display else "without"),
+             "# (python3 run.py bundle --requirements writes this file from tools/deploy.py)"]
+    for module, _files in deploy.LIBRARIES:
+        if not has_display and module in deploy.DISPLAY_LIBRARIES:
+            continue
+        try:
+            version = "==" + metadata.version(DISTRIBUTIONS[module])
+        except metadata.PackageNotFoundError:
+            version = ""
+        lines.append(module + version)
+    return "\n".join(lines) + "\n"
+
+
+def bundle(profile, compiler, out_dir, root=ROOT, log=print):
+    """Write the Project Bundle of one profile for compiler's CircuitPython
+    major version; its path."""
+    profiles = board_profiles()
+    if profile not in profiles:
+        raise deploy.DeployError("no board profile %r: give one of %s"
+                                 % (profile, ", ".join(sorted(profiles))))
+    has_display = profiles[profile]["display"] is not None
+    major = major_version(compiler.banner)
+    name = "jarmo-%s" % profile
+    folder = "%s/CircuitPython %d.x/" % (name, major)
+    deploy.fill_lib(os.path.join(root, "lib"), log=lambda s: None)
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "%s-CircuitPython-%d.x.zip" % (name, major))
+    with open(os.path.join(root, "device", "settings.toml")) as f:
+        settings = deploy.settings_text(None, f.read(), profile)
+    with tempfile.TemporaryDirectory() as build, zipfile.ZipFile(
+            path + ".part", "w", zipfile.ZIP_DEFLATED) as z:
+        for src, rel, compile_it in deploy.plan(root, compiler=compiler, has_display=has_display):
+            if compile_it:
+                out = os.path.join(build, rel)
+                compiler.compile(src, out, rel[:-4] + ".py")
+                src = out
+            z.write(src, folder + rel)
+        z.writestr(folder + "settings.toml", settings)
+        z.writestr(name + "/requirements.txt", requirements_text(has_display))
+        z.writestr(name + "/README.txt", readme(profile, major, profiles[profile]))
+    os.replace(path + ".part", path)
+    log("wrote %s" % os.path.relpath(path, os.getcwd()))
+    return path
+
+
+def readme(profile, major, p):
+    out = io.StringIO()
+    out.write("Jarmo for %s (profile %s), CircuitPython %d.x\n\n" % (p["board"], profile, major))
+    out.write("1. Install CircuitPython %d on the board (circuitpython.org/downloads);\n"
+              "   it shows up as a drive called CIRCUITPY.\n" % major)
+    out.write("2. Copy everything inside the folder \"CircuitPython %d.x\" onto CIRCUITPY,\n"
+              "   replacing what is there (code.py, boot.py, settings.toml, jarmo/,\n"
+              "   hardware/, lib/).\n" % major)
+    out.write("3. Unplug and plug in again: the game starts. From now on the drive is\n"
+              "   read-only over USB while the game saves; to copy a new version, hold\n"
+              "   the USB-edit key (%s) while plugging in.\n" % (p["usb_edit_key"] or "-"))
+    out.write("\nThe libraries are in lib/ already; with circup, `circup install -r\n"
+              "requirements.txt` (beside this file) installs the same ones.\n")
+    return out.getvalue()
+
+
+def find_compilers(paths):
+    """CircuitPython mpy-cross programs: the given paths, else the one on PATH,
+    else the shared folder's; DeployError if there is none."""
+    if not paths:
+        found = shutil.which("mpy-cross")
+        paths = [found] if found else [SHARED_MPY_CROSS] if os.access(SHARED_MPY_CROSS, os.X_OK) else []
+    if not paths:
+        raise deploy.DeployError(
+            "a bundle holds .mpy files: give CircuitPython's mpy-cross with --mpy-cross PATH "
+            "(published beside the firmware on circuitpython.org)")
+    return [deploy.find_mpy_cross(p) for p in paths]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python3 run.py bundle",
+        description="Write the game as Project Bundle zips (as Adafruit's Learn guides offer "
+                    "them): one per board profile and CircuitPython major version, compiled "
+                    "with CircuitPython's mpy-cross, into build/.")
+    ap.add_argument("--profile", action="append", metavar="P",
+                    help="a board profile (repeatable; default: every board profile)")
+    ap.add_argument("--mpy-cross", action="append", metavar="PATH",
+                    help="CircuitPython's mpy-cross, one per CircuitPython major version "
+                         "(default: mpy-cross on PATH, else ../shared/rp2040/mpy-cross)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build"), metavar="DIR",
+                    help="where the zips go (default: build/)")
+    ap.add_argument("--requirements", action="store_true",
+                    help="only rewrite device/requirements.txt and requirements-no-display.txt")
+    args = ap.parse_args(argv)
+    if args.requirements:
+        for has_display, path in REQUIREMENTS.items():
+            with open(path, "w") as f:
+                f.write(requirements_text(has_display))
+            print("wrote %s" % os.path.relpath(path, ROOT))
+        return 0
+    try:
+        names = args.profile or sorted(board_profiles())
+        if "host" in names:
+            raise deploy.DeployError("host is the PC's profile (the simulator's), not a board's")
+        for compiler in find_compilers(args.mpy_cross):
+            for name in names:
+                bundle(name, compiler, args.out)
+    except (ValueError, deploy.DeployError) as err:
+        print("bundle: %s" % err, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
