@@ -44,12 +44,12 @@ from jarmo.app_base import (
     SIDE_WORDS,
     TICKS_MASK,
     TIMER,
-    forget_module,
 )
 from jarmo.app_menu import new_game, resume
 from jarmo.app_play import Play
 from jarmo.board import point
 from jarmo.players import Ai, Human
+from jarmo.unload import forget_module
 
 # What the device imports after start-up, one module per main-loop pass, so
 # that no state change waits for an import (docs/ARCHITECTURE.md). Every

@@ -136,17 +136,6 @@ def expansions(s):
     return out
 
 
-def forget_module(name):
-    """Forget a module ("jarmo.stats") so its code can be collected
-    (MicroPython RAM): out of sys.modules and off its package."""
-    import sys
-    mod = sys.modules.pop(name, None)
-    package, _, short = name.rpartition(".")
-    pkg = sys.modules.get(package)
-    if mod is not None and getattr(pkg, short, None) is mod:
-        delattr(pkg, short)
-
-
 def wrap(text, width=21, lines=2):
     """Up to `lines` lines of at most `width` characters, cut at spaces."""
     out = []

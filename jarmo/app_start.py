@@ -16,13 +16,13 @@ from jarmo.app_base import (
     S_MENU,
     S_NOTICE,
     SIDE,
-    forget_module,
     takes_expansions,
     wrap,
 )
 from jarmo.board import SIDE_NAMES
 from jarmo.game import EXPANSIONS, RULE_SETS
 from jarmo.storage import R_GAME, R_SETTINGS
+from jarmo.unload import forget_module
 
 
 def boot(app, problems):

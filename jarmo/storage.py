@@ -43,6 +43,7 @@ except ImportError:
         return value
 
 from jarmo.checksum import crc16
+from jarmo.unload import forget_module
 
 # What the records hold (one byte each). R_FORMAT, R_SKIP and the game's chain
 # are the store's own; the app names the rest.
@@ -58,9 +59,9 @@ NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
          R_CAMPAIGN: "campaign"}
 
 _SYNC = const(0xA5)
-_HEAD = const(5)            # sync, key, seq (2), length
-_OVER = const(7)            # header and CRC
-_MAGIC = b"JARMO\x01"
+HEAD = const(5)            # sync, key, seq (2), length
+OVER = const(7)            # header and CRC
+MAGIC = b"JARMO\x01"
 # Free bytes a game may need without a compaction in its middle: tidy()
 # compacts between games when fewer are left (a 40-turn game takes ~400).
 RESERVE = const(1024)
@@ -69,7 +70,7 @@ RESERVE = const(1024)
 def record(key, seq, payload):
     """The bytes of one record."""
     n = len(payload)
-    out = bytearray(n + _OVER)
+    out = bytearray(n + OVER)
     out[0] = _SYNC
     out[1] = key
     out[2] = (seq >> 8) & 255
@@ -84,9 +85,9 @@ def record(key, seq, payload):
 
 def parse_at(data, pos, end):
     """The length of the valid record at data[pos], or 0 if none starts there."""
-    if data[pos] != _SYNC or pos + _OVER > end:
+    if data[pos] != _SYNC or pos + OVER > end:
         return 0
-    n = data[pos + 4] + _OVER
+    n = data[pos + 4] + OVER
     if pos + n > end:
         return 0
     c = crc16(data, pos + 1, pos + n - 2)
@@ -127,7 +128,7 @@ class Store:
         self._due = False       # tidy() found too little room for a game
         gap = self._index(data, end)
         if self._fresh:
-            want = record(R_FORMAT, 0, _MAGIC)
+            want = record(R_FORMAT, 0, MAGIC)
             if not _partial(data, want[:min(end, len(want))]):
                 self.problems.append("saves: unreadable, started afresh")
         elif gap >= 0:
@@ -145,7 +146,7 @@ class Store:
             return -1
         size = len(data)
         pos = parse_at(data, 0, size)
-        if not pos or data[1] != R_FORMAT or data[5:5 + data[4]] != _MAGIC:
+        if not pos or data[1] != R_FORMAT or data[5:5 + data[4]] != MAGIC:
             self._fresh = True          # a torn first write, or another program's
             return -1
         gap = -1
@@ -158,7 +159,7 @@ class Store:
                 continue
             key = data[pos + 1]
             if gap >= 0:
-                if key != R_SKIP or n != _OVER + 2 or data[pos + 5] << 8 | data[pos + 6] != gap:
+                if key != R_SKIP or n != OVER + 2 or data[pos + 5] << 8 | data[pos + 6] != gap:
                     self._damage(data, gap, pos)
                 gap = -1
             self.seq = data[pos + 2] << 8 | data[pos + 3]
@@ -172,7 +173,7 @@ class Store:
         # bytes data[gap:pos] that no power cut explains: name the record of
         # each header found there by the lengths the headers claim
         while True:
-            key = data[gap + 1] if data[gap] == _SYNC and gap + _OVER <= pos else 0
+            key = data[gap + 1] if data[gap] == _SYNC and gap + OVER <= pos else 0
             if key == R_TURN:
                 key = R_GAME
             if key not in self.damaged:
@@ -181,19 +182,19 @@ class Store:
                 self._due = True        # compacted away: reported once
             if not key:
                 return
-            gap += data[gap + 4] + _OVER
+            gap += data[gap + 4] + OVER
             if gap >= pos:
                 return
 
     def _payload(self, pos):
         n = self.nvm[pos + 4]
-        return bytes(self.nvm[pos + _HEAD:pos + _HEAD + n])
+        return bytes(self.nvm[pos + HEAD:pos + HEAD + n])
 
     def read(self, key):
         """The newest payload stored under key (bytes), or None if none or empty."""
         for rec in reversed(self._pending):
             if rec[1] == key:
-                return bytes(rec[_HEAD:-2]) or None
+                return bytes(rec[HEAD:-2]) or None
         pos = self.newest.get(key, -1)
         if pos < 0:
             return None
@@ -258,14 +259,14 @@ class Store:
         rec = record(key, seq, payload)
         at = self.end
         if at == 0:
-            rec = record(R_FORMAT, 0, _MAGIC) + rec    # a blank sector: ours from now on
+            rec = record(R_FORMAT, 0, MAGIC) + rec    # a blank sector: ours from now on
         self.seq = seq
         if self._fresh or self._pending or at + len(rec) > self.size:
             self._pending.append(record(key, seq, payload))  # compacted in a pass of its own
             return
         self.nvm[at:at + len(rec)] = rec            # into erased bytes: no erase
         self.end = at + len(rec)
-        self._note(key, self.end - len(payload) - _OVER)
+        self._note(key, self.end - len(payload) - OVER)
 
     def _note(self, key, pos):
         if key == R_GAME:
@@ -323,71 +324,12 @@ class Store:
         if self.free < RESERVE:
             self._due = True
 
-    def live(self):
-        """Offsets of the records a compaction keeps, in log order (the game's
-        turns apart): the newest of each key, less what a waiting record
-        replaces."""
-        waiting = [rec[1] for rec in self._pending]
-        keep = []
-        if not self._fresh:
-            for key, pos in self.newest.items():
-                if key != R_FORMAT and key != R_TURN and key not in waiting:
-                    keep.append(pos)
-        keep.sort()
-        return keep
-
     def compact(self):
         """Write the live records and the waiting ones back into the sector:
-        the one erase. The game's turns go back merged into as few records
-        as they fit (a turn record is a run of action codes; the game needs
-        no turn bounds to replay them), so even a very long game fits."""
-        nvm = self.nvm
-        size = self.size
-        image = bytearray(b"\xff" * size)
-        at = [0, self.seq]      # where the next record goes; the last number given
-        # (merged turns get new numbers; the waiting records keep theirs)
-
-        def put(rec):
-            p = at[0]
-            if p + len(rec) > size:
-                raise OSError(28)       # ENOSPC: the live records fill the sector
-            image[p:p + len(rec)] = rec
-            at[0] = p + len(rec)
-
-        def new(key, payload):
-            at[1] = (at[1] + 1) & 0xFFFF
-            put(record(key, at[1], payload))
-
-        def turns(codes):
-            for i in range(0, len(codes), 254):
-                new(R_TURN, codes[i:i + 254])
-
-        put(record(R_FORMAT, 0, _MAGIC))
-        for p in self.live():
-            put(nvm[p:p + nvm[p + 4] + _OVER])
-        codes = b""
-        if not self._fresh and R_GAME in self.newest:
-            data = bytes(nvm[0:size])
-            for p in self.turns(data):
-                codes += data[p + _HEAD:p + _HEAD + data[p + 4]]
-        pending = self._pending
-        for i in range(len(pending)):
-            rec = pending[i]
-            if rec[1] == R_TURN:
-                codes += rec[_HEAD:-2]
-                continue
-            if rec[1] == R_GAME:
-                codes = b""             # the turns of the game it replaces
-            for later in pending[i + 1:]:
-                if later[1] == rec[1]:
-                    break               # replaced before it was ever written
-            else:
-                put(rec)
-        turns(codes)
-        nvm[0:size] = image
-        self.erases += 1
-        self._pending = []
-        self._due = False
-        self._fresh = False
-        self._index(image, at[0])
-        self.seq = at[1]                # numbers are never given twice
+        the one erase (jarmo/compaction.py: its code is in RAM only while it
+        runs, between games)."""
+        from jarmo.compaction import compact
+        try:
+            compact(self)
+        finally:
+            forget_module("jarmo.compaction")

@@ -12,7 +12,6 @@ import pytest
 
 from tests.device import stage
 from tests.device.test_game_on_device import booted, play_a_turn_and_the_ais, tap, trace, wait_state
-from tests.device.test_modes_on_device import level_settings
 
 DEVICE_PROFILES = ("pico", "qtpy_bff", "feather_oled", "joystick", "tabletop")
 
@@ -31,7 +30,8 @@ def repl(dev, command, answer, timeout_ms=5000):
 @pytest.mark.parametrize("profile_name", DEVICE_PROFILES)
 def test_every_profile_plays_level_4_on_its_firmware_within_the_budgets(tmp_path, profile_name):
     pass_ms, heap, first_ms = stage.BUDGETS["frozen"]
-    with booted(tmp_path, None, profile_name, kind="frozen", files={"settings.0": level_settings(1, 5)}) as dev:
+    with booted(tmp_path, None, profile_name, kind="frozen",
+                nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
         code = sorted(name for name in dev.listdir("/") if name.endswith((".py", ".mpy")))
         assert code == ["boot.py", "code.py"]                       # the rest is in the firmware
         assert "jarmo" not in dev.listdir("/") and "hardware" not in dev.listdir("/")
