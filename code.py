@@ -85,7 +85,7 @@ from jarmo.app import App  # noqa: E402
 from hardware.leds import make_leds  # noqa: E402
 from hardware.mainloop import run_guarded  # noqa: E402
 from hardware import flash  # noqa: E402
-from jarmo.app_base import forget_module  # noqa: E402
+from jarmo.unload import forget_module  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
