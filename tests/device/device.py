@@ -125,7 +125,7 @@ def rp2040js_available():
 
 
 def unavailable_reason(board="raspberry_pi_pico", firmware=None):
-    """None when `Device` can run `board`, else a message saying what is missing (for pytest.skip)."""
+    """None when `Device` can run `board`, else a message saying what is missing (for tests/needs.py)."""
     if not node_path():
         return "Node.js (node) is not installed: the device emulator needs it"
     if not rp2040js_available():

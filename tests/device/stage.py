@@ -63,7 +63,7 @@ def build_drive(folder, profile, mpy=True, trace=2, files=None, frozen=False, **
 
 def firmware_unavailable(profile_name, kind, firmware_option=None):
     """None when `kind` firmware for the profile's board can be had here, else why not
-    (for pytest.skip). Jarmo's firmware needs the kit and the ARM compiler
+    (for tests/needs.py). Jarmo's firmware needs the kit and the ARM compiler
     (installed by `python3 run.py firmware`, which CI runs first)."""
     from tests.device.device import node_path, rp2040js_available, unavailable_reason
     if kind == "stock":
@@ -71,10 +71,6 @@ def firmware_unavailable(profile_name, kind, firmware_option=None):
     if not node_path() or not rp2040js_available():
         return "Node.js or the rp2040js npm package is missing (npm ci): the device emulator needs them"
     return _firmware_tool().unavailable_reason()
-
-
-def in_ci():
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def firmware(profile_name, kind, firmware_option=None):

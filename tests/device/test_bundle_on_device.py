@@ -7,6 +7,7 @@ import zipfile
 
 import pytest
 
+from tests import needs
 from tests.device import stage
 from tests.device.device import Device, firmware_path, unavailable_reason
 from tests.device.test_game_on_device import play_a_turn_and_the_ais, tap, trace, wait_state
@@ -16,9 +17,7 @@ from tests.hardware.test_bundle import bundle, compiler
 @pytest.mark.full
 def test_the_qtpy_bundle_copied_onto_a_blank_drive_plays(tmp_path, firmware_option):
     prof = stage.profile("qtpy_bff")
-    why = unavailable_reason(prof["board_id"], firmware_option)
-    if why:
-        pytest.skip(why)
+    needs.require(unavailable_reason(prof["board_id"], firmware_option))
     path = bundle.bundle("qtpy_bff", compiler(), str(tmp_path / "out"), log=lambda s: None)
     drive = tmp_path / "CIRCUITPY"
     with zipfile.ZipFile(path) as z:

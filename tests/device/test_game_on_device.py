@@ -19,6 +19,7 @@ import contextlib
 import pytest
 
 from jarmo.stats import Stats
+from tests import needs
 from tests.app.oldsaves import game_text, slot
 from tests.device import stage
 from tests.device.device import Device
@@ -33,11 +34,7 @@ def booted(tmp_path, firmware_option, profile_name, files=None, nvm=None, kind="
     when there is no such firmware here (CI builds Jarmo's first: it fails).
     files: put on the drive; nvm: what microcontroller.nvm holds at power-on."""
     prof = stage.profile(profile_name)
-    why = stage.firmware_unavailable(profile_name, kind, firmware_option)
-    if why and kind == "frozen" and stage.in_ci():
-        pytest.fail(why)                  # .ci/run builds Jarmo's firmware before the tests
-    if why:
-        pytest.skip(why)
+    needs.require(stage.firmware_unavailable(profile_name, kind, firmware_option))
     drive = stage.build_drive(str(tmp_path / "CIRCUITPY"), profile_name, files=files, frozen=kind == "frozen",
                               JARMO_SEED=settings.pop("JARMO_SEED", 11), **settings)
     i2c = 0x3C if prof["display"] == "sh1107_128x64" else None

@@ -14,6 +14,7 @@ import textwrap
 
 import pytest
 
+from tests import needs
 from tests.device import device as dv
 
 PIXELS = bytes([0x10, 0x20, 0x30, 0xFF, 0x00, 0x01, 0x00, 0x80, 0x00])  # G, R, B per pixel
@@ -60,9 +61,7 @@ PICO_CODE = textwrap.dedent(
 
 
 def _firmware(board):
-    reason = dv.unavailable_reason(board)
-    if reason:
-        pytest.skip(reason)
+    needs.require(dv.unavailable_reason(board))
     return dv.firmware_path(board)
 
 
@@ -236,7 +235,7 @@ def test_feather_oled_i2c_and_pin_names(tmp_path):
 
 def _need_node():
     if not dv.rp2040js_available():
-        pytest.skip("Node.js or the rp2040js package (npm ci) is missing")
+        needs.missing("Node.js or the rp2040js package (npm ci) is missing")
 
 
 def test_models_selftest():
@@ -300,9 +299,7 @@ NVM_CODE = textwrap.dedent(
 
 @pytest.mark.full
 def test_nvm_appends_without_an_erase_and_a_cut_tears_the_erase(tmp_path):
-    why = dv.unavailable_reason("raspberry_pi_pico")
-    if why:
-        pytest.skip(why)
+    needs.require(dv.unavailable_reason("raspberry_pi_pico"))
     drive = tmp_path / "drive"
     drive.mkdir()
     (drive / "code.py").write_text(NVM_CODE)

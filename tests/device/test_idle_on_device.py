@@ -10,6 +10,7 @@ Boots a board: full tier (run.py test --full).
 
 import pytest
 
+from tests import needs
 from tools import bench_idle
 
 BUSY_BUDGET = 0.25      # share of a human's turn the CPU may be busy (the loop never slept: 100 %)
@@ -21,7 +22,7 @@ ANSWER_BUDGET_MS = 60   # keypad's 20 ms scan, then at most a sleeping pass peri
 def test_pico_sleeps_at_a_humans_turn_within_the_budgets(firmware_option):
     f = bench_idle.run(firmware=firmware_option, seconds=5.0, log=lambda s: None)
     if f is None:
-        pytest.skip("no firmware or emulator for the Pico (tests/device/README.md)")
+        needs.missing("no firmware or emulator for the Pico (tests/device/README.md)")
     print("idle figures", f)
     assert f["human_busy"] <= BUSY_BUDGET, f
     assert f["frames"] >= 6, f                       # the cursor blinks twice a second

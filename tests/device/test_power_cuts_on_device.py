@@ -34,6 +34,7 @@ from jarmo.flashfile import Flash
 from jarmo.gamerec import load as load_game
 from jarmo.stats import Stats
 from jarmo.storage import R_CAMPAIGN, R_IMPORTED, R_SETTINGS, Store, parse_at
+from tests import needs
 from tests.device import stage
 from tests.device.device import Device, firmware_path, unavailable_reason
 
@@ -165,9 +166,7 @@ def _boot_dev(tmp_path, firmware_option, nvm=None, seed=1):
     prof = stage.profile(PROFILE)
     tmp_path.mkdir(parents=True, exist_ok=True)
     board = prof["board_id"]
-    why = unavailable_reason(board, firmware_option)
-    if why:
-        pytest.skip(why)
+    needs.require(unavailable_reason(board, firmware_option))
     # the greedy AI, one game at a time, standard rules
     drive = stage.build_drive(str(tmp_path / "CIRCUITPY"), PROFILE, trace=1, JARMO_SEED=7)
     dev = Device(firmware_path(board, firmware_option), drive, neopixel_pin=prof["pixel_pin"],

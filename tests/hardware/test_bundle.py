@@ -9,6 +9,7 @@ import zipfile
 
 import pytest
 
+from tests import needs
 from tests.device import stage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -21,7 +22,7 @@ deploy = bundle.deploy
 def compiler():
     path = stage.mpy_cross_path()
     if path is None:
-        pytest.skip("no CircuitPython mpy-cross (JARMO_MPY_CROSS, ../shared/rp2040/mpy-cross)")
+        needs.missing("no CircuitPython mpy-cross (JARMO_MPY_CROSS, ../shared/rp2040/mpy-cross)")
     return deploy.find_mpy_cross(path)
 
 

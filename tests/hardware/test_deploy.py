@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests import needs
 from tests.device import stage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -316,8 +317,11 @@ def test_settings_lines_can_be_set(drive):
 # ---------------------------------------------------------------- .mpy
 
 SHARED_MPY_CROSS = stage.mpy_cross_path()     # the one the device stage compiles with
-needs_mpy_cross = pytest.mark.skipif(SHARED_MPY_CROSS is None,
-                                     reason="CircuitPython's mpy-cross is not in ../shared/rp2040/")
+
+
+@pytest.fixture
+def needs_mpy_cross():
+    needs.require(None if SHARED_MPY_CROSS else "CircuitPython's mpy-cross is not in ../shared/rp2040/")
 
 
 def _fake_mpy_cross(tmp_path, banner):
@@ -351,8 +355,7 @@ def test_a_micropython_mpy_cross_on_path_is_refused_by_the_command(tmp_path, dri
     assert proc.returncode == 0 and (drive / "jarmo" / "game.py").exists()
 
 
-@needs_mpy_cross
-def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive):
+def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive, needs_mpy_cross):
     compiler = deploy.find_mpy_cross(SHARED_MPY_CROSS)
     assert "CircuitPython" in compiler.banner
     deploy.deploy(str(drive), log=lambda s: None)                  # first as .py

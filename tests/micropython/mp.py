@@ -27,10 +27,6 @@ class MicroPythonUnavailable(RuntimeError):
     """Node.js or the npm package is missing."""
 
 
-def in_ci():
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def unavailable_reason():
     """None when MicroPython can run here, else why not."""
     if shutil.which("node") is None:
@@ -42,14 +38,10 @@ def unavailable_reason():
 
 def require_micropython():
     """In a test: skip when MicroPython cannot run here; fail instead under CI=true."""
-    reason = unavailable_reason()
-    if reason is None:
-        return
-    import pytest
+    from tests.needs import require
 
-    if in_ci():
-        pytest.fail("MicroPython is required in CI: " + reason, pytrace=False)
-    pytest.skip("MicroPython unavailable: " + reason)
+    reason = unavailable_reason()
+    require(None if reason is None else "MicroPython unavailable: " + reason)
 
 
 def _arguments(items):

@@ -19,6 +19,7 @@ import threading
 
 import pytest
 
+from tests import needs
 from tools import web
 
 CHROMIUM = os.environ.get("JARMO_CHROMIUM", "/usr/bin/chromium")
@@ -27,14 +28,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 SHOTS = os.path.join(web.ROOT, "build", "screenshots")
 
 
-def _in_ci():
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def _unavailable(why):
-    if _in_ci():
-        pytest.fail(why + " (CI must have it: .ci/run installs it)")
-    pytest.skip(why)
+    needs.missing(why)
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ import time
 import pytest
 
 from jarmo import buttons
+from tests import needs
 from tests.web import expect
 from tests.web.conftest import record, shot
 
@@ -177,7 +178,7 @@ def open_device(page, site, profile):
     _folder, url, config = site
     board = config["profiles"][profile]["board_id"]
     if board not in config["firmware"]:
-        pytest.skip("no CircuitPython firmware for %s on the site" % board)
+        needs.missing("no CircuitPython firmware for %s on the site" % board)
     page.goto(url + "?mode=device&profile=%s" % profile)
 
 
