@@ -1,4 +1,4 @@
-"""The rules core stays within its RAM budget under MicroPython 1.27 (issue 2).
+"""The rules core stays within its RAM budget under MicroPython 1.27.
 
 Byte counts, not timings: deterministic for a given build. The figures are
 printed by tools/bench_core.py and kept in docs/BENCHMARKS.md.

@@ -5,7 +5,7 @@
 Memory is measured under real MicroPython (WebAssembly, through
 tests/micropython/run.mjs); each measurement runs in its own top-level
 runPython call, because that port reclaims garbage only between calls.
-Budgets (issue 2): live heap after importing the rules and creating a game
+Budgets: live heap after importing the rules and creating a game
 <= 40 KB; growth after 100 random full games <= 512 bytes; one legal() plus
 one play() in a midgame position allocates <= 2 KB.
 """

@@ -25,9 +25,9 @@ The console trace (hardware/trace.py) gives:
   - the AI's thinking time per turn, as the player waits for it (median, max).
 
 Budgets, at the worst moment of a game against the AI, a pass after the
-first frame, and power-on to the first frame: stock firmware (issue 8; the
+first frame, and power-on to the first frame: stock firmware (the
 Pico, the QT Py and the Feather with the OLED) at least 50 KB free, no
-pass over 100 ms, 3 s; Jarmo's firmware (issue 18; every profile) at least
+pass over 100 ms, 3 s; Jarmo's firmware (every profile) at least
 96 KB free, no pass over 60 ms, 1.5 s.  The AI's own limits per level are
 in docs/AI.md (tools/bench_ai_device.py measures them on set positions).
 Exits 1 if a budget is missed.  Times are emulated: rp2040js counts
@@ -50,7 +50,7 @@ from tests.device import stage  # noqa: E402
 from tests.device.device import Device  # noqa: E402
 
 BUDGETS = stage.BUDGETS     # per firmware kind: (pass ms, free bytes, power-on to first frame ms)
-# Who is held to them: stock firmware on the boards of issue 8, Jarmo's everywhere.
+# Who is held to them: stock firmware on the three boards, Jarmo's everywhere.
 BUDGETED = {"stock": ("pico", "qtpy_bff", "feather_oled"),
             "frozen": ("pico", "qtpy_bff", "feather_oled", "joystick", "tabletop")}
 TAP_MS = 100

@@ -19,8 +19,8 @@ against the greedy AI and measures, at the human's turn:
   - the busy share and the time of the AI's turns that follow (they think
     flat out), and the longest main-loop pass (hardware/trace.py).
 
-hardware/mainloop.py sleeps out an idle pass's period (issue 20); before
-that the loop never slept and the CPU was busy all the time.
+hardware/mainloop.py sleeps out an idle pass's period; `--rev` measures
+another revision of the code the same way (one whose loop never slept).
 """
 
 import argparse

@@ -65,7 +65,7 @@ EXTRA_PYTHON = (("hardware/__init__.py", "hardware/__init__.py"),
                 ("host/legend.py", "host/legend.py"),
                 ("web/jarmo_page.py", "jarmo_page.py"))
 STATIC = (".html", ".js", ".css")
-PAGE_BUDGET = 3 * 1024 * 1024       # bytes of the site without the firmware (issue 20)
+PAGE_BUDGET = 3 * 1024 * 1024       # bytes of the site without the firmware
 
 
 def _read(path, mode="r"):

@@ -1,4 +1,4 @@
-"""What the play modes of issue 12 cost in RAM, under real MicroPython 1.27.
+"""What the play modes (campaign, guided first game, timer, hint) cost in RAM, under real MicroPython 1.27.
 
 Measured as tests/app/test_app_memory.py does (live heap after gc.collect()
 in a separate runPython call, on top of the core, the AI module and a

@@ -1,6 +1,6 @@
 """Jarmo's firmware (tools/firmware.py: CircuitPython 10.3 with jarmo/,
 hardware/ and the libraries frozen in) on the emulated board of every
-profile, against the budgets of issue 18, and the game's own view of where
+profile, against its budgets (tests/device/stage.py BUDGETS), and the game's own view of where
 its code comes from (jarmo.ai.FROZEN: the bigger tables) on both kinds.
 
 Each boots a board, so all are in the full tier (run.py test --full); CI

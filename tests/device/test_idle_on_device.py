@@ -1,4 +1,4 @@
-"""The main loop sleeps when nothing is due (hardware/mainloop.py, issue 20),
+"""The main loop sleeps when nothing is due (hardware/mainloop.py),
 on real CircuitPython 10 firmware on the emulated Pico: at a human's turn the
 CPU waits for interrupts most of the time, and every device budget holds:
 no pass over 100 ms, a button answered within a pass period or so, the LEDs

@@ -1,4 +1,4 @@
-"""The play modes of issue 12 (campaign, guided first game) on real CircuitPython
+"""The play modes (campaign, guided first game) on real CircuitPython
 10 firmware on an emulated RP2040, through the board's buttons only.
 
 Same harness and patterns as test_game_on_device.py: the project deployed as

@@ -242,7 +242,7 @@ def _fits(lines, rows, cols):
 
 @pytest.mark.parametrize("rows, cols", [(20, 60), (24, 80), (12, 30)])
 def test_small_terminal_keeps_the_status_and_the_menus_visible(sim, rows, cols):
-    """Issue 5: the status text (whose turn, the menus) is always on the screen."""
+    """The status text (whose turn, the menus) is always on the screen."""
     p = sim(rows=rows, cols=cols)
     p.expect_screen(r"South \(you\) to move")
     lines = first_screen(p.raw).splitlines()
@@ -549,7 +549,7 @@ def test_script_with_a_saved_game_opens_on_resume(tmp_path):
     assert board_of(screens[-1])["c2"] == "A", screens[-1]    # the saved position
 
 
-# ---------------------------------------------------------------- new screens (issue 10)
+# ---------------------------------------------------------------- How to play, the rules, export
 
 
 def test_question_mark_opens_how_to_play_and_r_the_rules(sim):
@@ -618,7 +618,7 @@ def test_a_bad_replay_on_a_terminal_exits_2_with_one_line(tmp_path):
 
 
 def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
-    # Issue 12's modes need no keys of their own: the menu reaches them.
+    # The play modes need no keys of their own: the menu reaches them.
     # A hint for the running game, then the campaign's ladder, then the
     # guided first game; button events only.
     script = ("menu\nnext\nselect\nwait 3000\n"           # Hint: thinks, then shows the turn
