@@ -1,6 +1,7 @@
 """Project Bundles: the game as a zip per board profile and CircuitPython version.
 
     python3 run.py bundle [--profile P ...] [--mpy-cross PATH ...] [--out DIR]
+                          [--firmware auto|yes|no]
     python3 run.py bundle --requirements     # rewrite device/requirements*.txt
 
 Like the Project Bundle of an Adafruit Learn guide: one zip holds a folder
@@ -10,7 +11,10 @@ packages jarmo/ and hardware/ and lib/ (the libraries this profile
 imports) compiled to .mpy by CircuitPython's own mpy-cross.  Each
 mpy-cross makes the bundles of its CircuitPython major version (read from
 its banner): give one --mpy-cross per version.  The zips are written to
-build/ as jarmo-PROFILE-CircuitPython-N.x.zip.
+build/ as jarmo-PROFILE-CircuitPython-N.x.zip, and beside them Jarmo's
+firmware for each profile, jarmo-PROFILE-VERSION.uf2 (tools/firmware.py:
+CircuitPython with the game frozen in; --firmware auto, the default, builds
+them where the CircuitPython kit is, yes insists, no leaves them out).
 
 The same libraries, by their names in the CircuitPython library bundle, are
 in device/requirements.txt (boards with a display) and
@@ -128,7 +132,41 @@ def readme(profile, major, p):
               "   the USB-edit key (%s) while plugging in.\n" % (p["usb_edit_key"] or "-"))
     out.write("\nThe libraries are in lib/ already; with circup, `circup install -r\n"
               "requirements.txt` (beside this file) installs the same ones.\n")
+    out.write("\nOr install Jarmo's firmware instead (the game runs from flash: twice the\n"
+              "free RAM, a stronger AI): jarmo-%s-VERSION.uf2, published beside this\n"
+              "zip. Hold BOOT while plugging the board in, drag the UF2 onto the RPI-RP2\n"
+              "drive, then copy only code.py, boot.py and settings.toml from the folder\n"
+              "above onto CIRCUITPY.\n" % profile)
     return out.getvalue()
+
+
+def _firmware_tool():
+    spec = importlib.util.spec_from_file_location("jarmo_firmware", os.path.join(ROOT, "tools",
+                                                                                "firmware.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def firmwares(names, out_dir, mode, log=print, tool=None):
+    """Jarmo's firmware of each profile beside the zips (mode "auto": where
+    it can be built, "yes": FirmwareError where not, "no": none); their paths."""
+    if mode == "no":
+        return []
+    tool = tool or _firmware_tool()
+    why = tool.unavailable_reason()
+    if why and mode == "auto":
+        log("no firmware in the bundle: %s" % why)
+        return []
+    out = []
+    for name in names:
+        try:
+            fw = tool.build_firmware(name, out_dir, log=log)
+        except tool.FirmwareError as err:
+            raise deploy.DeployError(str(err)) from None
+        log("wrote %s" % os.path.relpath(fw.path, os.getcwd()))
+        out.append(fw.path)
+    return out
 
 
 def find_compilers(paths):
@@ -157,6 +195,9 @@ def main(argv=None):
                          "(default: mpy-cross on PATH, else ../shared/rp2040/mpy-cross)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build"), metavar="DIR",
                     help="where the zips go (default: build/)")
+    ap.add_argument("--firmware", choices=("auto", "yes", "no"), default="auto",
+                    help="Jarmo's firmware (UF2) of each profile beside the zips: auto (where the "
+                         "CircuitPython kit is), yes, no")
     ap.add_argument("--requirements", action="store_true",
                     help="only rewrite device/requirements.txt and requirements-no-display.txt")
     args = ap.parse_args(argv)
@@ -173,6 +214,7 @@ def main(argv=None):
         for compiler in find_compilers(args.mpy_cross):
             for name in names:
                 bundle(name, compiler, args.out)
+        firmwares(names, args.out, args.firmware)
     except (ValueError, deploy.DeployError) as err:
         print("bundle: %s" % err, file=sys.stderr)
         return 2

@@ -68,7 +68,7 @@ def test_the_command_writes_a_zip_per_profile_and_refuses_host(tmp_path):
         [sys.executable, os.path.join(ROOT, "tools", "bundle.py"), "--out", str(out),
          "--mpy-cross", stage.mpy_cross_path()] + list(args),
         capture_output=True, text=True, timeout=300)
-    proc = run("--profile", "qtpy_bff", "--profile", "tabletop")
+    proc = run("--profile", "qtpy_bff", "--profile", "tabletop", "--firmware", "no")
     assert proc.returncode == 0, proc.stderr
     assert sorted(os.listdir(out)) == ["jarmo-qtpy_bff-CircuitPython-10.x.zip",
                                        "jarmo-tabletop-CircuitPython-10.x.zip"]
@@ -101,3 +101,63 @@ def test_the_circup_requirements_are_the_libraries_a_deploy_copies(tmp_path, has
     assert set(_circup_names(text)) == libs
     assert all(re.fullmatch(r"[a-z0-9_]+==\d+\.\d+\.\d+", line)
                for line in text.splitlines() if not line.startswith("#"))
+
+
+class FakeFirmwareTool:
+    """tools/firmware.py's interface, building nothing: a UF2 named as it names them."""
+
+    class FirmwareError(Exception):
+        pass
+
+    def __init__(self, why=None):
+        self.why = why
+        self.built = []
+
+    def unavailable_reason(self):
+        return self.why
+
+    def build_firmware(self, profile, out_dir, log=print):
+        path = os.path.join(out_dir, "jarmo-%s-v1.uf2" % profile)
+        with open(path, "wb") as f:
+            f.write(b"UF2\n")
+        self.built.append(profile)
+        return type("Firmware", (), {"path": path})
+
+
+def test_the_release_puts_each_profiles_firmware_beside_the_zips(tmp_path):
+    tool = FakeFirmwareTool()
+    paths = bundle.firmwares(["qtpy_bff", "pico"], str(tmp_path), "auto", log=lambda s: None, tool=tool)
+    assert [os.path.basename(p) for p in paths] == ["jarmo-qtpy_bff-v1.uf2", "jarmo-pico-v1.uf2"]
+    assert bundle.firmwares(["pico"], str(tmp_path), "no", tool=tool) == []
+
+
+def test_without_the_kit_auto_leaves_the_firmware_out_and_says_why_yes_refuses(tmp_path):
+    said = []
+    tool = FakeFirmwareTool(why="the CircuitPython kit is not here")
+    assert bundle.firmwares(["pico"], str(tmp_path), "auto", log=said.append, tool=tool) == []
+    assert said == ["no firmware in the bundle: the CircuitPython kit is not here"]
+    tool.build_firmware = lambda *a, **k: (_ for _ in ()).throw(tool.FirmwareError("no kit"))
+    with pytest.raises(deploy.DeployError, match="no kit"):
+        bundle.firmwares(["pico"], str(tmp_path), "yes", tool=tool)
+
+
+def test_the_bundles_readme_names_the_firmware_way_too():
+    text = bundle.readme("qtpy_bff", 10, bundle.board_profiles()["qtpy_bff"])
+    assert "jarmo-qtpy_bff-VERSION.uf2" in text and "RPI-RP2" in text
+
+
+@pytest.mark.full
+def test_the_release_command_ships_the_uf2_beside_the_zip(tmp_path):
+    # CI builds the firmware before the volume tier: here it comes from the cache
+    compiler()
+    needs.require(bundle._firmware_tool().unavailable_reason())
+    out = tmp_path / "build"
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bundle.py"), "--out", str(out),
+                           "--mpy-cross", stage.mpy_cross_path(), "--profile", "qtpy_bff",
+                           "--firmware", "yes"], capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(os.listdir(out), key=lambda n: n.endswith(".uf2"))
+    assert names[0] == "jarmo-qtpy_bff-CircuitPython-10.x.zip"
+    assert re.match(r"^jarmo-qtpy_bff-\S+\.uf2$", names[1]) and len(names) == 2, names
+    with open(out / names[1], "rb") as f:
+        assert f.read(4) == b"UF2\n"                    # the UF2 block's first magic
