@@ -49,17 +49,17 @@ _STACK = const(32)
 
 # Per level: most turns searched, the node budget (actions applied) per turn
 # without a clock, and with a clock (start(game, now_ms)) the time budget in
-# ms and a node cap.  "3-legacy" (5) is the level 3 of before the device
-# measurements (issue 9), kept as a benchmark opponent: not in the app's menu.
-LEVELS = ("random", "greedy", "2", "3", "4", "3-legacy")
-_DEPTH = (0, 1, 2, 8, 8, 4)
-_BUDGET = (0, 1000000, 1500, 510, 1950, 3000)   # per level (3 and 4: the rule set's row)
+# ms and a node cap.  (The benchmarks' "3-legacy" opponent is host-side:
+# host/opponents.py.)
+LEVELS = ("random", "greedy", "2", "3", "4")
+_DEPTH = (0, 1, 2, 8, 8)
+_BUDGET = (0, 1000000, 1500, 510, 1950)   # per level (3 and 4: the rule set's row)
 # Levels 3 and 4 take their node budgets (the nodes the emulated Pico
 # applies in their time budgets) and level 3 its time from the rule set's
 # row (jarmo/rulesets.py; docs/AI.md, "Measured"): level 3 thinks 650 ms in
 # classic, where more nodes made it weaker (docs/AI.md, Strength).
-TIME_MS = (0, 0, 130, 900, 2800, 0)
-_CAP = (0, 1000000, 1500, 12000, 40000, 3000)
+TIME_MS = (0, 0, 130, 900, 2800)
+_CAP = (0, 1000000, 1500, 12000, 40000)
 
 
 def frozen(path):
@@ -78,13 +78,13 @@ def frozen(path):
 
 
 FROZEN = frozen(globals().get("__file__"))
-# Transposition table entries per level (a power of 2; 0: none).  Frozen
-# code runs from flash and leaves its heap to the game: the tables then
-# grow back to those of before issue 9 cut them for the Pico's heap (with
-# the 800 hash numbers of _zobrist), where level 4 is stronger (docs/AI.md,
+# Transposition table entries per level (a power of 2; 0: none).  Code in
+# RAM keeps them small for the Pico's heap; frozen code runs from flash and
+# leaves its heap to the game, so its tables are 4 times larger (with the
+# 800 hash numbers of _zobrist), where level 4 is stronger (docs/AI.md,
 # "Memory": 1024 entries for level 4 played no better).
-TT_STOCK = (0, 0, 0, 128, 128, 0)
-TT_FROZEN = (0, 0, 0, 512, 512, 0)
+TT_STOCK = (0, 0, 0, 128, 128)
+TT_FROZEN = (0, 0, 0, 512, 512)
 
 
 def use_tables(frozen):
@@ -146,8 +146,7 @@ def _zobrist(n):
     # table per point and byte takes 3.2 KB.  n = 800 (frozen code: TT_FROZEN),
     # that table, a 30-bit number per point and byte, z[p * 32 + q]: with it
     # and 512-entry tables level 4 beat level 3 in standard in 87.1 % of the
-    # decided games (the very games of before issue 9), with the 57 numbers
-    # 64.7 % (docs/AI.md, "Memory").
+    # decided games, with the 57 numbers 64.7 % (docs/AI.md, "Memory").
     z = array("l", [0] * n)
     x = Rng(20240609).state
     for k in range(n):
@@ -599,8 +598,7 @@ def _match(top, single, enemy_dist, side, n, free):
 # ----------------------------------------------------------------- player
 
 def level_number(level):
-    """0..4 for "random", "greedy", 0..4 or "0".."4", 5 for "3-legacy";
-    ValueError otherwise."""
+    """0..4 for "random", "greedy", 0..4 or "0".."4"; ValueError otherwise."""
     if isinstance(level, str):
         name = level.strip().lower()
         if name in LEVELS:
@@ -627,7 +625,6 @@ class Player:
         self.node_budget = None        # without a clock: None for the level's
         self.budget = _BUDGET[self.level]   # of the turn in hand
         self.time_ms = TIME_MS[self.level]   # with a clock: think this long at most
-        self._legacy = self.level == 5
         self._t0 = -1                  # the clock at start(), -1: no clock (node budget)
         # History heuristic (levels 2 to 4): per side and move (f * 12 + t + 6),
         # how much cut-offs that move made this turn, in halves up to
