@@ -69,28 +69,19 @@ _UNREACHABLE = const(9)     # a distance where there is no way (as jarmo.evaluat
 # More plies than any game: the search's ply limit when the game has none.
 _NO_PLY_LIMIT = const(0x20000000)   # 2**29
 
-# The position key (_hash): the pieces' hash numbers XORed with the counts,
-# each at its bit: held, captured and out per side 3 bits each, then the
-# golden flags, the side to act, the markers and the stage.  The numbers:
-# code in RAM has 57 (z[p] per point p, z[_Z_BYTE + q] per piece byte q),
-# frozen code _Z_FULL (z[p << _Z_ROW | q], a number per point and byte).
-_K_HELD1 = const(3)
-_K_POOL0 = const(6)
-_K_POOL1 = const(9)
-_K_OUT0 = const(12)
-_K_OUT1 = const(15)
-_K_HGOLD0 = const(18)
-_K_HGOLD1 = const(19)
-_K_PGOLD0 = const(20)
-_K_PGOLD1 = const(21)
-_K_TURN = const(22)
-_K_MARKERS = const(23)
-_K_STAGE = const(24)
-_KEY_TURN = const(1 << _K_TURN)   # XOR it: the other side to act
+# The position key (_hash): the pieces' hash numbers XORed with the counts:
+# held, captured and out per side, _KEY_COUNT bits each from bit 0 (k-th
+# count at k * _KEY_COUNT), then from bit _KEY_FLAGS one bit each: golden
+# held South, North, golden captured South, North, the side to act, the
+# markers and the stage (+0 .. +6).  The hash numbers: code in RAM has
+# _Z_BYTE + 32 (z[p] per point p, z[_Z_BYTE + q] per piece byte q), frozen
+# code _Z_FULL (z[p << _Z_ROW | q], a number per point and byte).
+_KEY_COUNT = const(3)
+_KEY_FLAGS = const(18)
+_KEY_TURN = const(1 << _KEY_FLAGS + 4)   # XOR it: the other side to act
 _Z_BYTE = const(25)
 _Z_ROW = const(5)                 # a piece byte has 5 bits: 32 numbers a point
 _Z_FULL = const(800)              # 25 points << _Z_ROW
-_Z_SMALL = const(57)              # _Z_BYTE + 32
 # A transposition table entry's _ttdf byte: turns searched << _TT_DEPTH | bound.
 _TT_DEPTH = const(2)
 _TT_BOUND = const(3)
@@ -156,7 +147,7 @@ def use_tables(frozen):
     Done at import by FROZEN; the host's benchmarks and tests switch."""
     global _TT, _ZOBRIST
     _TT = TT_FROZEN if frozen else TT_STOCK
-    _ZOBRIST = _zobrist(_Z_FULL if frozen else _Z_SMALL)
+    _ZOBRIST = _zobrist(_Z_FULL if frozen else _Z_BYTE + 32)
 
 
 # The caller's ms clock wraps here (supervisor.ticks_ms): a private mirror of
@@ -232,11 +223,12 @@ def _hash(g, z):
     held = g._held
     pool = g._pool
     out = g._out
-    return h ^ (held[0] | held[1] << _K_HELD1 | pool[0] << _K_POOL0 | pool[1] << _K_POOL1
-                | out[0] << _K_OUT0 | out[1] << _K_OUT1 | g._held_gold[0] << _K_HGOLD0
-                | g._held_gold[1] << _K_HGOLD1 | g._pool_gold[0] << _K_PGOLD0
-                | g._pool_gold[1] << _K_PGOLD1 | g._turn << _K_TURN
-                | g._markers_on << _K_MARKERS | g._stage << _K_STAGE)
+    return h ^ (held[0] | held[1] << _KEY_COUNT | pool[0] << 2 * _KEY_COUNT
+                | pool[1] << 3 * _KEY_COUNT | out[0] << 4 * _KEY_COUNT | out[1] << 5 * _KEY_COUNT
+                | g._held_gold[0] << _KEY_FLAGS | g._held_gold[1] << _KEY_FLAGS + 1
+                | g._pool_gold[0] << _KEY_FLAGS + 2 | g._pool_gold[1] << _KEY_FLAGS + 3
+                | g._turn << _KEY_FLAGS + 4 | g._markers_on << _KEY_FLAGS + 5
+                | g._stage << _KEY_FLAGS + 6)
 
 
 def _tables(game, part=False):

@@ -25,10 +25,8 @@ _PRESENT = const(1)
 _NORTH = const(2)
 _GUARD = const(4)
 _MARK = const(8)
-# q & _WHOSE of a piece byte: _SOUTHS for a South piece, _NORTHS for a North one.
+# q & _WHOSE of a piece byte: _PRESENT for a South piece, _WHOSE for a North one.
 _WHOSE = const(_PRESENT | _NORTH)
-_SOUTHS = const(_PRESENT)
-_NORTHS = const(_PRESENT | _NORTH)
 # A set of camp points (of either camp) holds camp point k (a1 + k or a5 + k) as
 # bit k: 1, _K1, _K2, _K3, _K4.  (*25: the row of the distance tables.)
 _K1 = const(2)
@@ -53,7 +51,7 @@ _RECALL_READY = const(60)    # classic: a marked archer on the enemy camp, room 
 _MARKER = const(15)          # challenges: standing on a remote-camp marker
 _STEP = const(100)           # race rule sets: one move of the race
 _HOSTAGE_STEPS = const(3)    # race: a hostage costs its owner this many moves more
-_TAKES_LAST = const(25000)   # race: the side to act takes the last piece (1/4 of a won game)
+_WIN = const(100000)         # a won game (as jarmo.ai's); race: taking the last piece, 1/4
 _BLOCKED = const(1)          # race: entering a camp point an enemy piece still holds
 
 
@@ -85,25 +83,25 @@ def eval_scored(g, tables):
     # Free points of each side's enemy camp (not taken by its own pieces), and
     # whether each side's own camp has an empty point.
     # (Written out: a loop costs more than the work.  A point is free for a
-    # side unless one of its own pieces stands on it: q & _WHOSE is _SOUTHS
-    # for South's, _NORTHS for North's; camp point k is bit k of the set.)
+    # side unless one of its own pieces stands on it: q & _WHOSE is _PRESENT
+    # for South's, _WHOSE for North's; camp point k is bit k of the set.)
     a = top[20]
     b = top[21]
     c = top[22]
     e = top[23]
     f = top[24]
-    off0 = (((a & _WHOSE) != _SOUTHS) | ((b & _WHOSE) != _SOUTHS) * _K1
-            | ((c & _WHOSE) != _SOUTHS) * _K2 | ((e & _WHOSE) != _SOUTHS) * _K3
-            | ((f & _WHOSE) != _SOUTHS) * _K4) * 25
+    off0 = (((a & _WHOSE) != _PRESENT) | ((b & _WHOSE) != _PRESENT) * _K1
+            | ((c & _WHOSE) != _PRESENT) * _K2 | ((e & _WHOSE) != _PRESENT) * _K3
+            | ((f & _WHOSE) != _PRESENT) * _K4) * 25
     camp_free1 = not (a and b and c and e and f)
     a = top[0]
     b = top[1]
     c = top[2]
     e = top[3]
     f = top[4]
-    off1 = (((a & _WHOSE) != _NORTHS) | ((b & _WHOSE) != _NORTHS) * _K1
-            | ((c & _WHOSE) != _NORTHS) * _K2 | ((e & _WHOSE) != _NORTHS) * _K3
-            | ((f & _WHOSE) != _NORTHS) * _K4) * 25
+    off1 = (((a & _WHOSE) != _WHOSE) | ((b & _WHOSE) != _WHOSE) * _K1
+            | ((c & _WHOSE) != _WHOSE) * _K2 | ((e & _WHOSE) != _WHOSE) * _K3
+            | ((f & _WHOSE) != _WHOSE) * _K4) * 25
     camp_free0 = not (a and b and c and e and f)
     guard0 = pool[0] and not classic
     guard1 = pool[1] and not classic
@@ -263,14 +261,14 @@ def eval_race(g, tables):
         f = scratch[5]
         if (att0 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & _GUARD):
             if 5 - pool[1] - g._out[1] == 1:
-                v += _TAKES_LAST
+                v += _WIN // 4
             elif v < 0:
                 v = 0
     elif side == 1 and n0 == 1 and not held[0] and not pool[0]:
         f = scratch[0]
         if (att1 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & _GUARD):
             if 5 - pool[0] - g._out[0] == 1:
-                v += _TAKES_LAST
+                v += _WIN // 4
             elif v < 0:
                 v = 0
     return v
