@@ -60,14 +60,10 @@ _AFTER = const(2)
 _STAGE_BITS = const(3)      # entry >> _STAGE & _STAGE_BITS: the stage before the action
 _BYTE_BITS = const(31)      # a piece byte: entry >> _CAPTURED & _BYTE_BITS, the one captured
 _FLAG_BITS = const(7)       # entry >> _MOVER & _FLAG_BITS and byte >> _FLAGS & _FLAG_BITS
-# An undo entry with none of these bits is a move that captured nothing.
-_QUIET = const(_KIND_BITS | _BYTE_BITS << _CAPTURED)
 # The distance tables' row of a side with all 5 enemy-camp points free
 # (31 * 25: the plain distance; as jarmo.evaluation's _FREE_ALL).
 _FREE_ALL = const(775)
 _UNREACHABLE = const(9)     # a distance where there is no way (as jarmo.evaluation's)
-# More plies than any game: the search's ply limit when the game has none.
-_NO_PLY_LIMIT = const(0x20000000)   # 2**29
 
 # The position key (_hash): the pieces' hash numbers XORed with the counts:
 # held, captured and out per side, _KEY_COUNT bits each from bit 0 (k-th
@@ -78,7 +74,6 @@ _NO_PLY_LIMIT = const(0x20000000)   # 2**29
 # code _Z_FULL (z[p << _Z_ROW | q], a number per point and byte).
 _KEY_COUNT = const(3)
 _KEY_FLAGS = const(18)
-_KEY_TURN = const(1 << _KEY_FLAGS + 4)   # XOR it: the other side to act
 _Z_BYTE = const(25)
 _Z_ROW = const(5)                 # a piece byte has 5 bits: 32 numbers a point
 _Z_FULL = const(800)              # 25 points << _Z_ROW
@@ -816,7 +811,7 @@ class Player:
         out = g._out
         classic = g._ban            # the back-and-forth ban, no repetition, no wipe-out
         jasyr = g._one_action       # a placement is a whole turn
-        plim = g.ply_limit - 1 if g.ply_limit else _NO_PLY_LIMIT
+        plim = g.ply_limit - 1 if g.ply_limit else 0x20000000   # 2**29: more than any game
         size = self._size
         d = self._d
         while True:
@@ -968,7 +963,10 @@ class Player:
                         t = -1
                         if ttmask >= 0:
                             e = log[-1]
-                            if (neg[d] and not e & _QUIET and not e >> _WHERE
+                            # (an entry without kind or captured bits: a move
+                            # that took nothing)
+                            if (neg[d] and not e & (_KIND_BITS | _BYTE_BITS << _CAPTURED)
+                                    and not e >> _WHERE
                                     and not top[e >> _SOURCE & _POINT_BITS]):
                                 # A turn of one quiet move from where the last
                                 # began: update that key (the piece leaves its
@@ -978,10 +976,10 @@ class Player:
                                 q = _PRESENT | m * _NORTH | (e >> _MOVER & _FLAG_BITS) << _FLAGS
                                 if ztab:
                                     h = (hashes[d] ^ zob[f << _Z_ROW | q]
-                                         ^ zob[t << _Z_ROW | top[t]] ^ _KEY_TURN)
+                                         ^ zob[t << _Z_ROW | top[t]] ^ 1 << _KEY_FLAGS + 4)
                                 else:
                                     h = (hashes[d] ^ (zob[f] + zob[_Z_BYTE + q])
-                                         ^ (zob[t] + zob[_Z_BYTE + top[t]]) ^ _KEY_TURN)
+                                         ^ (zob[t] + zob[_Z_BYTE + top[t]]) ^ 1 << _KEY_FLAGS + 4)
                             else:
                                 h = _hash(g, zob)
                             t = (h ^ (h >> _TT_FOLD)) & ttmask
