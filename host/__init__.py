@@ -8,6 +8,8 @@ sim         the terminal simulator's command line (`python3 run.py play`), and
             now), legend (what it means, the keys), log, colour, terminal,
             pager, export, replay, script, gamefiles
 selfplay    AI self-play statistics (`python3 run.py selfplay`)
+opponents   the AI players self-play and the benchmarks build, with "3-legacy",
+            a benchmark opponent that does not ship
 
 tools/deploy.py copies code.py, boot.py, jarmo/, hardware/ and lib/ to the
 board: nothing here goes with them.

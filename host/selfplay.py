@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from jarmo.ai import Player, level_number
+from host.opponents import check_level, make_player
 from jarmo.game import EXPANSIONS, REASONS, RULE_SETS, Game
 
 DEFAULT_PLY_LIMIT = 300
@@ -30,7 +30,8 @@ USAGE = """usage: python3 run.py selfplay [--rules R] [--games N] [--south LEVEL
 
   --rules       classic | standard | legendary | jasyr (default classic)
   --games       number of games (default 100)
-  --south       level of the player who starts as South: random, greedy, 2, 3, 4 (default greedy)
+  --south       level of the player who starts as South: random, greedy, 2, 3, 4
+                or 3-legacy (a benchmark opponent: host/opponents.py) (default greedy)
   --north       level of the other player (default greedy)
   --seed        base seed; game k uses seeds derived from it and k (default 0)
   --jobs        processes to spread the games over (default 1)
@@ -59,7 +60,7 @@ def play_game(rules, expansions, ply_limit, south, north, seed=0, index=0, swap=
     if swapped:
         first, second = north, south
     s1, s2 = game_seeds(seed, index)
-    players = (Player(first, s1), Player(second, s2))
+    players = (make_player(first, s1), make_player(second, s2))
     game = Game(rules, expansions, ply_limit)
     while game.result() is None:
         for code in players[0 if game.turn == "south" else 1].choose(game):
@@ -246,7 +247,7 @@ def parse_selfplay(argv):
         raise UsageError("the classic rule set takes no expansions")
     for side in ("south", "north"):
         try:
-            level_number(opts[side])
+            check_level(opts[side])
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
     return opts

@@ -18,13 +18,15 @@
 # from the point of view of the side that acts at that node; it changes sign
 # only where the turn passes to the other side (negamax over actions).
 #
-# docs/AI.md describes the evaluation, the levels and the measured costs.
+# The static evaluation at the leaves is jarmo/evaluation.py's.  docs/AI.md
+# describes the evaluation, the levels and the measured costs.
 
 import os
 from array import array
 
 from jarmo import rulesets as R
 from jarmo.board import HOME_ROW, ROW
+from jarmo.evaluation import TARGETS, eval_race, eval_scored
 from jarmo.game import Game
 from jarmo.rng import Rng
 
@@ -33,6 +35,52 @@ try:
 except ImportError:  # CPython
     def const(value):
         return value
+
+# The bit contract (jarmo/codes.py): private mirrors, inlined by MicroPython
+# (tests/test_core_imports.py checks their values).
+_PRESENT = const(1)
+_NORTH = const(2)
+_MOVE = const(0)
+_RECALL = const(1)
+_PLACE = const(2)
+_DONE = const(3)
+_ACTION_BITS = const(0x1FFF)
+_KIND_BITS = const(7)
+_SOURCE = const(3)
+_TARGET = const(8)
+_POINT_BITS = const(31)
+_SIDE_BIT = const(13)
+_STAGE = const(14)
+_CAPTURED = const(16)
+_MOVER = const(21)
+_WHERE = const(24)
+_FLAGS = const(2)
+_AFTER = const(2)
+# The widths codes.py writes as numbers ("entry >> STAGE & 3", ...).
+_STAGE_BITS = const(3)      # entry >> _STAGE & _STAGE_BITS: the stage before the action
+_BYTE_BITS = const(31)      # a piece byte: entry >> _CAPTURED & _BYTE_BITS, the one captured
+_FLAG_BITS = const(7)       # entry >> _MOVER & _FLAG_BITS and byte >> _FLAGS & _FLAG_BITS
+# The distance tables' row of a side with all 5 enemy-camp points free
+# (31 * 25: the plain distance; as jarmo.evaluation's _FREE_ALL).
+_FREE_ALL = const(775)
+_UNREACHABLE = const(9)     # a distance where there is no way (as jarmo.evaluation's)
+
+# The position key (_hash): the pieces' hash numbers XORed with the counts:
+# held, captured and out per side, _KEY_COUNT bits each from bit 0 (k-th
+# count at k * _KEY_COUNT), then from bit _KEY_FLAGS one bit each: golden
+# held South, North, golden captured South, North, the side to act, the
+# markers and the stage (+0 .. +6).  The hash numbers: code in RAM has
+# _Z_BYTE + 32 (z[p] per point p, z[_Z_BYTE + q] per piece byte q), frozen
+# code _Z_FULL (z[p << _Z_ROW | q], a number per point and byte).
+_KEY_COUNT = const(3)
+_KEY_FLAGS = const(18)
+_Z_BYTE = const(25)
+_Z_ROW = const(5)                 # a piece byte has 5 bits: 32 numbers a point
+_Z_FULL = const(800)              # 25 points << _Z_ROW
+# A transposition table entry's _ttdf byte: turns searched << _TT_DEPTH | bound.
+_TT_DEPTH = const(2)
+_TT_BOUND = const(3)
+_TT_FOLD = const(12)              # index: (key ^ key >> _TT_FOLD) & mask
 
 SLICE = const(6)           # actions applied per step() by default: see docs/AI.md
 _INF = const(1000000)
@@ -49,17 +97,17 @@ _STACK = const(32)
 
 # Per level: most turns searched, the node budget (actions applied) per turn
 # without a clock, and with a clock (start(game, now_ms)) the time budget in
-# ms and a node cap.  "3-legacy" (5) is the level 3 of before the device
-# measurements (issue 9), kept as a benchmark opponent: not in the app's menu.
-LEVELS = ("random", "greedy", "2", "3", "4", "3-legacy")
-_DEPTH = (0, 1, 2, 8, 8, 4)
-_BUDGET = (0, 1000000, 1500, 510, 1950, 3000)   # per level (3 and 4: the rule set's row)
+# ms and a node cap.  (The benchmarks' "3-legacy" opponent is host-side:
+# host/opponents.py.)
+LEVELS = ("random", "greedy", "2", "3", "4")
+_DEPTH = (0, 1, 2, 8, 8)
+_BUDGET = (0, 1000000, 1500, 510, 1950)   # per level (3 and 4: the rule set's row)
 # Levels 3 and 4 take their node budgets (the nodes the emulated Pico
 # applies in their time budgets) and level 3 its time from the rule set's
 # row (jarmo/rulesets.py; docs/AI.md, "Measured"): level 3 thinks 650 ms in
 # classic, where more nodes made it weaker (docs/AI.md, Strength).
-TIME_MS = (0, 0, 130, 900, 2800, 0)
-_CAP = (0, 1000000, 1500, 12000, 40000, 3000)
+TIME_MS = (0, 0, 130, 900, 2800)
+_CAP = (0, 1000000, 1500, 12000, 40000)
 
 
 def frozen(path):
@@ -78,13 +126,13 @@ def frozen(path):
 
 
 FROZEN = frozen(globals().get("__file__"))
-# Transposition table entries per level (a power of 2; 0: none).  Frozen
-# code runs from flash and leaves its heap to the game: the tables then
-# grow back to those of before issue 9 cut them for the Pico's heap (with
-# the 800 hash numbers of _zobrist), where level 4 is stronger (docs/AI.md,
+# Transposition table entries per level (a power of 2; 0: none).  Code in
+# RAM keeps them small for the Pico's heap; frozen code runs from flash and
+# leaves its heap to the game, so its tables are 4 times larger (with the
+# 800 hash numbers of _zobrist), where level 4 is stronger (docs/AI.md,
 # "Memory": 1024 entries for level 4 played no better).
-TT_STOCK = (0, 0, 0, 128, 128, 0)
-TT_FROZEN = (0, 0, 0, 512, 512, 0)
+TT_STOCK = (0, 0, 0, 128, 128)
+TT_FROZEN = (0, 0, 0, 512, 512)
 
 
 def use_tables(frozen):
@@ -94,7 +142,7 @@ def use_tables(frozen):
     Done at import by FROZEN; the host's benchmarks and tests switch."""
     global _TT, _ZOBRIST
     _TT = TT_FROZEN if frozen else TT_STOCK
-    _ZOBRIST = _zobrist(800 if frozen else 57)
+    _ZOBRIST = _zobrist(_Z_FULL if frozen else _Z_BYTE + 32)
 
 
 # The caller's ms clock wraps here (supervisor.ticks_ms): a private mirror of
@@ -116,25 +164,6 @@ _HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 
 _LMR_MIN = const(2)
 _SKIP3 = 1
 
-# Action kinds (jarmo.game): move, recall, place, done, flip, flip+place, redeploy.
-_MOVE = const(0)
-_RECALL = const(1)
-_PLACE = const(2)
-_DONE = const(3)
-
-# Evaluation weights (docs/AI.md).  Scored rule sets count in 1/100 points.
-_PIECE = const(100)        # a piece on the board: 1 point
-_CAMP = const(200)         # a piece on the enemy camp: 2 points
-_PROG = b"\x00\x28\x16\x0a\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"   # 0 40 22 10 3 by distance
-_HELD = const(80)
-_POOL = const(12)
-_GUARD_RECOVERS = const(25)  # standard: a guard that reaches the camp brings one back
-_RECALL_READY = const(60)    # classic: a marked archer on the enemy camp, room to recall
-_MARKER = const(15)          # challenges: standing on a remote-camp marker
-_STEP = const(100)           # race rule sets: one move of the race
-_HOSTAGE_STEPS = const(3)    # race: a hostage costs its owner this many moves more
-_UNREACHABLE = const(9)
-_BLOCKED = const(1)          # race: entering a camp point an enemy piece still holds
 
 _TABLES = {}
 
@@ -146,15 +175,12 @@ def _zobrist(n):
     # table per point and byte takes 3.2 KB.  n = 800 (frozen code: TT_FROZEN),
     # that table, a 30-bit number per point and byte, z[p * 32 + q]: with it
     # and 512-entry tables level 4 beat level 3 in standard in 87.1 % of the
-    # decided games (the very games of before issue 9), with the 57 numbers
-    # 64.7 % (docs/AI.md, "Memory").
+    # decided games, with the 57 numbers 64.7 % (docs/AI.md, "Memory").
     z = array("l", [0] * n)
-    x = Rng(20240609).state
+    rng = Rng(20240609)
     for k in range(n):
-        x ^= (x & 0x7FFFFF) << 7      # Rng.next() written out
-        x ^= x >> 9
-        x ^= (x & 0xFFFFF) << 10
-        z[k] = x if n == 800 else x >> 1
+        x = rng.next()
+        z[k] = x if n == _Z_FULL else x >> 1
     return z
 
 
@@ -167,34 +193,37 @@ def _hash(g, z):
     under = g._under
     h = 0
     p = -1
-    if len(z) == 800:         # a number per point and piece byte (frozen code)
+    if len(z) == _Z_FULL:     # a number per point and piece byte (frozen code)
         for q in top:
             p += 1
             if q:
-                h ^= z[p << 5 | q]
+                h ^= z[p << _Z_ROW | q]
                 q = under[p]
                 if q:
-                    h ^= z[p << 5 | (q ^ 1)]
+                    h ^= z[p << _Z_ROW | (q ^ _PRESENT)]
     elif g._heroes:           # (only the Golden Soldier is ever a hostage)
         for q in top:         # (iterating over the bytes is cheaper than indexing)
             p += 1
             if q:
-                h ^= z[p] + z[25 + q]
+                h ^= z[p] + z[_Z_BYTE + q]
                 q = under[p]
                 if q:
-                    h ^= z[p] + z[25 + (q ^ 1)]    # (no piece byte lacks bit 1: a free slot)
+                    # (a hostage: its byte without _PRESENT, which no piece on top lacks)
+                    h ^= z[p] + z[_Z_BYTE + (q ^ _PRESENT)]
     else:
         for q in top:
             p += 1
             if q:
-                h ^= z[p] + z[25 + q]
+                h ^= z[p] + z[_Z_BYTE + q]
     held = g._held
     pool = g._pool
     out = g._out
-    return h ^ (held[0] | held[1] << 3 | pool[0] << 6 | pool[1] << 9 | out[0] << 12
-                | out[1] << 15 | g._held_gold[0] << 18 | g._held_gold[1] << 19
-                | g._pool_gold[0] << 20 | g._pool_gold[1] << 21 | g._turn << 22
-                | g._markers_on << 23 | g._stage << 24)
+    return h ^ (held[0] | held[1] << _KEY_COUNT | pool[0] << 2 * _KEY_COUNT
+                | pool[1] << 3 * _KEY_COUNT | out[0] << 4 * _KEY_COUNT | out[1] << 5 * _KEY_COUNT
+                | g._held_gold[0] << _KEY_FLAGS | g._held_gold[1] << _KEY_FLAGS + 1
+                | g._pool_gold[0] << _KEY_FLAGS + 2 | g._pool_gold[1] << _KEY_FLAGS + 3
+                | g._turn << _KEY_FLAGS + 4 | g._markers_on << _KEY_FLAGS + 5
+                | g._stage << _KEY_FLAGS + 6)
 
 
 def _tables(game, part=False):
@@ -294,321 +323,17 @@ def _side_tables(game, side):
             bytes(single[k][p] for p in range(25) for k in range(5)))
 
 
-def _free(top, side):
-    """5-bit set of the side's enemy-camp points not taken by its own pieces, times 25."""
-    free = 0
-    if side:
-        for k in range(5):
-            q = top[k]
-            if not q or not q & 2:
-                free |= 1 << k
-    else:
-        for k in range(5):
-            q = top[20 + k]
-            if not q or q & 2:
-                free |= 1 << k
-    return free * 25
-
-
-# ------------------------------------------------------------- evaluation
-
-def evaluate(g, tables):
-    """Static value of the position for the side to act (g._turn)."""
-    if g._scored:
-        return _eval_scored(g, tables)
-    return _eval_race(g, tables)
-
-
-def _eval_scored(g, tables):
-    """Classic and standard: points on the board (1 a piece, 2 on the enemy camp),
-    progress, held and recoverable pieces, and the best capture the side to act
-    has (it may play it now) against the best the other side threatens."""
-    masks0, masks1, dist0, dist1, single0, single1 = tables
-    top = g._top
-    under = g._under
-    pool = g._pool
-    classic = g._marks          # recalls, no guards
-    # Free points of each side's enemy camp (not taken by its own pieces), and
-    # whether each side's own camp has an empty point.
-    # (Written out: a loop costs more than the work.  A point is free for a
-    # side unless one of its own pieces stands on it: q & 3 is 1 for South's,
-    # 3 for North's.)
-    a = top[20]
-    b = top[21]
-    c = top[22]
-    e = top[23]
-    f = top[24]
-    off0 = (((a & 3) != 1) | ((b & 3) != 1) << 1 | ((c & 3) != 1) << 2
-            | ((e & 3) != 1) << 3 | ((f & 3) != 1) << 4) * 25
-    camp_free1 = not (a and b and c and e and f)
-    a = top[0]
-    b = top[1]
-    c = top[2]
-    e = top[3]
-    f = top[4]
-    off1 = (((a & 3) != 3) | ((b & 3) != 3) << 1 | ((c & 3) != 3) << 2
-            | ((e & 3) != 3) << 3 | ((f & 3) != 3) << 4) * 25
-    camp_free0 = not (a and b and c and e and f)
-    guard0 = pool[0] and not classic
-    guard1 = pool[1] and not classic
-    recall0 = classic and pool[0] and camp_free0
-    recall1 = classic and pool[1] and camp_free1
-    vals = _VALUES
-    prog = _PROG
-    heroes = g._heroes
-    score0 = score1 = 0
-    att0 = att1 = 0
-    own0 = own1 = 0
-    # One pass: each piece's value (kept for the captures below), the points
-    # each side attacks and where each side's pieces stand.  The two sides'
-    # branches mirror each other on purpose: this runs at every leaf of the
-    # search, and plain locals per side are much cheaper on MicroPython than
-    # indexing per-side tuples.
-    p = -1
-    for q in top:             # (iterating over the bytes is cheaper than indexing)
-        p += 1
-        if q:
-            if q & 2:
-                if p >= 5:            # (not on its enemy camp, row 0)
-                    att1 |= masks1[p]
-                    v = _PIECE + prog[dist1[off1 + p]]
-                    if q & 4 and guard1:
-                        v += _GUARD_RECOVERS
-                else:
-                    v = _CAMP
-                    if recall1 and q & 8:
-                        v += _RECALL_READY
-                score1 += v
-                own1 |= 1 << p
-            else:
-                if p < 20:            # (not on its enemy camp, row 4)
-                    att0 |= masks0[p]
-                    v = _PIECE + prog[dist0[off0 + p]]
-                    if q & 4 and guard0:
-                        v += _GUARD_RECOVERS
-                else:
-                    v = _CAMP
-                    if recall0 and q & 8:
-                        v += _RECALL_READY
-                score0 += v
-                own0 |= 1 << p
-            vals[p] = v
-            if heroes:                # (only the Golden Soldier is ever a hostage)
-                u = under[p]
-                if u:
-                    if u & 2:
-                        score1 += _PIECE     # own Golden Soldier under it: counts
-                    else:
-                        score0 += _PIECE     # an enemy hostage: counts for its owner
-    # The best capture of each side: the value of the piece taken, less a
-    # piece if the victim is defended (the taker can be taken back).
-    gain0 = gain1 = 0
-    bit = _BIT
-    m = att0 & own1
-    while m:
-        b = m & -m
-        m ^= b
-        v = vals[bit[b]]
-        if att1 & b:
-            v -= _PIECE
-        if v > gain0:
-            gain0 = v
-    m = att1 & own0
-    while m:
-        b = m & -m
-        m ^= b
-        v = vals[bit[b]]
-        if att0 & b:
-            v -= _PIECE
-        if v > gain1:
-            gain1 = v
-    held = g._held
-    if held[0]:
-        score0 += held[0] * (_HELD if camp_free0 else _HELD - 20)
-    if held[1]:
-        score1 += held[1] * (_HELD if camp_free1 else _HELD - 20)
-    score0 += pool[0] * _POOL
-    score1 += pool[1] * _POOL
-    if g._markers_on:
-        markers = g._markers
-        for k in range(2):
-            q = top[markers[k]]
-            if q:
-                if q & 2:
-                    if pool[1]:
-                        score1 += _MARKER
-                elif pool[0]:
-                    score0 += _MARKER
-    # For the search's stuck test: the points the side to act can move to
-    # (any piece off its enemy camp to a point without its own piece).
-    if g._turn:
-        _TARGETS[0] = att1 & ~own1
-        return score1 - score0 + (gain1 * 7 >> 3) - (gain0 >> 2)
-    _TARGETS[0] = att0 & ~own0
-    return score0 - score1 + (gain0 * 7 >> 3) - (gain1 >> 2)
-
-
-_VALUES = array("h", [0] * 25)   # each piece's value, for _eval_scored (not re-entrant)
-_TARGETS = [0]                   # set by _eval_scored (not re-entrant)
-_BIT = {}                        # 1 << p: p
-for _p in range(25):
-    _BIT[1 << _p] = _p
-
-
-_SCRATCH = bytearray(10)    # outside pieces of each side, for _match (not re-entrant)
-
-
-def _eval_race(g, tables):
-    """Legendary and Jasyr: no points; whoever first has every piece on the
-    board on the enemy camp wins.  Count the moves each side still needs (a
-    captured piece needs none: captures help the victim, except the last
-    piece), with the side to act half a move ahead."""
-    masks0, masks1, dist0, dist1, single0, single1 = tables
-    top = g._top
-    under = g._under
-    scratch = _SCRATCH
-    heroes = g._heroes
-    n0 = n1 = 0
-    need0 = need1 = 0
-    att0 = att1 = 0
-    f = -1
-    for q in top:             # (iterating over the bytes is cheaper than indexing)
-        f += 1
-        if q:
-            if q & 2:
-                if f >= 5:            # (not on its enemy camp, row 0)
-                    att1 |= masks1[f]
-                    if n1 < 5:
-                        scratch[5 + n1] = f
-                        n1 += 1
-            elif f < 20:              # (not on its enemy camp, row 4)
-                att0 |= masks0[f]
-                if n0 < 5:
-                    scratch[n0] = f
-                    n0 += 1
-            if heroes:  # (only the Golden Soldier is ever a hostage)
-                u = under[f]
-                if u:       # a hostage: it moves only once rescued
-                    if u & 2:
-                        need1 += dist1[775 + f] + _HOSTAGE_STEPS
-                    else:
-                        need0 += dist0[775 + f] + _HOSTAGE_STEPS
-    need0 += _match(top, single0, dist1, 0, n0, _free(top, 0) // 25)
-    need1 += _match(top, single1, dist0, 1, n1, _free(top, 1) // 25)
-    side = g._turn
-    if side:
-        v = (need0 - need1) * _STEP + (_STEP >> 1)
-    else:
-        v = (need1 - need0) * _STEP + (_STEP >> 1)
-    # A side with one piece left off the enemy camp and nothing in hand: the
-    # side to act may capture it, which wipes it out (nothing else left: a
-    # win) or leaves it without a legal action (a draw).
-    held = g._held
-    pool = g._pool
-    if side == 0 and n1 == 1 and not held[1] and not pool[1]:
-        f = scratch[5]
-        if (att0 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & 4):
-            if 5 - pool[1] - g._out[1] == 1:
-                v += _WIN >> 2
-            elif v < 0:
-                v = 0
-    elif side == 1 and n0 == 1 and not held[0] and not pool[0]:
-        f = scratch[0]
-        if (att1 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & 4):
-            if 5 - pool[0] - g._out[0] == 1:
-                v += _WIN >> 2
-            elif v < 0:
-                v = 0
-    return v
-
-
-_LEVELS = [0] * 11          # per cost 0..10: the (piece, point) pairs of that cost, for _match
-_CLEAR = {}                  # bit of pair j = piece * 5 + point: the pairs left once it is taken
-for _j in range(25):
-    _CLEAR[1 << _j] = 0x1FFFFFF & ~((0x1F << (_j // 5 * 5)) | (0x108421 << (_j % 5)))
-
-
-def _match(top, single, enemy_dist, side, n, free):
-    """Moves the side's n outside pieces (in _SCRATCH) need to reach distinct
-    free points of its enemy camp, pairing the cheapest first.  Entering a
-    point held by an enemy piece captures it, which saves the enemy that
-    piece's moves: that counts against the side.
-
-    Each round takes the cheapest (piece, point) pair left, the first in
-    (piece, point) order among equals.  The pairs are sorted into bit sets
-    by cost (bit piece * 5 + point), so each round is the lowest set bit of
-    the cheapest non-empty set."""
-    if not n:
-        return 0
-    scratch = _SCRATCH
-    levels = _LEVELS
-    for c in range(11):
-        levels[c] = 0
-    base = side * 5
-    first = 0 if side else 20
-    b0 = b1 = b2 = b3 = b4 = 0       # +_BLOCKED for a free point an enemy piece holds
-    if top[first]:
-        b0 = _BLOCKED
-    if top[first + 1]:
-        b1 = _BLOCKED
-    if top[first + 2]:
-        b2 = _BLOCKED
-    if top[first + 3]:
-        b3 = _BLOCKED
-    if top[first + 4]:
-        b4 = _BLOCKED
-    f0 = free & 1
-    f1 = free & 2
-    f2 = free & 4
-    f3 = free & 8
-    f4 = free & 16
-    for i in range(n):
-        p = scratch[base + i] * 5
-        bit = 1 << (i * 5)
-        if f0:
-            c = single[p] + b0
-            levels[c] |= bit
-        if f1:
-            c = single[p + 1] + b1
-            levels[c] |= bit << 1
-        if f2:
-            c = single[p + 2] + b2
-            levels[c] |= bit << 2
-        if f3:
-            c = single[p + 3] + b3
-            levels[c] |= bit << 3
-        if f4:
-            c = single[p + 4] + b4
-            levels[c] |= bit << 4
-    clear = _CLEAR
-    total = 0
-    left = n
-    avail = 0x1FFFFFF
-    for c in range(11):
-        m = levels[c] & avail
-        while m:
-            avail &= clear[m & -m]
-            total += c
-            left -= 1
-            if not left:
-                return total
-            m &= avail
-    return total + left * _UNREACHABLE
-
-
 # ----------------------------------------------------------------- player
 
 def level_number(level):
-    """0..4 for "random", "greedy", 0..4 or "0".."4", 5 for "3-legacy";
-    ValueError otherwise."""
+    """0..4 for "random", "greedy", 0..4 or "0".."4"; ValueError otherwise."""
     if isinstance(level, str):
         name = level.strip().lower()
         if name in LEVELS:
             return LEVELS.index(name)
         if name in ("0", "1"):
             return int(name)
-        raise ValueError("unknown AI level %r: expected random, greedy, 2, 3 or 4" % (level,))
-    if type(level) is int and 0 <= level <= 4:
+    elif type(level) is int and 0 <= level <= 4:
         return level
     raise ValueError("unknown AI level %r: expected random, greedy, 2, 3 or 4" % (level,))
 
@@ -627,7 +352,6 @@ class Player:
         self.node_budget = None        # without a clock: None for the level's
         self.budget = _BUDGET[self.level]   # of the turn in hand
         self.time_ms = TIME_MS[self.level]   # with a clock: think this long at most
-        self._legacy = self.level == 5
         self._t0 = -1                  # the clock at start(), -1: no clock (node budget)
         # History heuristic (levels 2 to 4): per side and move (f * 12 + t + 6),
         # how much cut-offs that move made this turn, in halves up to
@@ -874,14 +598,14 @@ class Player:
         if stage == 0:
             top = g._top
             nbrs = g._nbrs[g._turn]
-            sidebit = g._turn << 1
+            sidebit = g._turn * _NORTH
             for j in range(n):
                 c = buf[j]
-                if c & 7 == _PLACE:
+                if c & _KIND_BITS == _PLACE:
                     ok = False
-                    for t in nbrs[c >> 8]:
+                    for t in nbrs[c >> _TARGET]:
                         q = top[t]
-                        if not q or (q & 2) != sidebit:
+                        if not q or (q & _NORTH) != sidebit:
                             ok = True
                             break
                     if not ok:
@@ -889,24 +613,24 @@ class Player:
                 buf[k] = c
                 k += 1
         elif stage == 1:
-            if last & 7 != _PLACE:
+            if last & _KIND_BITS != _PLACE:
                 return n
-            x = (last >> 8) & 31
+            x = (last >> _TARGET) & _POINT_BITS
             for j in range(n):
                 c = buf[j]
-                if c & 7 == _MOVE and (c >> 3) & 31 == x:
+                if c & _KIND_BITS == _MOVE and (c >> _SOURCE) & _POINT_BITS == x:
                     buf[k] = c
                     k += 1
         else:
-            if last & 7 != _PLACE or (last >> 14) & 3 < 2:
+            if last & _KIND_BITS != _PLACE or (last >> _STAGE) & _STAGE_BITS < _AFTER:
                 return n
             # After a placement: further placements on later points only, and
             # no redeploy (redeploying first gives the same turn).
-            x = (last >> 8) & 31
+            x = (last >> _TARGET) & _POINT_BITS
             for j in range(n):
                 c = buf[j]
-                kind = c & 7
-                if kind == _DONE or (kind == _PLACE and c >> 8 > x):
+                kind = c & _KIND_BITS
+                if kind == _DONE or (kind == _PLACE and c >> _TARGET > x):
                     buf[k] = c
                     k += 1
         return k if k else n
@@ -931,8 +655,10 @@ class Player:
             # On the last iteration's line so far?  Then its next action first.
             prev = self._prev
             pv = prev[d]
+            bufs = self._bufs
+            ii = self._i
             for k in range(d):
-                if self._pvpath(k) != prev[k]:
+                if bufs[k][ii[k] - 1] != prev[k]:     # the action taken at depth k
                     pv = -1
                     break
         # (Everything the loop needs in locals: globals and attributes cost a
@@ -946,11 +672,11 @@ class Player:
             kdone, kplace, kother = 5, -100, -100
         for j in range(n):
             c = buf[j]
-            kind = c & 7
+            kind = c & _KIND_BITS
             if kind == _MOVE:
-                f = (c >> 3) & 31
-                t = c >> 8
-                key = (dist[775 + f] - dist[775 + t]) * 10
+                f = (c >> _SOURCE) & _POINT_BITS
+                t = c >> _TARGET
+                key = (dist[_FREE_ALL + f] - dist[_FREE_ALL + t]) * 10
                 if top[t]:
                     key += take
                     if scored and 0 <= t - camp < 5:
@@ -973,14 +699,69 @@ class Player:
                 key = 10000
             keys[j] = key
 
-    def _pvpath(self, k):
-        """The action taken at depth k on the current search path."""
-        return self._bufs[k][self._i[k] - 1]
-
+    # The search's state between step() calls: per-depth arrays, made by
+    # __init__ (size _size <= _STACK), never reallocated.
+    #
+    # Index d is a depth on the current path: node d is the private game's
+    # position after the first d actions of the path (node 0: the position
+    # of start()).  self._d is the deepest node on the path (where a paused
+    # search goes on; -1 once answered).  Entries of depths above self._d
+    # are stale: _enter(d, ...) rewrites all of node d's before it is used.
+    # Only nodes 0..self._d are valid, and the game holds node self._d's
+    # position (its log has one entry per action on the path, plus the
+    # actions applied before start()).
+    #
+    # _bufs[d]    node d's actions, entries 0 .. _n[d]-1 (generated, pruned,
+    #             shuffled inside the first turn by _enter); the selection in
+    #             _search swaps the best remaining one to index _i[d].  An
+    #             array('H') of _MAXGEN made on first use and kept.
+    # _keys[d]    their ordering keys (levels 2+, _order), swapped with them:
+    #             entries _i[d] .. _n[d]-1 are those of the untried actions.
+    # _n[d]       how many actions node d has.
+    # _i[d]       how many have been taken: _bufs[d][_i[d] - 1] is the action
+    #             in progress below node d.  A cut-off sets it to
+    #             _n[d] (node done); a re-search steps it back by one.
+    # _alpha[d], _beta[d]  node d's window, for node d's mover: alpha rises
+    #             with each better value, beta is fixed.  A child in the same
+    #             turn gets (alpha, beta), a child where the turn passes
+    #             (-beta, -alpha); with a null window beta is alpha + 1.
+    # _alpha0[d]  alpha on entering: a value <= it is only an upper bound.
+    # _best[d], _bmv[d]  the best value of the actions taken so far (-_INF
+    #             on entering) and its action; when the node is left, its
+    #             value and best action (stored in the transposition table).
+    # _tdep[d]    turns left to search from node d, this one included: a
+    #             turn passing at _tdep 1 gets the static evaluation.  One
+    #             less in a child where the turn passes (two less with a
+    #             late-move reduction), the same in a child of the same turn.
+    # _mover[d]   the side that acts at node d; values at node d are its.
+    # _neg[d]     1: the action into node d passed the turn (node d begins a
+    #             turn): its value is negated on the way back to d - 1.
+    # _ft[d]      1: node d is inside the first turn (the root's mover's):
+    #             its actions are shuffled (the seeded tie-break), the line
+    #             of the last iteration is tried first, the best line kept.
+    # _pvcode, _pvlen  for first-turn nodes: the best line below node d,
+    #             _pvcode[d * _PVW + k] the action at depth k for k in
+    #             d .. _pvlen[d] - 1 (_pvlen[d] = d on entering: none yet).
+    #             Row 0 is the best first turn so far; _keep_line copies it
+    #             to _prev/_prevlen, which the next iteration tries first.
+    # _killer[2d], _killer[2d + 1]  the last two moves that cut off at
+    #             depth d (any node there; kept from turn to turn).
+    # _hash[d]    (levels 3, 4) the position key of node d, valid where
+    #             _neg[d] and not _ft[d]: set by the parent before entering,
+    #             read when the node is left (to store it) and by the
+    #             key update of a one-move turn from node d.
+    # _nw[d]      1 while the action in progress at node d is searched with a
+    #             null window: when it comes back better than alpha (and
+    #             below beta) it is searched again: _redo[d] = 1.
+    # _redo[d]    1: the next action (the same one again) gets the full
+    #             window and the full depth.
+    # _ttmove     the table's best action for the node being entered (read
+    #             and cleared by _order); -1: none.
     def _search(self, limit):
         """Run the search for up to `limit` actions applied.
 
         0: paused (call again), 1: the iteration finished, 2: out of budget.
+        The per-depth arrays' invariants are in the comment above.
         """
         g = self._g
         do = g._do
@@ -999,7 +780,7 @@ class Player:
         pvcode = self._pvcode
         pvlen = self._pvlen
         tables = self._tables
-        evalf = _eval_scored if g._scored else _eval_race   # evaluate(), one call less
+        evalf = eval_scored if g._scored else eval_race
         ordered = self.level >= 2
         ttmask = self._ttmask
         if ttmask >= 0:
@@ -1025,12 +806,12 @@ class Player:
         log = g._log
         canmove = g._can_move
         scored = g._scored
-        targets = _TARGETS
+        targets = TARGETS
         pool = g._pool
         out = g._out
         classic = g._ban            # the back-and-forth ban, no repetition, no wipe-out
         jasyr = g._one_action       # a placement is a whole turn
-        plim = g.ply_limit - 1 if g.ply_limit else 1 << 29
+        plim = g.ply_limit - 1 if g.ply_limit else 0x20000000   # 2**29: more than any game
         size = self._size
         d = self._d
         while True:
@@ -1078,7 +859,7 @@ class Player:
                 # null window looks one turn less deep; if it then beats alpha,
                 # the redo searches it again at full depth and window.
                 red = 0
-                if null and i >= lmr and not (a & 7 == _MOVE and top[a >> 8]):
+                if null and i >= lmr and not (a & _KIND_BITS == _MOVE and top[a >> _TARGET]):
                     red = 1
                 # The quiet-move fast path: a move that takes nothing, does
                 # not enter the enemy camp and leaves nothing to do after it
@@ -1090,18 +871,18 @@ class Player:
                 # played as Game._do would, log entry included, and taken
                 # back by Game._undo (fast = 2).
                 fast = 0
-                t = a >> 8
-                quiet = (not a & 7 and not top[t] and (t < 20 if m == 0 else t > 4)
-                         and not under[(a >> 3) & 31])
-                if ((quiet or (scored and not a & 7 and tdep[d] <= 1))
+                t = a >> _TARGET
+                quiet = (not a & _KIND_BITS and not top[t] and (t < 20 if m == 0 else t > 4)
+                         and not under[(a >> _SOURCE) & _POINT_BITS])
+                if ((quiet or (scored and not a & _KIND_BITS and tdep[d] <= 1))
                         and (jasyr or not held[m]) and not g._markers_on and g._plies < plim):
                     if not classic and len(log) >= 7:
                         e2 = log[-1]
                         e3 = log[-2]
-                        if ((e2 | e3) & 7 or not (m ^ (e2 >> 13)) & 1 or (m ^ (e3 >> 13)) & 1
-                                or e3 & 0x1FFF == ((a >> 3) & 31) << 8 | t << 3):
+                        if ((e2 | e3) & _KIND_BITS or not (m ^ (e2 >> _SIDE_BIT)) & 1 or (m ^ (e3 >> _SIDE_BIT)) & 1
+                                or e3 & _ACTION_BITS == ((a >> _SOURCE) & _POINT_BITS) << _TARGET | t << _SOURCE):
                             # Maybe a repetition: _end_check's full test.
-                            log.append(a | m << 13)
+                            log.append(a | m << _SIDE_BIT)
                             if g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
                                 t = -1       # a repetition: the full path
                             log.pop()
@@ -1111,13 +892,13 @@ class Player:
                         # Game._end_check that a capture or a move into the
                         # enemy camp calls for; where one finds a result or
                         # the turn goes on (a piece recovered), Game._do.
-                        f = (a >> 3) & 31
-                        e = a | m << 13 | g._stage << 14 | g._move(m, f, t)
+                        f = (a >> _SOURCE) & _POINT_BITS
+                        e = a | m << _SIDE_BIT | g._stage << _STAGE | g._move(m, f, t)
                         o = 1 - m
                         if not ((held[m] and not jasyr)
                                 or (not classic and (pool[o] + out[o] == 5 or pool[m] + out[m] == 5))
                                 or ((t < 5 if m else t >= 20) and g._all_in_camp(m))
-                                or (e >> 16 & 31 and g._all_in_camp(o))):
+                                or (e >> _CAPTURED & _BYTE_BITS and g._all_in_camp(o))):
                             g._turn = o
                             v = -evalf(g, tables)
                             x = targets[0]
@@ -1127,7 +908,7 @@ class Player:
                             g._turn = m
                         g._unmove(m, f, t, e)
                     elif t >= 0:
-                        f = (a >> 3) & 31
+                        f = (a >> _SOURCE) & _POINT_BITS
                         p = top[f]
                         top[f] = 0
                         top[t] = p
@@ -1145,7 +926,7 @@ class Player:
                             top[f] = p
                             g._turn = m
                         elif canmove(1 - m):
-                            log.append(a | m << 13 | g._stage << 14 | ((p >> 2) & 7) << 21)
+                            log.append(a | m << _SIDE_BIT | g._stage << _STAGE | ((p >> _FLAGS) & _FLAG_BITS) << _MOVER)
                             g._plies += 1
                             g._stage = 0
                             g._turn = 1 - m
@@ -1182,26 +963,31 @@ class Player:
                         t = -1
                         if ttmask >= 0:
                             e = log[-1]
-                            if neg[d] and not e & 0x1F0007 and not e >> 24 and not top[e >> 3 & 31]:
-                                    # A turn of one quiet move from where the last
+                            # (an entry without kind or captured bits: a move
+                            # that took nothing)
+                            if (neg[d] and not e & (_KIND_BITS | _BYTE_BITS << _CAPTURED)
+                                    and not e >> _WHERE
+                                    and not top[e >> _SOURCE & _POINT_BITS]):
+                                # A turn of one quiet move from where the last
                                 # began: update that key (the piece leaves its
                                 # point, lands on another, the turn passes).
-                                f = (e >> 3) & 31
-                                t = e >> 8 & 31
+                                f = (e >> _SOURCE) & _POINT_BITS
+                                t = e >> _TARGET & _POINT_BITS
+                                q = _PRESENT | m * _NORTH | (e >> _MOVER & _FLAG_BITS) << _FLAGS
                                 if ztab:
-                                    h = (hashes[d] ^ zob[f << 5 | 1 | m << 1 | (e >> 21 & 7) << 2]
-                                         ^ zob[t << 5 | top[t]] ^ 0x400000)
+                                    h = (hashes[d] ^ zob[f << _Z_ROW | q]
+                                         ^ zob[t << _Z_ROW | top[t]] ^ 1 << _KEY_FLAGS + 4)
                                 else:
-                                    h = (hashes[d] ^ (zob[f] + zob[26 + (m << 1 | (e >> 21 & 7) << 2)])
-                                         ^ (zob[t] + zob[25 + top[t]]) ^ 0x400000)
+                                    h = (hashes[d] ^ (zob[f] + zob[_Z_BYTE + q])
+                                         ^ (zob[t] + zob[_Z_BYTE + top[t]]) ^ 1 << _KEY_FLAGS + 4)
                             else:
                                 h = _hash(g, zob)
-                            t = (h ^ (h >> 12)) & ttmask
+                            t = (h ^ (h >> _TT_FOLD)) & ttmask
                             x = ttdf[t]
                             if x and ttkey[t] == h:
                                 val = ttval[t]
-                                x2 = x & 3
-                                if x >> 2 >= td and (x2 == _EXACT
+                                x2 = x & _TT_BOUND
+                                if x >> _TT_DEPTH >= td and (x2 == _EXACT
                                                      or (x2 == _LOWER and val >= -lo)
                                                      or (x2 == _UPPER and val <= -hi)):
                                     t = -2          # known well enough: no need to look again
@@ -1228,9 +1014,9 @@ class Player:
                     if ttmask >= 0 and not ft[d]:
                         # A turn began here: keep what the search found.
                         h = hashes[d]
-                        t = (h ^ (h >> 12)) & ttmask
+                        t = (h ^ (h >> _TT_FOLD)) & ttmask
                         x = ttdf[t]
-                        if ttkey[t] != h or x >> 2 <= tdep[d]:
+                        if ttkey[t] != h or x >> _TT_DEPTH <= tdep[d]:
                             ttkey[t] = h
                             ttval[t] = v
                             ttmv[t] = bmv[d]
@@ -1240,7 +1026,7 @@ class Player:
                                 x = _LOWER
                             else:
                                 x = _EXACT
-                            ttdf[t] = tdep[d] << 2 | x
+                            ttdf[t] = tdep[d] << _TT_DEPTH | x
                     v = -v
                     child_ft = 0
                 d -= 1
@@ -1270,13 +1056,13 @@ class Player:
                     alpha[d] = v
                     if v >= beta[d]:
                         ii[d] = nn[d]          # cut-off
-                        if ordered and a & 7 == _MOVE:
+                        if ordered and a & _KIND_BITS == _MOVE:
                             kill = self._killer
                             if kill[2 * d] != a:
                                 kill[2 * d + 1] = kill[2 * d]
                                 kill[2 * d] = a
                             hist = self._hist
                             if hist is not None:
-                                h = mov[d] * _HIST + ((a >> 3) & 31) * 12 + (a >> 8) + 6
+                                h = mov[d] * _HIST + ((a >> _SOURCE) & _POINT_BITS) * 12 + (a >> _TARGET) + 6
                                 x = hist[h] + tdep[d] * tdep[d] * 2
                                 hist[h] = x if x < _HIST_MAX else _HIST_MAX

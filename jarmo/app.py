@@ -57,8 +57,8 @@ from jarmo.unload import forget_module
 # refused pick) and the How to play pages load when first needed.
 PRELOAD = ("jarmo.ai",)
 
-_AI_STEPS = const(2)        # player.step() calls per tick; each applies up to 8
-                            # actions (ai.SLICE), so at most 16 a tick
+_AI_STEPS = const(2)        # player.step() calls per tick; each applies at most
+                            # ai.SLICE actions (the player's slice_nodes)
 _REDRAW = const(32)         # ms between redraws when nothing happened
 
 

@@ -306,7 +306,9 @@ def test_the_contract_names_flags_kinds_and_the_undo_entry():
 def test_the_core_mirrors_the_contract():
     mirrored = {path.name: const_mirrors(path, contract()) for path in jarmo_files()}
     assert {"PRESENT", "MOVE", "AFTER_R", "TO_HOSTAGE"} <= {m[1] for m in mirrored["game.py"]}
-    assert {"MOVE", "RECALL", "PLACE", "DONE"} <= {m[1] for m in mirrored["ai.py"]}
+    assert {"MOVE", "RECALL", "PLACE", "DONE", "KIND_BITS", "SOURCE", "TARGET", "STAGE"} <= {
+        m[1] for m in mirrored["ai.py"]}
+    assert {"NORTH", "GUARD", "MARK"} <= {m[1] for m in mirrored["evaluation.py"]}
 
 
 @pytest.mark.parametrize("path", jarmo_files(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -315,6 +317,59 @@ def test_every_mirror_of_the_contract_holds_its_value(path):
     wrong = ["%s:%d: _%s = %r, but jarmo/codes.py says %r" % (path.name, line, name, value, names[name])
              for line, name, value in const_mirrors(path, names) if value != names[name]]
     assert not wrong, "\n".join(wrong)
+
+
+# The AI's hot modules name every bit they take out of a code, an undo entry,
+# a piece byte or a key: a mask or a shift by a number other than 1 is one
+# that bypasses the contract (or an AI-only layout without a named const).
+NAMED_BITS = ("ai.py", "evaluation.py")
+
+
+def bare_bit_literals(source):
+    """(line, text) of each `x & n`, `x >> n`, `x << n` (either side) with an
+    int literal n other than 0 and 1, outside const() declarations."""
+    tree = ast.parse(source)
+    declared = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "const":
+            declared.update(id(n) for n in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.RShift, ast.LShift))
+                and id(node) not in declared):
+            for side in (node.left, node.right):
+                if (isinstance(side, ast.Constant) and type(side.value) is int
+                        and side.value not in (0, 1)):
+                    found.append((node.lineno, ast.get_source_segment(source, node)))
+    return found
+
+
+@pytest.mark.parametrize("name", NAMED_BITS)
+def test_the_ai_names_its_bit_masks_and_shifts(name):
+    bare = bare_bit_literals((JARMO / name).read_text(encoding="utf-8"))
+    assert not bare, "\n".join("%s:%d: %s" % (name, line, text) for line, text in bare)
+
+
+def test_a_bare_mask_or_shift_is_found():
+    source = ("_KIND_BITS = const(7)\n_KEY = const(1 << 22)\n"
+              "k = c & _KIND_BITS\nt = c >> 8\nq = p & 2\nb = 1 << k\nh = x >> 1\n")
+    assert bare_bit_literals(source) == [(4, "c >> 8"), (5, "p & 2")]
+
+
+def test_the_ai_modules_share_their_private_consts_alike():
+    # MicroPython inlines a const() only in its own module, so ai.py and
+    # evaluation.py each declare what both use; the two must agree.
+    def consts(name):
+        found = {}
+        for node in ast.parse((JARMO / name).read_text(encoding="utf-8")).body:
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                    and getattr(node.value.func, "id", "") == "const"):
+                found[node.targets[0].id] = ast.dump(node.value.args[0])
+        return found
+    ai, ev = consts("ai.py"), consts("evaluation.py")
+    shared = set(ai) & set(ev)
+    assert {"_FREE_ALL", "_UNREACHABLE"} <= shared
+    assert {n: ai[n] for n in shared} == {n: ev[n] for n in shared}
 
 
 def test_a_wrong_mirror_is_found(tmp_path):

@@ -1,5 +1,6 @@
-"""The search and the explanations use a Game through the members the
-contract declares (jarmo.codes.SEARCH_MEMBERS), and every one exists."""
+"""The search, its evaluation and the explanations use a Game through the
+members the contract declares (jarmo.codes.SEARCH_MEMBERS), and every one
+exists."""
 
 import ast
 import os
@@ -31,7 +32,7 @@ def _source(name):
 
 
 def test_the_search_and_the_explanations_stay_within_the_declared_members():
-    for name in ("ai.py", "explain.py"):
+    for name in ("ai.py", "evaluation.py", "explain.py"):
         outside = game_members_used(_source(name)) - set(SEARCH_MEMBERS)
         assert not outside, "%s uses %s" % (name, sorted(outside))
 

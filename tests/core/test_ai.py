@@ -49,8 +49,7 @@ def test_level_names():
     assert level_number("greedy") == 1
     assert level_number("Greedy ") == 1
     assert level_number(2) == 2 and level_number("3") == 3 and level_number(4) == 4
-    assert level_number("3-legacy") == 5      # a benchmark opponent, not in the app's menu
-    for bad in ("hard", 5, -1, None, 2.0):
+    for bad in ("hard", "3-legacy", 5, -1, None, 2.0):   # 3-legacy: host/opponents.py
         try:
             level_number(bad)
         except ValueError:
@@ -233,9 +232,9 @@ def test_a_finished_game_gets_an_empty_turn():
     assert Player(2).choose(g) == []
 
 
-def test_level_4_and_the_legacy_level_3_play_legal_turns():
+def test_level_4_plays_legal_turns():
     for rules in ("standard", "jasyr"):
-        play_game(rules, (), 4, "3-legacy", 3, ply_limit=4)
+        play_game(rules, (), 4, 3, 3, ply_limit=4)
 
 
 def test_a_time_budget_stops_the_search_at_the_deadline():
