@@ -1,0 +1,65 @@
+"""jarmo/ in layers: the rules core, then the AI and the saves beside each
+other, then the app. A module imports its own layer and those below it,
+never one above (checked on the source, function-level imports too), and
+every module has a layer, so a new one is placed on purpose.
+
+The layers are named, not folders: a subpackage costs RAM on the board
+(docs/ARCHITECTURE.md, "Layers": about 240 bytes a subpackage on the
+emulated Pico), so jarmo/ stays one folder and this test keeps the order.
+"""
+
+import ast
+import pathlib
+
+JARMO = pathlib.Path(__file__).resolve().parents[1] / "jarmo"
+
+# what each layer may import besides itself
+LAYERS = {
+    "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
+                   "game", "match", "save", "unload")),
+    "ai": (("rules",), ("ai", "evaluation")),
+    "saves": (("rules",), ("flashfile", "storage", "compaction", "gamerec")),
+    "app": (("rules", "ai", "saves"), ("buttons", "players", "stats", "campaign", "legacy", "app", "app_base",
+                                       "app_view", "app_turn", "app_legend", "app_play", "app_assist",
+                                       "app_menu", "app_screens", "app_help", "app_stats", "app_campaign",
+                                       "app_lesson", "app_start")),
+}
+LAYER_OF = dict((m, name) for name, (_below, modules) in LAYERS.items() for m in modules)
+
+
+def imports(path):
+    """The jarmo modules a module's source imports, anywhere in it."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "jarmo":
+                out.update("jarmo." + a.name for a in node.names)
+            else:
+                out.add(node.module)
+    return set(m[6:] for m in out if m.startswith("jarmo.")) | ({"__init__"} if "jarmo" in out else set())
+
+
+def test_every_module_has_a_layer():
+    modules = set(p.stem for p in JARMO.glob("*.py"))
+    assert sorted(modules - set(LAYER_OF)) == [], "modules without a layer in LAYERS"
+    assert sorted(set(LAYER_OF) - modules) == [], "LAYERS names a module that is gone"
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    wrong = []
+    for path in sorted(JARMO.glob("*.py")):
+        layer = LAYER_OF.get(path.stem)
+        allowed = {layer} | set(LAYERS[layer][0])
+        for dep in sorted(imports(path)):
+            if LAYER_OF.get(dep) not in allowed:
+                wrong.append("%s (%s) imports %s (%s)" % (path.stem, layer, dep, LAYER_OF.get(dep)))
+    assert wrong == []
+
+
+def test_the_check_has_teeth(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from jarmo.app_base import wrap\n")
+    assert imports(bad) == {"app_base"}
+    assert LAYER_OF["app_base"] not in {"rules"} | set(LAYERS["rules"][0])
