@@ -60,7 +60,7 @@ def host(games):
     turns = 0
     programmed = 0
     for k in range(games):
-        new_game(clock, RULES[k % 4], opponent="AI 2 greedy")
+        new_game(clock, RULES[k % 4], opponent="AI greedy")
         for _ in range(400):
             if app.state == "play":
                 legal = app.game.legal()
