@@ -110,7 +110,9 @@ def set_options(app, rules, expansions, opponent, side, games):
             s[HEROES - RULE + k] = 1 if EXPANSIONS[k] in expansions else 0
     if opponent is not None:
         o = 0
-        if opponent != "human":
+        if opponent in ("link", "Link"):
+            o = len(OPPONENTS) - 1
+        elif opponent != "human":
             from jarmo.ai import level_number
             o = level_number(str(opponent)) + 1
         if o >= len(OPPONENTS):

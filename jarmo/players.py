@@ -10,8 +10,13 @@
 #                              codes of its turn (jarmo/codes.py)
 #     player.drop()            let go of what can be made again (RAM)
 #
+#     player.pause             ms before its first action is shown
+#     player.verb              what the display says while it is to move
+#     player.note(now)         None, or a line about it ("Link lost: cable?")
+#
 # The kinds: Human (a second player at this table), Ai (jarmo.ai at a
-# level), and a board linked by a cable. App.opponent is the player of the
+# level), and the board at the other end of a link cable (jarmo.linkplay's
+# Player, loaded only for link play: RAM). App.opponent is the player of the
 # side the human (the board's own player) does not play.
 
 
@@ -19,6 +24,11 @@ class Human:
     local = True
     level = -1
     name = "P2"
+    pause = 0
+    verb = ""
+
+    def note(self, now):
+        return None
 
     def start(self, game, now):
         pass
@@ -33,6 +43,11 @@ class Human:
 class Ai:
     local = False
     name = "AI"
+    pause = 400         # ms: the AI's actions are shown one by one
+    verb = " thinks"
+
+    def note(self, now):
+        return None
 
     def __init__(self, level, seed):
         self.level = level
@@ -55,3 +70,4 @@ class Ai:
 
     def drop(self):
         self.search = None      # it starts every turn afresh anyway
+

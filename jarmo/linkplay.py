@@ -1,0 +1,109 @@
+# Link play: the link (jarmo/link.py) in the App - its game, its player, what it shows.
+#
+# Loaded only when link play is used (App.get_link: the menu's Versus is
+# Link, or a linked game was saved), so a board that never links pays no RAM
+# for it. AppLink is the protocol's Link with the App's side of it: each
+# pass it tells the link the running game (if it is a linked one), polls it,
+# and puts a change of its status on the display (app.msg) and the LEDs
+# (red corners blinking while it is down). Player is the opponent kind of a
+# linked game (jarmo/players.py's interface): it answers with the other
+# board's actions.
+
+from jarmo import app_view as V
+from jarmo.app_base import LINK
+from jarmo.link import Link
+
+# What the link's status (Link.status) means, in words, by its number.
+NOTES = (None, "Link: no cable?", "Link lost: cable?", "Link: other version",
+         "Link: other game", "Link: games differ")
+
+
+class Player:
+    local = False
+    level = -1
+    name = "Link"
+    pause = 0           # the other board's turn shows at once
+    verb = " moves"
+
+    def __init__(self, link):
+        self.link = link
+
+    def start(self, game, now):
+        pass
+
+    def step(self, now):
+        return self.link.take()
+
+    def drop(self):
+        pass
+
+    def note(self, now):
+        return NOTES[self.link.status(now)]
+
+
+class _Silent:
+    # the line of a board without a link cable: nothing comes, nothing goes
+    def readinto(self, buf):
+        return 0
+
+    def write(self, data):
+        pass
+
+
+def make(app):
+    """The App's link on its line (a silent one on a board without a cable)."""
+    line = app.line if app.line is not None else _Silent()
+    return AppLink(line, (app.seed ^ app.now) & 0xFFFF)
+
+
+class AppLink(Link):
+    def __init__(self, transport, nonce):
+        Link.__init__(self, transport, nonce)
+        self.shown = None       # the note on the display now (None: up)
+
+    def player(self):
+        return Player(self)
+
+    def tick(self, app, now):
+        """Every pass: bind the running game, poll, say a change of status."""
+        if self.game is not app.game:
+            self._bind(app)
+        self.poll(now)
+        if app.opp == LINK and app.game is not None:
+            note = NOTES[self.status(now)]
+            if note is not self.shown:
+                # the link went down or came back: said on the display
+                if note is not None:
+                    app.msg = (note, "Game kept; Back: menu")
+                elif app.msg and app.msg[0] == self.shown:
+                    app.msg = ()
+                self.shown = note
+                app.dirty = True
+                app.states[app.sid].refresh(app)
+        else:
+            self.shown = None
+
+    def _bind(self, app):
+        g = app.game
+        if g is None or app.opp != LINK:
+            self.bind(None, None)
+            return
+        from jarmo.game import EXPANSIONS
+        from jarmo.rulesets import RULE_SETS
+        bits = 0
+        for k in range(len(EXPANSIONS)):
+            if EXPANSIONS[k] in g.expansions:
+                bits |= 1 << k
+        m = app.match
+        self.bind(g, bytes((RULE_SETS.index(g.rules), bits, 0 if m is None else m.games,
+                            0 if m is None else m.number, app.human_side())))
+
+    def lost(self):
+        """True while a linked game's link is not up."""
+        return self.shown is not None
+
+    def overlay(self, app, buf):
+        """Over the state's LEDs: red corners blink while the link is down."""
+        if self.shown is not None and V.blink(app.now, 1024):
+            for i in (0, 4, 20, 24):
+                V.put(buf, i, V.RED)
