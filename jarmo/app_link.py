@@ -21,8 +21,8 @@ from jarmo.app_base import (
 )
 from jarmo.buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
-from jarmo.match import Match
 from jarmo.linkplay import NOTES as LINK_NOTES
+from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS
 
 

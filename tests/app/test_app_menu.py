@@ -243,8 +243,8 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
 
 def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     from jarmo import ai
-    from jarmo.app_menu import OPPONENTS
     from jarmo.app_base import LINK
+    from jarmo.app_menu import OPPONENTS
     assert OPPONENTS[0] == "human"
     assert OPPONENTS[LINK] == "Link" and LINK == len(OPPONENTS) - 1
     assert LINK - 1 <= len(ai.LEVELS)
