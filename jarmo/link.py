@@ -225,7 +225,7 @@ class Link:
         in game 1, seed (2 bytes). The other board's own offer, if it came
         while we listened first, is taken instead (App: link.accepted)."""
         self.offer = bytes(payload)
-        self.offer_t = now
+        self.offer_t = None     # the wait starts at the next poll (now may be stale)
         self._beat = None
 
     def withdraw(self):
@@ -252,6 +252,8 @@ class Link:
 
     def poll(self, now):
         """Read what came, answer it; send a HELLO, an offer, a turn when due."""
+        if self.offer is not None and self.offer_t is None:
+            self.offer_t = now
         t = self.transport
         chunk = self._chunk
         rx = self._rx

@@ -13,6 +13,8 @@ from jarmo import app_view as V
 from jarmo.app_base import LINK
 from jarmo.link import Link
 
+_SETTLE = 600           # ms a trouble lasts before it is said (a board starting up)
+
 # What the link's status (Link.status) means, in words, by its number.
 NOTES = (None, "Link: no cable?", "Link lost: cable?", "Link: other version",
          "Link: other game", "Link: games differ")
@@ -60,6 +62,7 @@ class AppLink(Link):
     def __init__(self, transport, nonce):
         Link.__init__(self, transport, nonce)
         self.shown = None       # the note on the display now (None: up)
+        self.since = 0          # when the link was last seen up
 
     def player(self):
         return Player(self)
@@ -71,6 +74,10 @@ class AppLink(Link):
         self.poll(now)
         if app.opp == LINK and app.game is not None:
             note = NOTES[self.status(now)]
+            if note is None:
+                self.since = now
+            elif V.ticks_diff(now, self.since) < _SETTLE:
+                note = self.shown       # not yet (a game just started or resumed)
             if note is not self.shown:
                 # the link went down or came back: said on the display
                 if note is not None:
@@ -84,6 +91,7 @@ class AppLink(Link):
             self.shown = None
 
     def _bind(self, app):
+        self.since = app.now
         g = app.game
         if g is None or app.opp != LINK:
             self.bind(None, None)

@@ -117,7 +117,7 @@ def test_a_pulled_cable_is_said_on_both_boards_and_the_game_goes_on_when_it_is_b
     two.run(300)
     two.ea.cut = two.eb.cut = True
     c = _play_turn(two)             # played while the cable is out
-    two.run(1500)
+    two.run(2500)
     for app in (two.a, two.b):
         assert "Link lost: cable?" in app.text, app.text
         assert app.link.lost()
