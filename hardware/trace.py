@@ -12,6 +12,12 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   gc.collect() with the AI's search still held
     @@TEXT line|line|...          the app's text changed (shown on a display,
                                   if there is one)
+    @@LINK sent=N received=N bad=N noise=N refused=N latency=MS up=0|1
+                                  at every state change once the link is in
+                                  use (jarmo/link.py): frames sent and
+                                  received, frames dropped by their CRC,
+                                  noise bytes, turns refused, the last
+                                  turn's ms from sending to its ACK
     @@FRAME v level hex           (JARMO_TRACE = 2) app.frame version v drawn
                                   at level 0..255: 75 bytes, RGB per point
     @@MAXPASS us state            a new longest pass after the first frame
@@ -101,6 +107,11 @@ class Probe:
                 self._ai_line(us // 1000)     # answered in the pass that asked
             self._state(state)
             self._game(app)
+            link = getattr(app, "link", None)
+            if link is not None:
+                print("@@LINK sent=%d received=%d bad=%d noise=%d refused=%d latency=%d up=%d" % (
+                    link.sent, link.received, link.bad, link.noise, link.refused, link.latency,
+                    link.up(app.now)))
             if state == self.ballast_state and self.ballast is None:
                 self.ballast = fill_heap()
         if self.ballast is not None:

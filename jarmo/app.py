@@ -158,9 +158,12 @@ class App:
             # this pass: erasing the flash sector costs ~50 ms on an RP2040
             self._saving(store.step)
         else:
+            link = self.link
+            if link is not None:
+                link.tick(self, now)        # what came: the other board's turn, this pass
             self.states[self.sid].tick(self)
-        if self.link is not None:
-            self.link.tick(self, now)
+            if link is not None:
+                link.send_turn(now)         # a turn just completed goes out in this pass
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
 

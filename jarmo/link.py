@@ -283,6 +283,15 @@ class Link:
         if g is not None and self.up(now) and self.same() and not self.diverged:
             self._send_turn(now)
 
+    def send_turn(self, now):
+        """Send this board's new actions now, if the other board lacks them
+        (poll does it too; the App calls this right after a turn, so it goes
+        out in the same pass)."""
+        g = self.game
+        if (g is not None and self._turn_at is None and self.peer_count < g.actions
+                and self.up(now) and self.same() and not self.diverged):
+            self._send_turn(now)
+
     # ------------------------------------------------------------ receiving
 
     def _parse(self, now):

