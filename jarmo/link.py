@@ -40,19 +40,19 @@ from jarmo.checksum import crc16
 
 VERSION = const(1)
 SOF = const(0x7E)
-MAX = const(40)             # payload bytes a frame holds at most
-CODES = const(16)           # action codes a TURN frame holds at most
-BEAT = const(250)           # ms between HELLOs
-RETRY = const(80)           # ms before an unacknowledged TURN goes again
-LOST = const(1000)          # ms without a frame: the link is down
-LISTEN = const(300)         # ms a board waits for an offer before it proposes
+_MAX = const(40)             # payload bytes a frame holds at most
+_CODES = const(16)           # action codes a TURN frame holds at most
+_BEAT = const(250)           # ms between HELLOs
+_RETRY = const(80)           # ms before an unacknowledged TURN goes again
+_LOST = const(1000)          # ms without a frame: the link is down
+_LISTEN = const(300)         # ms a board waits for an offer before it proposes
 
-HELLO = const(0x48)
-OFFER = const(0x4F)
-ACCEPT = const(0x41)
+_HELLO = const(0x48)
+_OFFER = const(0x4F)
+_ACCEPT = const(0x41)
 TURN = const(0x54)
-ACK = const(0x4B)
-REFUSE = const(0x52)
+_ACK = const(0x4B)
+_REFUSE = const(0x52)
 
 # status(): what the player is told
 UP = const(0)               # linked, same game (or no game on either board)
@@ -113,8 +113,8 @@ class Link:
         self._rx = bytearray(_BUF)
         self._n = 0
         self._chunk = bytearray(32)
-        self._tx = bytearray(MAX + 6)
-        self._pay = bytearray(MAX)
+        self._tx = bytearray(_MAX + 6)
+        self._pay = bytearray(_MAX)
         self.seq = 0
         # counters (docs/LINK.md): frames sent, received, dropped; noise bytes; refusals
         self.sent = 0
@@ -197,14 +197,14 @@ class Link:
         return p[4] == 1 - d[4]
 
     def up(self, now):
-        return (self.heard is not None and _diff(now, self.heard) < LOST
+        return (self.heard is not None and _diff(now, self.heard) < _LOST
                 and self.peer_version == VERSION)
 
     def status(self, now):
         """UP, NO_CABLE, LOST_LINK, OLD_VERSION, OTHER_GAME or DIFFERENT."""
         if self.heard is None:
             return NO_CABLE
-        if _diff(now, self.heard) >= LOST:
+        if _diff(now, self.heard) >= _LOST:
             return LOST_LINK
         if self.peer_version != VERSION:
             return OLD_VERSION
@@ -232,11 +232,11 @@ class Link:
         self.offer = None
 
     def accept(self, now):
-        """Take the other board's offer (it must be there): ACCEPT, and the
+        """Take the other board's offer (it must be there): _ACCEPT, and the
         offer becomes link.accepted."""
         o = self.peer_offer
-        self._send(ACCEPT, o, len(o))
-        self._send(ACCEPT, o, len(o))     # twice: one may be lost (HELLO covers both)
+        self._send(_ACCEPT, o, len(o))
+        self._send(_ACCEPT, o, len(o))     # twice: one may be lost (HELLO covers both)
         self.accepted = o
         self.accepted_ours = False
         self.peer_offer = None
@@ -244,14 +244,14 @@ class Link:
 
     def offered(self, now):
         """The other board's offer, if it is still being made, else None."""
-        if self.peer_offer is not None and _diff(now, self.peer_offer_t) >= LOST:
+        if self.peer_offer is not None and _diff(now, self.peer_offer_t) >= _LOST:
             self.peer_offer = None
         return self.peer_offer
 
     # ------------------------------------------------------------ a pass
 
     def poll(self, now):
-        """Read what came, answer it; send a HELLO, an offer, a turn when due."""
+        """Read what came, answer it; send a _HELLO, an offer, a turn when due."""
         if self.offer is not None and self.offer_t is None:
             self.offer_t = now
         t = self.transport
@@ -275,10 +275,10 @@ class Link:
         g = self.game
         if g is not None and self.inbox and g.actions >= self.inbox_at + len(self.inbox):
             self.inbox = []     # all played
-        if self._beat is None or _diff(now, self._beat) >= BEAT:
+        if self._beat is None or _diff(now, self._beat) >= _BEAT:
             self._beat = now
             self._hello()
-            if self.offer is not None and _diff(now, self.offer_t) >= LISTEN:
+            if self.offer is not None and _diff(now, self.offer_t) >= _LISTEN:
                 self._send_offer(now)
         if g is not None and self.up(now) and self.same() and not self.diverged:
             self._send_turn(now)
@@ -306,7 +306,7 @@ class Link:
             if n - i < 4:
                 break
             ln = rx[i + 1]
-            if ln > MAX:
+            if ln > _MAX:
                 self.bad += 1
                 i += 1
                 continue
@@ -328,7 +328,7 @@ class Link:
 
     def _frame(self, seq, kind, at, ln, now):
         rx = self._rx
-        if kind == HELLO:
+        if kind == _HELLO:
             if ln < 14:
                 return
             self.peer_version = rx[at]
@@ -360,14 +360,14 @@ class Link:
         if self.peer_version != VERSION:
             return
         self.heard = now
-        if kind == OFFER:
+        if kind == _OFFER:
             if ln < 6:
                 return
             o = bytes(rx[at:at + 6])
             if self.offer is not None:
                 # both wait: the board that proposed first keeps its offer;
                 # if both did at once, the bigger nonce
-                if _diff(now, self.offer_t) >= LISTEN and (
+                if _diff(now, self.offer_t) >= _LISTEN and (
                         self.nonce > self.peer_nonce
                         or self.nonce == self.peer_nonce and self.offer > o):
                     return
@@ -375,15 +375,15 @@ class Link:
             self.peer_offer_t = now
             if self.offer is not None:
                 self.accept(now)
-        elif kind == ACCEPT:
+        elif kind == _ACCEPT:
             if ln >= 6 and self.offer is not None and bytes(rx[at:at + 6]) == self.offer:
                 self._accepted_ours()
         elif kind == TURN:
             self._turn(seq, at, ln)
-        elif kind == ACK:
+        elif kind == _ACK:
             if ln >= 5:
                 self._ack(rx[at], rx[at + 1] << 8 | rx[at + 2], rx[at + 3] << 8 | rx[at + 4], now)
-        elif kind == REFUSE:
+        elif kind == _REFUSE:
             if ln >= 2:
                 self.refused += 1
                 self._note("the other board refused our turn: " + WHY[rx[at + 1] % len(WHY)])
@@ -455,7 +455,7 @@ class Link:
         p = self._pay
         p[0] = seq
         p[1] = why
-        self._send(REFUSE, p, 2)
+        self._send(_REFUSE, p, 2)
 
     def _note(self, text):
         self.log.append(text)
@@ -519,7 +519,7 @@ class Link:
         p[2] = c & 255
         p[3] = h >> 8
         p[4] = h & 255
-        self._send(ACK, p, 5)
+        self._send(_ACK, p, 5)
 
     def _hello(self):
         p = self._pay
@@ -542,10 +542,10 @@ class Link:
             p[11] = self._list_hash >> 8
             p[12] = self._list_hash & 255
             p[13] = 0
-        self._send(HELLO, p, 14)
+        self._send(_HELLO, p, 14)
 
     def _send_offer(self, now):
-        self._send(OFFER, self.offer, 6)
+        self._send(_OFFER, self.offer, 6)
 
     def _send_turn(self, now):
         g = self.game
@@ -553,11 +553,11 @@ class Link:
         start = self.peer_count
         if start < 0 or start >= n or self.count() != n:
             return
-        if self._turn_at is not None and _diff(now, self._turn_at) < RETRY:
+        if self._turn_at is not None and _diff(now, self._turn_at) < _RETRY:
             return
         k = n - start
-        if k > CODES:
-            k = CODES
+        if k > _CODES:
+            k = _CODES
         codes = g.history_codes(start)
         p = self._pay
         p[0] = start >> 8

@@ -151,3 +151,53 @@ def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option):
         assert_same_end(linked)
         assert max(linked.latencies) <= 100, linked.latencies
         print("latencies", linked.latencies, pair.wire_stats())
+
+
+def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path, firmware_option):
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    pb, b = _board(tmp_path, "B", "feather_oled", firmware_option)
+    with DevicePair(a, b, timeout_s=900) as pair:
+        linked = Linked(pair, pa, pb)
+        linked.start()
+        for _ in range(2):
+            linked.play_turn()
+        # the cable pulled in mid-turn: between the piece and its target
+        mover = linked.mover()
+        other = linked.boards[1 - linked.boards.index(mover)]
+        linked.play_turn(cut_mid_turn=True)
+        pair.run(2500)
+        for dev in linked.boards:
+            texts = stage.Trace(dev.console).texts()
+            assert any("Link lost: cable?" in t for t in texts[-3:]), texts[-3:]
+        pair.connect(True)
+        other.wait_for(r"^@@STATE play", 3000)       # the turn played meanwhile arrives
+        linked.play_turn()
+        # board b loses power in mid-game, in the middle of its own turn or waiting
+        if linked.mover() is pair.b:
+            linked.tap(pair.b)                     # its piece selected, then the power goes
+        pair.b.reset()
+        pair.b.wait_for(r"^@@STATE (play|ai)", 8000)  # the linked game resumes at once
+        pair.run(1500)
+        games = linked.games()
+        assert games[0] == games[1], games
+        # random bytes on the line, both ways, during two turns
+        rng = random.Random(19)
+        for _ in range(2):
+            for _ in range(4):
+                for dev in linked.boards:
+                    dev.inject(bytes(rng.getrandbits(8) for _ in range(24)))
+                pair.run(60)
+            linked.play_turn()
+        play_game(linked)
+        for dev in linked.boards:
+            dev.wait_for(r"^@@STATE (end|result)", 5000)
+        pair.run(1000)
+        games = linked.games()
+        assert games[0] is not None and games[0] == games[1]
+        links = [stage.Trace(d.console).lines for d in linked.boards]
+        refused = [int(re.search(r"refused=(\d+)", [x for x in lines if x.startswith("@@LINK")][-1]).group(1))
+                   for lines in links]
+        assert refused == [0, 0]
+        for dev in linked.boards:
+            assert "Traceback" not in "\n".join(dev.console)
+        print("latencies", linked.latencies, pair.wire_stats())
