@@ -187,6 +187,7 @@ class Device:
         self._proc = None
         self._lock = threading.Condition()
         self._console = []
+        self._console_t = []  # the emulated ms of each console line
         self._frames = []
         self._i2c = []
         self._events = []  # replies and other non-stream events, in arrival order
@@ -380,6 +381,11 @@ class Device:
 
     # -- plumbing
 
+    def last_match_t(self):
+        """The emulated ms of the console line wait_for returned last."""
+        with self._lock:
+            return self._console_t[self._cursor - 1] if self._cursor else None
+
     def _consume(self, pattern):
         with self._lock:
             for i in range(self._cursor, len(self._console)):
@@ -445,6 +451,7 @@ class Device:
             kind = event.get("ev")
             if kind == "console":
                 self._console.append(event["line"])
+                self._console_t.append(event.get("t", 0.0))
             elif kind == "frame":
                 self._frames.append(event)
             elif kind == "i2c":
@@ -498,6 +505,7 @@ class Board(Device):
         self._proc = None
         self._lock = pair._lock
         self._console = []
+        self._console_t = []
         self._frames = []
         self._i2c = []
         self._events = []

@@ -105,11 +105,15 @@ class Linked:
         done = dev.wait_for(r"^@@STATE (ai|end)", 3000)
         if cut_mid_turn:
             return done
-        seen = other.wait_for(r"^@@STATE (play|end)", 3000)
-        sent = int(re.search(r"ms=(\d+)", done).group(1))
-        got = int(re.search(r"ms=(\d+)", seen).group(1))
-        self.latencies.append(got - sent)
-        return got - sent
+        t_done = dev.last_match_t()
+        other.wait_for(r"^@@STATE (play|end)", 3000)
+        t_seen = other.last_match_t()
+        # the frame each board sent in the pass that played the turn: the
+        # mover's when its turn went out, the other's when it showed it
+        sent = max(t for t, _ in dev.frames if t <= t_done)
+        shown = max(t for t, _ in other.frames if t <= t_seen)
+        self.latencies.append(round(shown - sent, 1))
+        return shown - sent
 
     def over(self):
         return any(self.state(d) in ("end", "result") for d in self.boards)
