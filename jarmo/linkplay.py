@@ -9,8 +9,10 @@
 # linked game (jarmo/players.py's interface): it answers with the other
 # board's actions.
 
+import sys
+
 from jarmo import app_view as V
-from jarmo.app_base import LINK
+from jarmo.app_base import LINK, forget_module
 from jarmo.link import Link
 
 _SETTLE = 600           # ms a trouble lasts before it is said (a board starting up)
@@ -73,6 +75,10 @@ class AppLink(Link):
             self._bind(app)
         self.poll(now)
         if app.opp == LINK and app.game is not None:
+            if not app.busy and "jarmo.ai" in sys.modules:
+                # no AI plays a linked game: its code and tables leave RAM
+                # (a hint or a timed-out turn imports it again, for a while)
+                forget_module("jarmo.ai")
             note = NOTES[self.status(now)]
             if note is None:
                 self.since = now
