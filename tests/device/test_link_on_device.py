@@ -205,3 +205,53 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
         for dev in linked.boards:
             assert "Traceback" not in "\n".join(dev.console)
         print("latencies", linked.latencies, pair.wire_stats())
+
+
+def test_a_simulator_plays_an_emulated_board(tmp_path, firmware_option):
+    """The simulator's App on a TCP line (host/link.py), the emulated QT Py's link UART
+    bridged to the same port (emulator.mjs --uart-tcp): the same game on both."""
+    from host.link import TcpLine
+    from jarmo.app import App
+    from tests.app.drive import Clock, play
+    from tests.app.memstore import MemoryStore
+    from tests.device.device import Device
+    from tests.hardware.test_sim_link import free_port
+
+    prof, spec = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    port = free_port()
+    line = TcpLine(port)
+    app = App(store=MemoryStore(), seed=3, line=line)
+    clock = Clock(app, 1000)
+
+    def run(dev, ms):
+        for _ in range(ms // 20):
+            dev.run(20)
+            clock.run(20, 20)
+
+    try:
+        with Device(spec["firmware"], spec["drive_dir"], neopixel_pin=prof["pixel_pin"],
+                    nvm=spec["nvm"], timeout_s=600,
+                    args=["--uart-tcp", str(port), "--uart", str(spec["uart"])]) as dev:
+            dev.profile = prof
+            dev.wait_for(r"^@@STATE menu", 8000)
+            app.new_game(rules="classic", opponent="link", side="south")   # the simulator proposes
+            run(dev, 1000)
+            dev.press(stage.key_pin(prof, "select"), PRESS_MS)             # the board accepts
+            dev.wait_for(r"^@@STATE ai", 5000)
+            run(dev, 600)
+            assert app.state == "play" and app.game.rules == "classic"
+            for _ in range(3):
+                play(clock, app.game.legal()[0])             # the simulator's turn
+                dev.wait_for(r"^@@STATE play", 3000)          # shown on the board
+                for _ in range(6):                            # the board's turn, by buttons
+                    dev.press(stage.key_pin(prof, "select"), PRESS_MS)
+                    run(dev, 200)
+                    if app.state == "play":
+                        break
+                run(dev, 600)
+                assert app.state == "play"
+            run(dev, 600)
+            assert stage.board_game(dev) == app.game.history()
+            assert app.link.refused == 0
+    finally:
+        line.close()
