@@ -163,3 +163,42 @@ def test_a_board_that_restarts_resumes_the_linked_game_and_goes_on():
     _play_turn(two)
     two.run(300)
     assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+
+
+def test_a_linked_match_goes_on_to_its_next_game_on_both_boards_sides_swapped():
+    two = Two()
+    new_game(two.ca, "classic", opponent="Link", side="South", match="2 games")
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")
+    two.run(300)
+    assert two.a.match is not None and two.b.match is not None
+    assert two.a.human_side() == 0 and two.b.human_side() == 1
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+    assert two.a.state == two.b.state == "result"
+    for clock in (two.ca, two.cb):
+        clock.press(SELECT)             # the next game
+    two.run(500)
+    assert two.a.match.number == two.b.match.number == 2
+    assert two.a.human_side() == 1 and two.b.human_side() == 0      # swapped
+    assert two.b.state == "play" and two.a.state == "ai"
+    _play_turn(two)
+    two.run(300)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0) != []
+    assert two.a.link.status(two.ca.now) == 0
+
+
+def test_the_other_board_s_menu_says_a_game_is_offered_until_it_is_taken():
+    two = Two()
+    new_game(two.ca, "classic", opponent="Link")
+    set_option(two.cb, "Versus", "Link")
+    two.run(600)
+    assert two.b.text[0] == "Link offers a game"
+    two.ca.press(BACK)              # board a's player gives up waiting
+    assert two.a.state == "menu"
+    two.run(1500)
+    assert two.b.text[0] != "Link offers a game"
