@@ -534,8 +534,17 @@ class Link:
             p[3] = 1
             p[4:9] = self.desc
             c = self.count()
-            if c != self._hashed:
-                self._list_hash = code_hash(g.history_codes(0) + (self.take() or []), c)
+            h0 = self._hashed
+            if c != h0:
+                if 0 <= h0 < c:
+                    # only the actions since the last HELLO (a long game: less work)
+                    if h0 >= g.actions:
+                        new = self.inbox[h0 - self.inbox_at:]
+                    else:
+                        new = g.history_codes(h0) + (self.take() or [])
+                    self._list_hash = code_hash(new, c - h0, self._list_hash)
+                else:
+                    self._list_hash = code_hash(g.history_codes(0) + (self.take() or []), c)
                 self._hashed = c
             p[9] = c >> 8
             p[10] = c & 255

@@ -293,3 +293,15 @@ def test_two_boards_that_propose_at_once_agree_on_one_offer():
         b.poll(now)
     assert a.accepted == b.accepted
     assert a.accepted_ours != b.accepted_ours
+
+
+def test_the_move_list_hash_of_a_hello_is_the_hash_of_the_whole_list():
+    from jarmo.link import code_hash
+    p = Pair()
+    p.run(300)
+    for _ in range(6):
+        p.play_turn()
+        p.run(300)
+        for board in (p.a, p.b):
+            codes = board.game.history_codes(0)
+            assert board.link._list_hash == code_hash(codes, len(codes))
