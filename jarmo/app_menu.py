@@ -219,8 +219,8 @@ class Menu(State):
             s = app.settings
             if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
-            elif s[OPPONENT - RULE]:
-                ai.prepare_tables_step(RULES[s[0]])
+            elif s[OPPONENT - RULE] and s[OPPONENT - RULE] != LINK:
+                ai.prepare_tables_step(RULES[s[0]])     # (no AI plays a linked game)
 
     def _items(self, app):
         s = app.settings

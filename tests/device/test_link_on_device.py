@@ -47,7 +47,7 @@ def _board(tmp_path, name, profile_name, firmware_option):
     why = stage.firmware_unavailable(profile_name, "stock", firmware_option)
     if why:
         pytest.skip(why)
-    drive = stage.build_drive(str(tmp_path / name), profile_name, trace=1, JARMO_SEED=11)
+    drive = stage.build_drive(str(tmp_path / name), profile_name, trace=2, JARMO_SEED=11)
     return prof, dict(firmware=stage.firmware(profile_name, "stock", firmware_option),
                       drive_dir=drive, neopixel_pin=prof["pixel_pin"],
                       i2c_ack=0x3C if prof["display"] == "sh1107_128x64" else None,
@@ -62,6 +62,8 @@ class Linked:
         pair.a.profile = prof_a
         pair.b.profile = prof_b
         self.latencies = []
+        self.offset = [0.0, 0.0]    # ms to add to a board's times: after a reset they restart at 0
+        self.since = [0, 0]         # its frames from this one on are of its latest power-on
 
     def tap(self, dev, button="select"):
         dev.press(stage.key_pin(dev.profile, button), PRESS_MS)
@@ -110,10 +112,20 @@ class Linked:
         t_seen = other.last_match_t()
         # the frame each board sent in the pass that played the turn: the
         # mover's when its turn went out, the other's when it showed it
-        sent = max(t for t, _ in dev.frames if t <= t_done)
-        shown = max(t for t, _ in other.frames if t <= t_seen)
+        i = self.boards.index(dev)
+        sent = max(t for t, _ in dev.frames[self.since[i]:] if t <= t_done) + self.offset[i]
+        shown = max(t for t, _ in other.frames[self.since[1 - i]:] if t <= t_seen) + self.offset[1 - i]
         self.latencies.append(round(shown - sent, 1))
         return shown - sent
+
+    def reset(self, i):
+        """Board i loses power and starts again: its clock restarts at 0."""
+        dev = self.boards[i]
+        self.since[i] = len(dev.frames)
+        dev.reset()
+        mine = dev.run(0)
+        theirs = self.boards[1 - i].run(0)
+        self.offset[i] = theirs + self.offset[1 - i] - mine
 
     def over(self):
         return any(self.state(d) in ("end", "result") for d in self.boards)
@@ -122,19 +134,41 @@ class Linked:
         return [stage.board_game(d) for d in self.boards]
 
 
+def result_frame(moves, has_display):
+    """The LED frame (hex, RGB per point) the result of a classic game of
+    these moves shows on a board with or without a display, drawn by the
+    app on this PC: the final position with the last move's trail, or the
+    points as counts of lit LEDs."""
+    from jarmo.app import App
+    from jarmo.app_base import S_RESULT
+    from jarmo.game import Game
+    from jarmo.notation import parse_action
+    app = App(has_display=has_display)
+    game = Game("classic")
+    for m in moves:
+        game.play(m)
+    app.set_game(game, None, 0, 0, True)
+    app.board.trail = parse_action(moves[-1]) >> 3 & 31
+    app.goto(S_RESULT)
+    app.tick(1000)
+    return bytes(app.frame).hex()
+
+
 def assert_same_end(linked):
-    a, b = linked.boards
     for dev in linked.boards:
         dev.wait_for(r"^@@STATE (end|result)", 5000)
     linked.pair.run(4000)                    # the end animation is over: the result shows
     games = linked.games()
     assert games[0] is not None and games[0] == games[1]
-    # the final position: the last frames of both boards show the same board
-    fa = a.frames[-1][1]
-    fb = b.frames[-1][1]
-    assert fa == fb
+    # the LEDs of the final position: each board's last frame is what the
+    # app draws for that game's result on a board of its kind
     for dev in linked.boards:
+        _version, _level, frame = stage.Trace(dev.console).frames()[-1]
+        assert frame == result_frame(games[0], dev.profile["display"] is not None)
         assert "Traceback" not in "\n".join(dev.console)
+    a, b = linked.boards
+    if a.profile is b.profile:
+        assert a.frames[-1][1] == b.frames[-1][1]      # the same bytes on both grids
 
 
 def play_game(linked, most=120):
@@ -179,7 +213,7 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
         # board b loses power in mid-game, in the middle of its own turn or waiting
         if linked.mover() is pair.b:
             linked.tap(pair.b)                     # its piece selected, then the power goes
-        pair.b.reset()
+        linked.reset(1)
         pair.b.wait_for(r"^@@STATE (play|ai)", 8000)  # the linked game resumes at once
         pair.run(1500)
         games = linked.games()
@@ -193,15 +227,15 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
                 pair.run(60)
             linked.play_turn()
         play_game(linked)
-        for dev in linked.boards:
-            dev.wait_for(r"^@@STATE (end|result)", 5000)
-        pair.run(1000)
+        assert_same_end(linked)
         games = linked.games()
-        assert games[0] is not None and games[0] == games[1]
         links = [stage.Trace(d.console).lines for d in linked.boards]
         refused = [int(re.search(r"refused=(\d+)", [x for x in lines if x.startswith("@@LINK")][-1]).group(1))
                    for lines in links]
         assert refused == [0, 0]
+        # every turn shown on the other board within 100 ms (the two turns
+        # around the pulled cable and the reset are not timed)
+        assert max(linked.latencies) <= 100, linked.latencies
         for dev in linked.boards:
             assert "Traceback" not in "\n".join(dev.console)
         print("latencies", linked.latencies, pair.wire_stats())
