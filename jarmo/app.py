@@ -86,6 +86,7 @@ class App:
         # line: the byte transport of a link cable (jarmo/link.py), or None
         self.line = line
         self.link = None        # jarmo.linkplay.AppLink, made when link play is first chosen
+        self.link_tag = -1      # the linked game's tag (its offer's seed; saved with it)
         self.frame = bytearray(75)
         self._work = bytearray(75)
         self.frame_version = 0
@@ -386,7 +387,8 @@ class App:
             from jarmo.gamerec import start_payload
             forget_module("jarmo.gamerec")
             self.game_id = store.start_game(
-                start_payload(g, self.match, self.opp, self.human0, self.battle))
+                start_payload(g, self.match, self.opp, self.human0, self.battle,
+                              self.link_tag if self.opp == LINK else -1))
             self.saved = 0
         codes = g.history_codes(self.saved)
         if codes:

@@ -34,7 +34,8 @@ def offer_of(app):
     for e in expansions(s):
         bits |= 1 << EXPANSIONS.index(e)
     games = GAMES[s[MATCH - RULE]]
-    seed = app.seed & 0xFFFF
+    # a new seed for every offer: it is the game's tag too (jarmo/link.py)
+    seed = (app.seed + app.now * 40503) & 0xFFFF
     return bytes((s[0], bits, games if games > 1 else 0, s[SIDE - RULE], seed >> 8, seed & 255))
 
 
@@ -49,7 +50,7 @@ def start_offer(app, offer, ours):
     else:
         match = None
         game = Game(rules, exp)
-    app.seed = offer[4] << 8 | offer[5]     # the same hints on both boards
+    app.seed = app.link_tag = offer[4] << 8 | offer[5]     # the same hints on both boards
     app.set_game(game, match, LINK, side, False)
     app.start_game()
 

@@ -127,13 +127,13 @@ class Link:
         self._beat = None       # ms of our last HELLO
         self.peer_nonce = -1
         self.peer_version = -1
-        self.peer = None        # the other board's game: bytes (rules, exp, games, number, side)
+        self.peer = None        # the other board's game: its description (bind)
         self.peer_count = -1    # its count of actions (-1: unknown)
         self.peer_hash = 0
         self.diverged = False
         # the game bound here
         self.game = None
-        self.desc = None        # bytes: rule set, expansions, games, number, our side
+        self.desc = None        # bytes: rule set, expansions, games, number, our side, tag (2)
         self.inbox = []         # the other board's actions checked but not yet played
         self.inbox_at = 0       # the action number of inbox[0]
         self._inbox_hash = 0    # the state hash once the inbox is played
@@ -157,7 +157,9 @@ class Link:
     def bind(self, game, desc):
         """The game the link plays now (a Game, or None) and its description:
         bytes of rule set index, expansion bits, games in the match (0 one
-        game), the game's number in the match, this board's side (0 South)."""
+        game), the game's number in the match, this board's side (0 South),
+        and the game's tag (2 bytes, from the offer: two games with the same
+        settings are told apart by it)."""
         if game is not self.game:
             self.inbox = []
             self._hashed = -1
@@ -191,7 +193,7 @@ class Link:
         p = self.peer
         if d is None or p is None:
             return False
-        for i in range(4):
+        for i in (0, 1, 2, 3, 5, 6):
             if d[i] != p[i]:
                 return False
         return p[4] == 1 - d[4]
@@ -329,7 +331,7 @@ class Link:
     def _frame(self, seq, kind, at, ln, now):
         rx = self._rx
         if kind == _HELLO:
-            if ln < 14:
+            if ln < 16:
                 return
             self.peer_version = rx[at]
             if self.peer_version != VERSION:
@@ -342,19 +344,20 @@ class Link:
             self.heard = now
             if rx[at + 3] & 1:
                 p = self.peer
-                if p is None or p != rx[at + 4:at + 9]:
-                    self.peer = bytes(rx[at + 4:at + 9])
+                if p is None or p != rx[at + 4:at + 11]:
+                    self.peer = bytes(rx[at + 4:at + 11])
                     self._checked = None
             else:
                 self.peer = None
-            self.peer_count = rx[at + 9] << 8 | rx[at + 10]
-            self.peer_hash = rx[at + 11] << 8 | rx[at + 12]
+            self.peer_count = rx[at + 11] << 8 | rx[at + 12]
+            self.peer_hash = rx[at + 13] << 8 | rx[at + 14]
             self._check_prefix()
             if self.offer is not None and self.peer is not None and self.peer_count == 0:
                 # our ACCEPT's answer may be lost: the other board started our offer
                 o = self.offer
                 p = self.peer
-                if p[0] == o[0] and p[1] == o[1] and p[2] == o[2] and p[3] <= 1 and p[4] == 1 - o[3]:
+                if (p[0] == o[0] and p[1] == o[1] and p[2] == o[2] and p[3] <= 1
+                        and p[4] == 1 - o[3] and p[5] == o[4] and p[6] == o[5]):
                     self._accepted_ours()
             return
         if self.peer_version != VERSION:
@@ -528,11 +531,11 @@ class Link:
         p[1] = self.nonce >> 8
         p[2] = self.nonce & 255
         if g is None:
-            for i in range(3, 14):
+            for i in range(3, 16):
                 p[i] = 0
         else:
             p[3] = 1
-            p[4:9] = self.desc
+            p[4:11] = self.desc
             c = self.count()
             h0 = self._hashed
             if c != h0:
@@ -546,12 +549,12 @@ class Link:
                 else:
                     self._list_hash = code_hash(g.history_codes(0) + (self.take() or []), c)
                 self._hashed = c
-            p[9] = c >> 8
-            p[10] = c & 255
-            p[11] = self._list_hash >> 8
-            p[12] = self._list_hash & 255
-            p[13] = 0
-        self._send(_HELLO, p, 14)
+            p[11] = c >> 8
+            p[12] = c & 255
+            p[13] = self._list_hash >> 8
+            p[14] = self._list_hash & 255
+            p[15] = 0
+        self._send(_HELLO, p, 16)
 
     def _send_offer(self, now):
         self._send(_OFFER, self.offer, 6)

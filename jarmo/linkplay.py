@@ -16,6 +16,10 @@ from jarmo.app_base import LINK, forget_module
 from jarmo.link import Link
 
 _SETTLE = 600           # ms a trouble lasts before it is said (a board starting up)
+# On a microcontroller (MicroPython, CircuitPython) the heap is the budget: a
+# linked game lets jarmo.ai go. CPython keeps it (a PC has RAM to spare, and
+# a module imported twice would be two modules to the tests that hold it).
+_LEAN = sys.implementation.name != "cpython"
 
 # What the link's status (Link.status) means, in words, by its number.
 NOTES = (None, "Link: no cable?", "Link lost: cable?", "Link: other version",
@@ -75,7 +79,7 @@ class AppLink(Link):
             self._bind(app)
         self.poll(now)
         if app.opp == LINK and app.game is not None:
-            if not app.busy and "jarmo.ai" in sys.modules:
+            if _LEAN and not app.busy and "jarmo.ai" in sys.modules:
                 # no AI plays a linked game: its code and tables leave RAM
                 # (a hint or a timed-out turn imports it again, for a while)
                 forget_module("jarmo.ai")
@@ -109,8 +113,9 @@ class AppLink(Link):
             if EXPANSIONS[k] in g.expansions:
                 bits |= 1 << k
         m = app.match
+        tag = app.link_tag & 0xFFFF
         self.bind(g, bytes((RULE_SETS.index(g.rules), bits, 0 if m is None else m.games,
-                            0 if m is None else m.number, app.human_side())))
+                            0 if m is None else m.number, app.human_side(), tag >> 8, tag & 255)))
 
     def lost(self):
         """True while a linked game's link is not up."""

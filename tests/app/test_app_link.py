@@ -202,3 +202,41 @@ def test_the_other_board_s_menu_says_a_game_is_offered_until_it_is_taken():
     assert two.a.state == "menu"
     two.run(1500)
     assert two.b.text[0] != "Link offers a game"
+
+
+def test_a_linked_game_is_saved_with_its_tag():
+    from jarmo.gamerec import link_tag, load, start_payload
+    from jarmo.game import Game
+    from jarmo.match import Match
+    m = Match("standard", 2)
+    m.game.play_code(m.game.legal_codes()[0])
+    start = start_payload(m.game, m, 6, 1, -1, 0xBEEF)
+    assert link_tag(start) == 0xBEEF
+    assert load(start, [], 6)[1].games == 2
+    assert link_tag(start_payload(Game("classic"), None, 0, 0, -1)) == -1
+
+
+def test_a_new_linked_game_after_one_with_the_same_settings_starts_afresh():
+    two = Two()
+    _start(two)
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+    two.ca.press(BACK)              # board a keeps the finished game (the menu)
+    two.cb.press(SELECT)            # board b's player goes on to the menu
+    assert two.a.game is not None and two.a.game.result() is not None
+    menu_to(two.ca, "New")
+    two.ca.press(SELECT)            # the same settings again: a proposes
+    two.run(600)
+    menu_to(two.cb, "New")
+    two.cb.press(SELECT)
+    two.run(600)
+    assert two.a.game.actions == two.b.game.actions == 0
+    assert two.a.link_tag == two.b.link_tag
+    _play_turn(two)
+    two.run(300)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+    assert len(two.a.game.history_codes(0)) >= 1

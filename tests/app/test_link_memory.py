@@ -29,7 +29,7 @@ PROTOCOL = [
     "g = Game('standard')\n",
     "gc.collect()",
     "gc.collect(); mid = gc.mem_alloc()",
-    "link = jarmo.link.Link(Silent(), 1); link.bind(g, bytes((1, 0, 0, 0, 0)))\n"
+    "link = jarmo.link.Link(Silent(), 1); link.bind(g, bytes((1, 0, 0, 0, 0, 0, 9)))\n"
     "for t in range(0, 2000, 20): link.poll(t)\n",
     "gc.collect()",
     "gc.collect(); print('module', mid - base); print('object', gc.mem_alloc() - mid)",

@@ -61,7 +61,7 @@ class Board:
         self.side = side
         self.game = Game(rules)
         self.link = Link(end, nonce)
-        self.link.bind(self.game, bytes((1, 0, 0, 0, side)))
+        self.link.bind(self.game, bytes((1, 0, 0, 0, side, 0, 9)))
 
     def mine(self):
         return (self.game.turn == "north") == (self.side == 1)

@@ -213,7 +213,7 @@ def test_a_board_that_restarts_from_an_older_save_is_brought_up_to_date():
         saved.play_code(c)
     p.b.game = saved
     p.b.link = Link(p.b.end, 99)
-    p.b.link.bind(saved, bytes((1, 0, 0, 0, 1)))
+    p.b.link.bind(saved, bytes((1, 0, 0, 0, 1, 0, 9)))
     p.run(500)
     assert p.b.game.history_codes(0) == full and p.same()
 
@@ -230,7 +230,7 @@ def test_the_board_ahead_never_takes_a_turn_twice_after_a_restart():
         g.play_code(c)
     p.a.game = g
     p.a.link = Link(p.a.end, 77)
-    p.a.link.bind(g, bytes((1, 0, 0, 0, 0)))
+    p.a.link.bind(g, bytes((1, 0, 0, 0, 0, 0, 9)))
     p.run(500)
     assert p.a.game.history_codes(0) == before == p.b.game.history_codes(0)
 
