@@ -205,8 +205,8 @@ def test_the_other_board_s_menu_says_a_game_is_offered_until_it_is_taken():
 
 
 def test_a_linked_game_is_saved_with_its_tag():
-    from jarmo.gamerec import link_tag, load, start_payload
     from jarmo.game import Game
+    from jarmo.gamerec import link_tag, load, start_payload
     from jarmo.match import Match
     m = Match("standard", 2)
     m.game.play_code(m.game.legal_codes()[0])
