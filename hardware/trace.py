@@ -18,6 +18,8 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   received, frames dropped by their CRC,
                                   noise bytes, turns refused, the last
                                   turn's ms from sending to its ACK
+    @@LINKLOG text                a turn refused (by this board or the other),
+                                  as the link logged it, when it happens
     @@FRAME v level hex           (JARMO_TRACE = 2) app.frame version v drawn
                                   at level 0..255: 75 bytes, RGB per point
     @@MAXPASS us state            a new longest pass after the first frame
@@ -70,6 +72,7 @@ class Probe:
         self.first_frame = False
         self.thinking_since = -1
         self.text_version = -1
+        self.refused = 0            # the link's refusals already logged
 
     def _time(self, store, name, slot):
         # the store's method, timed and counted per pass (an instance attribute
@@ -117,6 +120,10 @@ class Probe:
         if self.ballast is not None:
             fill_heap(self.ballast)     # again each pass: what was freed is taken back
         self._ai(app)
+        link = getattr(app, "link", None)
+        if link is not None and link.refused != self.refused:
+            self.refused = link.refused
+            print("@@LINKLOG " + (link.log[-1] if link.log else "?"))
         if app.text_version != self.text_version:   # also without a display
             self.text_version = app.text_version
             print("@@TEXT " + "|".join(app.text))

@@ -387,7 +387,8 @@ class Link:
             if ln >= 5:
                 self._ack(rx[at], rx[at + 1] << 8 | rx[at + 2], rx[at + 3] << 8 | rx[at + 4], now)
         elif kind == _REFUSE:
-            if ln >= 2:
+            # about our outstanding TURN only (not a frame someone else sent)
+            if ln >= 2 and rx[at] == self._turn_seq and self._turn_at is not None:
                 self.refused += 1
                 self._note("the other board refused our turn: " + WHY[rx[at + 1] % len(WHY)])
                 self.diverged = True

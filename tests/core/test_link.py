@@ -149,7 +149,11 @@ def test_a_turn_out_of_turn_is_refused_and_logged_never_applied():
     assert p.a.game.actions == 0 and p.a.link.take() is None
     assert p.a.link.refused == 1
     assert "out of turn" in p.a.link.log[-1]
-    assert p.b.link.refused == 1        # and the other board hears so
+    # the other board sent no such turn: the refusal is not about its turns
+    assert p.b.link.refused == 0 and p.b.link.status(p.now) == UP
+    p.play_turn()
+    p.run(30)
+    assert p.same()
 
 
 def test_an_illegal_turn_is_refused_and_logged_never_applied():
@@ -305,3 +309,15 @@ def test_the_move_list_hash_of_a_hello_is_the_hash_of_the_whole_list():
         for board in (p.a, p.b):
             codes = board.game.history_codes(0)
             assert board.link._list_hash == code_hash(codes, len(codes))
+
+
+def test_boards_whose_games_went_apart_say_so_whichever_notices_first():
+    p = Pair()
+    p.run(300)
+    # board b's game takes another South move than a's: b refuses a's turn
+    g = p.b.game
+    p.a.game.play_code(g.legal_codes()[0])
+    g.play_code(g.legal_codes()[1])
+    p.b.link.inbox = []
+    p.run(200)
+    assert p.a.link.status(p.now) == DIFFERENT or p.b.link.status(p.now) == DIFFERENT
