@@ -20,6 +20,8 @@ import pytest
 
 from jarmo.app_base import DEFAULT_SETTINGS, LINK, OPPONENT, RULE
 from jarmo.flashfile import Flash
+from jarmo.game import Game
+from jarmo.link import TURN, frame
 from jarmo.rulesets import RULE_SETS
 from jarmo.storage import R_SETTINGS, Store
 from tests.device import stage
@@ -30,6 +32,16 @@ GAP_MS = 200
 UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
 
 pytestmark = pytest.mark.full
+
+
+def turn_frame(start, codes):
+    """The bytes of a TURN frame (jarmo/link.py) with a good CRC."""
+    p = bytearray(5 + 2 * len(codes))
+    p[0], p[1] = start >> 8, start & 255
+    for i, c in enumerate(codes):
+        p[5 + 2 * i], p[6 + 2 * i] = c >> 8, c & 255
+    buf = bytearray(len(p) + 6)
+    return bytes(buf[:frame(buf, 77, TURN, p)])
 
 
 def link_settings_nvm():
@@ -226,13 +238,31 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
                     dev.inject(bytes(rng.getrandbits(8) for _ in range(24)))
                 pair.run(60)
             linked.play_turn()
+        # a turn the other board never sent, with a good CRC: out of turn for
+        # the board to move, illegal for the board that waits; refused, logged
+        mover = linked.mover()
+        waiting = linked.boards[1 - linked.boards.index(mover)]
+        moves = stage.board_game(mover)
+        game = Game("classic")
+        for m in moves:
+            game.play(m)
+        own = game.legal_codes()[0]                     # the mover's own move
+        empty = next(p for p in range(25) if not game.piece_at(p))
+        mover.inject(turn_frame(len(moves), [own]))
+        waiting.inject(turn_frame(len(moves), [empty << 3 | ((empty + 5) % 25) << 8]))
+        pair.run(300)
+        assert any(line == "@@LINKLOG refused a turn of the other board: out of turn"
+                   for line in mover.console)
+        assert any(line == "@@LINKLOG refused a turn of the other board: illegal action"
+                   for line in waiting.console)
+        assert stage.board_game(mover) == stage.board_game(waiting) == moves
         play_game(linked)
         assert_same_end(linked)
         games = linked.games()
         links = [stage.Trace(d.console).lines for d in linked.boards]
-        refused = [int(re.search(r"refused=(\d+)", [x for x in lines if x.startswith("@@LINK")][-1]).group(1))
+        refused = [int(re.search(r"refused=(\d+)", [x for x in lines if x.startswith("@@LINK ")][-1]).group(1))
                    for lines in links]
-        assert refused == [0, 0]
+        assert refused == [1, 1]        # the two injected turns, and nothing else
         # every turn shown on the other board within 100 ms (the two turns
         # around the pulled cable and the reset are not timed)
         assert max(linked.latencies) <= 100, linked.latencies
