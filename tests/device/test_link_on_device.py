@@ -166,6 +166,18 @@ def result_frame(moves, has_display):
     return bytes(app.frame).hex()
 
 
+def hues(frame_hex):
+    """Each point's colour without its brightness (pieces on the enemy camp
+    breathe: the frame's brightness depends on when it was drawn), None if dark."""
+    data = bytes.fromhex(frame_hex)
+    out = []
+    for p in range(25):
+        rgb = data[3 * p:3 * p + 3]
+        top = max(rgb)
+        out.append(None if not top else tuple((c * 8 + top // 2) // top for c in rgb))
+    return out
+
+
 def assert_same_end(linked):
     for dev in linked.boards:
         dev.wait_for(r"^@@STATE (end|result)", 5000)
@@ -176,7 +188,7 @@ def assert_same_end(linked):
     # app draws for that game's result on a board of its kind
     for dev in linked.boards:
         _version, _level, frame = stage.Trace(dev.console).frames()[-1]
-        assert frame == result_frame(games[0], dev.profile["display"] is not None)
+        assert hues(frame) == hues(result_frame(games[0], dev.profile["display"] is not None))
         assert "Traceback" not in "\n".join(dev.console)
     a, b = linked.boards
     if a.profile is b.profile:
