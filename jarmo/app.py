@@ -402,4 +402,3 @@ class App:
             work()
         except OSError:
             self.msg = ("Cannot save:", "the flash refused")
-

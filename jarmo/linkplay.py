@@ -12,7 +12,7 @@
 import sys
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, forget_module
+from jarmo.app_base import LINK, S_AI, forget_module
 from jarmo.link import Link
 
 _SETTLE = 600           # ms a trouble lasts before it is said (a board starting up)
@@ -45,9 +45,6 @@ class Player:
     def drop(self):
         pass
 
-    def note(self, now):
-        return NOTES[self.link.status(now)]
-
 
 class _Silent:
     # the line of a board without a link cable: nothing comes, nothing goes
@@ -78,6 +75,9 @@ class AppLink(Link):
         if self.game is not app.game:
             self._bind(app)
         self.poll(now)
+        # while the other board's turn is awaited, the main loop starts a
+        # pass every 5 ms, not 20 (hardware/mainloop.py): its turn shows sooner
+        app.listening = app.sid == S_AI and app.opp == LINK
         if app.opp == LINK and app.game is not None:
             if _LEAN and not app.busy and "jarmo.ai" in sys.modules:
                 # no AI plays a linked game: its code and tables leave RAM

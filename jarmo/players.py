@@ -12,7 +12,6 @@
 #
 #     player.pause             ms before its first action is shown
 #     player.verb              what the display says while it is to move
-#     player.note(now)         None, or a line about it ("Link lost: cable?")
 #
 # The kinds: Human (a second player at this table), Ai (jarmo.ai at a
 # level), and the board at the other end of a link cable (jarmo.linkplay's
@@ -26,9 +25,6 @@ class Human:
     name = "P2"
     pause = 0
     verb = ""
-
-    def note(self, now):
-        return None
 
     def start(self, game, now):
         pass
@@ -45,9 +41,6 @@ class Ai:
     name = "AI"
     pause = 400         # ms: the AI's actions are shown one by one
     verb = " thinks"
-
-    def note(self, now):
-        return None
 
     def __init__(self, level, seed):
         self.level = level
@@ -70,4 +63,3 @@ class Ai:
 
     def drop(self):
         self.search = None      # it starts every turn afresh anyway
-
