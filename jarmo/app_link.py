@@ -22,6 +22,7 @@ from jarmo.app_base import (
 from jarmo.buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
 from jarmo.linkplay import NOTES as LINK_NOTES
+from jarmo.linkplay import lean
 from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS
 
@@ -61,6 +62,7 @@ class LinkWait(State):
 
     def enter(self, app, arg):
         link = app.get_link()
+        lean(app)                           # no AI in a linked game: RAM for it
         link.accepted = None
         if link.offered(app.now) is not None:
             link.accept(app.now)            # the other board proposed first

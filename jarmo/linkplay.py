@@ -12,7 +12,7 @@
 import sys
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, S_AI, forget_module
+from jarmo.app_base import LINK, S_AI, S_LINK, forget_module
 from jarmo.link import Link
 
 _SETTLE = 600           # ms a trouble lasts before it is said (a board starting up)
@@ -55,6 +55,14 @@ class _Silent:
         pass
 
 
+def lean(app):
+    """No AI plays a linked game: on a microcontroller its code and tables
+    leave RAM while one is on or about to start (a hint or a timed-out turn
+    imports it again, for as long as it needs it)."""
+    if _LEAN and not app.busy and "jarmo.ai" in sys.modules:
+        forget_module("jarmo.ai")
+
+
 def make(app):
     """The App's link on its line (a silent one on a board without a cable)."""
     line = app.line if app.line is not None else _Silent()
@@ -78,11 +86,9 @@ class AppLink(Link):
         # while the other board's turn is awaited, the main loop starts a
         # pass every 5 ms, not 20 (hardware/mainloop.py): its turn shows sooner
         app.listening = app.sid == S_AI and app.opp == LINK
+        if app.opp == LINK or app.sid == S_LINK:
+            lean(app)
         if app.opp == LINK and app.game is not None:
-            if _LEAN and not app.busy and "jarmo.ai" in sys.modules:
-                # no AI plays a linked game: its code and tables leave RAM
-                # (a hint or a timed-out turn imports it again, for a while)
-                forget_module("jarmo.ai")
             note = NOTES[self.status(now)]
             if note is None:
                 self.since = now
