@@ -10,8 +10,8 @@ app's side (jarmo.linkplay, the link wait screen's visit) on top.
 
 import re
 
-LINK_BUDGET = 13 * 1024         # the protocol module and one Link with its buffers (12.4 KB)
-GAME_BUDGET = 13 * 1024         # a linked game over the same game between two at the table (11.1 KB)
+LINK_BUDGET = 13 * 1024         # the protocol module and one Link with its buffers (12.5 KB)
+GAME_BUDGET = 13 * 1024         # a linked game over the same game between two at the table (11.5 KB)
 
 BASE = [
     "import gc",
