@@ -17,12 +17,16 @@ is slept, the CPU waiting for an interrupt: buttons are answered within a
 period, the LEDs still animate at 50 passes a second (the app redraws every
 32 ms at most), and the CPU idles for most of a human's turn (the battery
 gains; an emulator that skips waiting time runs at real time). While the AI
-thinks the loop runs flat out.
+thinks the loop runs flat out; while a linked board's turn is awaited
+(jarmo/linkplay.py sets app.listening) a pass starts every LISTEN ms, so
+that turn shows sooner.
 """
 
 from adafruit_ticks import ticks_diff
 
 PERIOD = 20         # ms from the start of an idle pass to the next one
+LISTEN = 5          # ... while a linked board's turn is awaited (app.listening,
+                    # jarmo/linkplay.py): it shows up to 15 ms sooner
 # the naps in seconds by the ms left, made once: a float made in every pass
 # would be garbage in every pass (and none can be made when RAM runs out)
 _NAPS = tuple(ms / 1000 for ms in range(PERIOD + 1))
@@ -79,7 +83,8 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         if probe is not None:
             probe.end(app, drawn, texted)
         if naps is not None and not pending and not app.busy:
-            left = PERIOD - ticks_diff(clock(), now)
+            period = LISTEN if getattr(app, "listening", False) else PERIOD
+            left = period - ticks_diff(clock(), now)
             if 0 < left <= PERIOD:
                 sleep(naps[left])
 

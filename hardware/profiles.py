@@ -24,6 +24,8 @@ A profile is a dict.  Keys:
                  board without a usable nvm, hardware/flash.py)
   "board_id"     CircuitPython's id of the board (its firmware's name on
                  circuitpython.org); the device tests boot that firmware
+  "link"         None, or (TX pin, RX pin) of the link cable's UART (a
+                 second board, docs/LINK.md; hardware/link.py)
 
 Pin names are strings, looked up with getattr(board, name) at setup, so
 this module imports nothing and costs only its constants.
@@ -44,12 +46,13 @@ def three_buttons(next_pin, select_pin, back_pin, labels="abc", seat=0):
 
 def profile(board, pixel_pin, keys=(), board_id=None, display=None, brightness=64,
             tabletop=False, usb_edit_key="c", pixel_order="GRB", rotation=0, serpentine=False,
-            long_ms=600, pull_up=True):
+            long_ms=600, pull_up=True, link=("TX", "RX")):
     """A profile: every field named once here, with the default most boards share."""
     return {"board": board, "pixel_pin": pixel_pin, "pixel_order": pixel_order,
             "rotation": rotation, "serpentine": serpentine, "brightness": brightness,
             "keys": keys, "long_ms": long_ms, "pull_up": pull_up, "display": display,
-            "tabletop": tabletop, "usb_edit_key": usb_edit_key, "board_id": board_id}
+            "tabletop": tabletop, "usb_edit_key": usb_edit_key, "board_id": board_id,
+            "link": link}
 
 
 FEATHER_OLED = profile(
@@ -99,6 +102,7 @@ PICO = profile(
     pixel_pin="GP16",
     brightness=48,
     keys=three_buttons("GP13", "GP14", "GP15"),
+    link=("GP0", "GP1"),        # UART0: free beside the grid and the buttons
     board_id="raspberry_pi_pico",
 )
 
@@ -109,6 +113,7 @@ HOST = profile(
     pixel_pin="NEOPIXEL",
     brightness=255,
     usb_edit_key=None,
+    link=None,                  # the simulator links over TCP (--link, host/link.py)
 )
 
 PROFILES = {

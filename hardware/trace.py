@@ -12,6 +12,14 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   gc.collect() with the AI's search still held
     @@TEXT line|line|...          the app's text changed (shown on a display,
                                   if there is one)
+    @@LINK sent=N received=N bad=N noise=N refused=N latency=MS up=0|1
+                                  at every state change once the link is in
+                                  use (jarmo/link.py): frames sent and
+                                  received, frames dropped by their CRC,
+                                  noise bytes, turns refused, the last
+                                  turn's ms from sending to its ACK
+    @@LINKLOG text                a turn refused (by this board or the other),
+                                  as the link logged it, when it happens
     @@FRAME v level hex           (JARMO_TRACE = 2) app.frame version v drawn
                                   at level 0..255: 75 bytes, RGB per point
     @@MAXPASS us state            a new longest pass after the first frame
@@ -64,6 +72,7 @@ class Probe:
         self.first_frame = False
         self.thinking_since = -1
         self.text_version = -1
+        self.refused = 0            # the link's refusals already logged
 
     def _time(self, store, name, slot):
         # the store's method, timed and counted per pass (an instance attribute
@@ -101,11 +110,20 @@ class Probe:
                 self._ai_line(us // 1000)     # answered in the pass that asked
             self._state(state)
             self._game(app)
+            link = getattr(app, "link", None)
+            if link is not None:
+                print("@@LINK sent=%d received=%d bad=%d noise=%d refused=%d latency=%d up=%d" % (
+                    link.sent, link.received, link.bad, link.noise, link.refused, link.latency,
+                    link.up(app.now)))
             if state == self.ballast_state and self.ballast is None:
                 self.ballast = fill_heap()
         if self.ballast is not None:
             fill_heap(self.ballast)     # again each pass: what was freed is taken back
         self._ai(app)
+        link = getattr(app, "link", None)
+        if link is not None and link.refused != self.refused:
+            self.refused = link.refused
+            print("@@LINKLOG " + (link.log[-1] if link.log else "?"))
         if app.text_version != self.text_version:   # also without a display
             self.text_version = app.text_version
             print("@@TEXT " + "|".join(app.text))

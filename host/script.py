@@ -65,6 +65,14 @@ def run_script(args, events, app, leds, text_display, profile, run, data, seed, 
                     log=True, drawing=drawing)
     sys.stdout.write("\n".join(key_legend(profile, replay=args.replay is not None)) + "\n")
     sys.stdout.write("AI seed %d (--seed %d plays this session again)\n" % (seed, seed))
+    if getattr(args, "link", None):
+        # linked to another program: its time is real, so this script's is too
+        import time
+
+        from adafruit_ticks import ticks_ms
+        run(app, ScriptInput(events, screen, data, seed), leds, text_display, ticks_ms, screen,
+            sleep=time.sleep)
+        return 0
     run(app, ScriptInput(events, screen, data, seed), leds, text_display,
         blinka.VirtualClock(), screen)
     return 0

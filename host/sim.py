@@ -11,6 +11,7 @@ piece's letter from the game on top and the board's 38 lines between.
                         [--profile host|feather_oled|qtpy_bff|joystick|tabletop|pico]
                         [--color auto|truecolor|256|none] [--drawing auto|unicode|ascii]
                         [--seed N] [--data DIR] [--replay FILE] [--script FILE|-]
+                        [--link [HOST:]PORT]
 
 This module is the command line; the rest is one concept a module:
 host/screen.py (the layout), host/board_text.py (the board and its lines),
@@ -33,6 +34,7 @@ from host import blinka  # sets BLINKA_OS_AGNOSTIC before board is imported
 from host.colour import MODES, colour_mode
 from host.export import home
 from host.gamefiles import FileError, data_folder, open_store, read_replay
+from host.link import parse_address
 from host.screen import Screen
 from host.terminal import ProfileKeys, Terminal, TerminalInput, unicode_ok
 from jarmo.game import EXPANSIONS, RULE_SETS
@@ -78,6 +80,11 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=None,
                     help="seed of the computer player's dice (default: a new one each "
                          "session)")
+    ap.add_argument("--link", default=None, metavar="[HOST:]PORT",
+                    help="play the simulator at the other end of a link (another "
+                         "simulator with the same --link, or an emulated board): over TCP "
+                         "on localhost (or HOST); whichever starts first listens "
+                         "(docs/LINK.md)")
     ap.add_argument("--data", default=None, metavar="DIR",
                     help="folder for saves, statistics and exports, made when missing "
                          "(default: $XDG_DATA_HOME/jarmo, else ~/.local/share/jarmo)")
@@ -106,8 +113,8 @@ def start_options(args):
 def opponent_names():
     """--opponent's choices: the menu's Versus ladder (human, then AI random,
     AI greedy, AI level 2 ...) by the last word of each name."""
-    from jarmo.app_base import OPPONENTS
-    return tuple(name.split()[-1] for name in OPPONENTS)
+    from jarmo.app_base import LINK, OPPONENTS
+    return tuple(name.split()[-1] for name in OPPONENTS[:LINK])     # Link: --link
 
 
 def check_options(opts):
@@ -123,9 +130,11 @@ def check_options(opts):
         raise ValueError("--opponent must be one of %s" % ", ".join(opponent_names()))
 
 
-def make_app(profile, args, data, seed=None):
-    """The App on a store in the folder `data`, started as the options say."""
+def make_app(profile, args, data, seed=None, line=None):
+    """The App on a store in the folder `data`, started as the options say;
+    line: the link's transport (--link), or None."""
     from jarmo.app import App
+    from jarmo.app_base import LINK
     opts = start_options(args)
     check_options(opts)
     if seed is None:
@@ -133,7 +142,14 @@ def make_app(profile, args, data, seed=None):
     store, problems = open_store(data)
     app = App(store=store, has_display=profile["display"] is not None or
               profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed,
-              problems=problems)
+              problems=problems, line=line)
+    if line is not None:
+        # --link: a linked game saved here goes on (App resumed it); else
+        # the link's New game: propose, or accept the other end's offer
+        if app.game is None or app.opp != LINK:
+            opts["opponent"] = "link"
+            app.new_game(**opts)
+        return app
     # A newcomer lands in a game against the default opponent (the greedy
     # AI); a saved game found in --data waits on the menu's "Resume" (the
     # menu offers Resume exactly when app.game is set), and a notice about
@@ -156,6 +172,7 @@ def main(argv=None):
     # one line and status 2 for a bad option or file, never a traceback.
     try:
         check_options(start_options(args))
+        address = parse_address(args.link) if args.link is not None else None
         game = read_replay(args.replay, args.rules, args.expansions) if args.replay else None
     except (FileError, ValueError) as err:
         _say("%s: %s\n" % (COMMAND, err))
@@ -183,6 +200,10 @@ def main(argv=None):
 
     seed = args.seed if args.seed is not None else session_seed()
     profile = profiles.get(args.profile)
+    line = None
+    if address is not None:
+        from host.link import TcpLine
+        line = TcpLine(address[1], address[0])
     # the profile's pixel order, rotation, brightness and buttons; Blinka's
     # simulated board has none of the device's pins, so the LEDs use its NEOPIXEL
     leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
@@ -196,13 +217,15 @@ def main(argv=None):
             if text_display is None:
                 text_display = TextDisplay()
         else:
-            app = make_app(profile, args, data, seed)
+            app = make_app(profile, args, data, seed, line)
         if events is not None:
             return run_script(args, events, app, leds, text_display, profile, run, data, seed,
                               drawing)
         return _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawing)
     finally:
         leds.pixels.deinit()
+        if line is not None:
+            line.close()
 
 
 def _isatty(f):

@@ -148,7 +148,16 @@ def led_meaning(app):
         icon = {"done": "a check mark", "redeploy": "the ring", "menu": "three bars"}
         name = T.choice_name(app.board.cursor)
         return ["LEDs: %s = the choice %r" % (icon[name], name)]
+    link = getattr(app, "link", None)
+    if link is not None and state != "link" and getattr(link, "lost", lambda: False)():
+        return ["LEDs: the red corners blink: the link to the other board is lost"]
+    if state == "link":
+        return ["LEDs: the white dot running round: waiting for the other board",
+                "(red corners blinking: nothing heard on the link)"]
     if state == "ai" and app.thinking:
+        if getattr(app.opponent, "name", "") == "Link":
+            return ["LEDs: the dot running round b2-c2-d2-d3-d4-c4-b4-b3: the other "
+                    "board's turn"]
         return ["LEDs: the dot running round b2-c2-d2-d3-d4-c4-b4-b3: the AI thinks"]
     if state == "end" and getattr(app, "celebrate", None) is not None:
         return ["LEDs: the whole grid breathes in the winner's colour"]

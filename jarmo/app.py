@@ -33,6 +33,7 @@ except ImportError:
 from jarmo import app_view as V
 from jarmo.app_base import (
     DEFAULT_SETTINGS,
+    LINK,
     RULE,
     S_AI,
     S_END,
@@ -80,7 +81,12 @@ def _start():
 
 
 class App:
-    def __init__(self, store=None, has_display=True, tabletop=False, seed=0, problems=()):
+    def __init__(self, store=None, has_display=True, tabletop=False, seed=0, problems=(),
+                 line=None):
+        # line: the byte transport of a link cable (jarmo/link.py), or None
+        self.line = line
+        self.link = None        # jarmo.linkplay.AppLink, made when link play is first chosen
+        self.link_tag = -1      # the linked game's tag (its offer's seed; saved with it)
         self.frame = bytearray(75)
         self._work = bytearray(75)
         self.frame_version = 0
@@ -105,6 +111,8 @@ class App:
         # problems: what the caller found wrong before (settings.toml, saves
         # imported from the drive), shown with the store's at start-up
         _start().boot(self, problems)
+        if self.opp == LINK:
+            self.resume_saved()     # a linked game goes on at once after a restart
 
     def _make_states(self):
         # by screen id (app_base.SCREENS); the on-demand ones are made when they open
@@ -151,9 +159,21 @@ class App:
             # this pass: erasing the flash sector costs ~50 ms on an RP2040
             self._saving(store.step)
         else:
+            link = self.link
+            if link is not None:
+                link.tick(self, now)        # what came: the other board's turn, this pass
             self.states[self.sid].tick(self)
+            if link is not None:
+                link.send_turn(now)         # a turn just completed goes out in this pass
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
+
+    def get_link(self):
+        """The link (jarmo.linkplay.AppLink), made now if it was not."""
+        if self.link is None:
+            from jarmo.linkplay import make
+            self.link = make(self)
+        return self.link
 
     def pixel(self, where):
         """The 0xRRGGBB colour of a point given as index or name ("c3")."""
@@ -245,6 +265,8 @@ class App:
     def _render(self):
         work = self._work
         self.states[self.sid].draw(self, work)
+        if self.link is not None:
+            self.link.overlay(self, work)
         frame = self.frame
         changed = False
         for j in range(75):
@@ -274,6 +296,7 @@ class App:
         self.counted = counted
         # who plays the side the human does not (jarmo/players.py)
         self.opponent = None if game is None else Human() if not opp else \
+            self.get_link().player() if opp == LINK else \
             Ai(opp - 1, self.seed + (match.number if match is not None else 1))
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
@@ -364,7 +387,8 @@ class App:
             from jarmo.gamerec import start_payload
             forget_module("jarmo.gamerec")
             self.game_id = store.start_game(
-                start_payload(g, self.match, self.opp, self.human0, self.battle))
+                start_payload(g, self.match, self.opp, self.human0, self.battle,
+                              self.link_tag if self.opp == LINK else -1))
             self.saved = 0
         codes = g.history_codes(self.saved)
         if codes:

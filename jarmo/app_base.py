@@ -36,6 +36,7 @@ SCREENS = (
     "stats", "jarmo.app_stats", "StatsScreen", True,
     "campaign", "jarmo.app_campaign", "Campaign", True,
     "lesson", "jarmo.app_lesson", "Lesson", True,
+    "link", "jarmo.app_link", "LinkWait", True,
 )
 S_MENU = const(0)
 S_PLAY = const(1)
@@ -47,6 +48,7 @@ S_HELP = const(6)
 S_STATS = const(7)
 S_CAMPAIGN = const(8)
 S_LESSON = const(9)
+S_LINK = const(10)
 
 # Millisecond ticks wrap at 2**29, like adafruit_ticks (App.tick masks the clock).
 TICKS_MASK = const(0x1FFFFFFF)
@@ -78,8 +80,11 @@ HINT = const(16)
 # The opponents as a ladder, weakest first, each named once, the same way
 # everywhere (menu, --opponent, statistics, docs): "AI " and the jarmo.ai
 # level it plays (random, greedy, level 2, 3, 4; --opponent takes the last
-# word). Shown as "Versus: AI level 4" (<= 20 characters).
-OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3", "AI level 4")
+# word). Shown as "Versus: AI level 4" (<= 20 characters). Last, "Link":
+# the board at the other end of a link cable (jarmo/link.py), offered only
+# on a board that has one.
+OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3", "AI level 4", "Link")
+LINK = const(6)
 SIDE_WORDS = ("South", "North")
 GAMES = (1, 2, 4, 6)
 BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)
@@ -175,6 +180,10 @@ class State:
     def draw(self, app, buf):
         """Draw the LEDs into buf (75 bytes, RGB per point) when the frame
         is redrawn (a change, or every 32 ms): must not allocate."""
+
+    def refresh(self, app):
+        """Something the text shows changed outside the state (the link's
+        note, app.msg): set the text again."""
 
     def busy(self, app):
         """True while the state has work for every pass (an AI thinking): the

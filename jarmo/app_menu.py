@@ -26,6 +26,7 @@ from jarmo.app_base import (
     ITEM,
     ITEMS,
     LESSON,
+    LINK,
     MATCH,
     NEW,
     OPENS,
@@ -34,6 +35,7 @@ from jarmo.app_base import (
     RESUME,
     RULE,
     S_CAMPAIGN,
+    S_LINK,
     S_RESULT,
     SIDE,
     SIDE_WORDS,
@@ -147,8 +149,12 @@ def apply_brightness(app):
 # ---------------------------------------------------------------- leaving the menu
 
 def new_game(app):
-    """Start the game (or match) the settings describe."""
+    """Start the game (or match) the settings describe; against the link,
+    wait for the other board (jarmo/app_link.py: it proposes or accepts)."""
     s = app.settings
+    if s[OPPONENT - RULE] == LINK:
+        app.goto(S_LINK)
+        return
     rules = RULES[s[0]]
     games = GAMES[s[MATCH - RULE]]
     if games > 1:
@@ -186,6 +192,7 @@ class Menu(State):
     def __init__(self):
         self.item = NEW
         self.title = "Jarmo"
+        self.offer = False      # the linked board's offer is shown in the title
 
     def enter(self, app, item):
         """Open on `item` (None: Resume with a game, else New game)."""
@@ -199,14 +206,21 @@ class Menu(State):
         # it would resume (else start) are built here, half a pass, and the
         # other game kind's are forgotten (RAM). Only where jarmo.ai is already loaded (the
         # device imports it after start-up): the menu never imports it.
+        s = app.settings
+        if s[OPPONENT - RULE] == LINK and app.line is not None:
+            # the link listens from the menu on: an offer shows in the title
+            offer = app.get_link().offered(app.now) is not None
+            if offer != self.offer:
+                self.offer = offer
+                self._text(app)
         ai = sys.modules.get("jarmo.ai")
         if ai is not None:
             g = app.game
             s = app.settings
             if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
-            elif s[OPPONENT - RULE]:
-                ai.prepare_tables_step(RULES[s[0]])
+            elif s[OPPONENT - RULE] and s[OPPONENT - RULE] != LINK:
+                ai.prepare_tables_step(RULES[s[0]])     # (no AI plays a linked game)
 
     def _items(self, app):
         s = app.settings
@@ -219,7 +233,7 @@ class Menu(State):
         first = max(0, min(k - 1, len(items) - 4))
         # while a game can be resumed, the game's settings are for the next one
         lines = ["For the next game:" if app.game is not None and RULE <= self.item <= MATCH
-                 else self.title]
+                 else "Link offers a game" if self.offer else self.title]
         for i in items[first:first + 4]:
             lines.append((">" if i == self.item else " ") + label(app.settings, i))
         app.set_text(tuple(lines))
@@ -254,6 +268,8 @@ class Menu(State):
                 return
         else:
             change(s, item, -1 if b == LEFT else 1)
+            if item == OPPONENT and s[OPPONENT - RULE] == LINK and app.line is None:
+                change(s, item, -1 if b == LEFT else 1)     # no cable on this board
             save_settings(app)      # a change survives a power-off in the menu
             apply_brightness(app)
         self._text(app)

@@ -373,6 +373,9 @@ class Play(State):
         flash_at(app, c if c < 25 else -1, V.RED)
         app.msg = wrap("No: " + why, 21, 3)
 
+    def refresh(self, app):
+        self.text(app)
+
     def tick(self, app):
         board = app.board
         if board.pages > 1 and V.ticks_diff(app.now, board.page_t) >= _PAGE:
@@ -493,8 +496,14 @@ class Ai(State):
         if b == MENU or b == BACK or b == PREV:
             app.goto(S_MENU)
 
+    def refresh(self, app):
+        self.dots = -1
+        self._text(app)
+
     def busy(self, app):
-        return self.queue is None       # thinking (or about to start)
+        # thinking (or about to start); a linked board's turn is waited for
+        # asleep (its bytes wait in the UART's buffer)
+        return self.queue is None and app.opponent.level >= 0
 
     def tick(self, app):
         g = app.game
@@ -515,10 +524,12 @@ class Ai(State):
                 if r is not None:
                     self.queue = r
                     self.qi = 0
-                    self.due = V.ticks_add(now, _AI_DELAY)
+                    self.due = V.ticks_add(now, p.pause)     # its first action
                     break
             self._text(app)
-            return
+            q = self.queue
+            if q is None or p.pause:
+                return
         if V.ticks_diff(now, self.due) < 0:
             return
         self.due = V.ticks_add(now, _AI_DELAY)
@@ -532,8 +543,9 @@ class Ai(State):
                     self._text(app)
                 return
             # an illegal action from the AI: play a legal one rather than stop
+            # (a linked board's turn was checked when it came: never replaced)
             legal = g.legal_codes()
-            if legal:
+            if legal and app.opponent.level >= 0:
                 act(app, legal[0])
         # the opponent's actions ran out and its turn is still open: ask again
         if app.sid == S_AI and g.plies == plies and g.result() is None:
@@ -546,7 +558,7 @@ class Ai(State):
             if dots == self.dots and app.text:
                 return      # unchanged: build no strings while thinking
             self.dots = dots
-            second = " (%s) thinks%s" % (app.opponent.name, "." * (dots + 1))
+            second = " (%s)%s%s" % (app.opponent.name, app.opponent.verb, "." * (dots + 1))
         else:
             second = " (%s) plays" % app.opponent.name
         lines = (title_line(app), SIDE_WORDS[app.turn_side()] + second)

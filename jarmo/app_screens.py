@@ -10,7 +10,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import NEW, S_CAMPAIGN, S_MENU, S_RESULT, SIDE_WORDS, State, wrap
+from jarmo.app_base import LINK, NEW, S_CAMPAIGN, S_MENU, S_RESULT, SIDE_WORDS, State, wrap
 from jarmo.board import SIDE_NAMES
 from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.game import REASONS
@@ -37,8 +37,9 @@ def count(app):
     """The finished game into the statistics, naming its saved game."""
     from jarmo.stats import key
     g = app.game
-    app.stats.record(g.rules, g.result().winner, key(app.opp), SIDE_NAMES[app.human_side()],
-                     app.game_id)
+    # a linked game counts as a two-player one
+    app.stats.record(g.rules, g.result().winner, key(0 if app.opp == LINK else app.opp),
+                     SIDE_NAMES[app.human_side()], app.game_id)
     app.counted = True
 
 
@@ -166,6 +167,8 @@ class ResultScreen(State):
         if b == SELECT or b == NEXT:
             m = app.match
             if m is not None and not m.over():
+                if app.opp == LINK and not app.link.synced():
+                    return      # the other board has not got the last turn yet
                 app.game = m.next_game()
                 app.start_game()
             else:

@@ -60,7 +60,7 @@ def _load_game(app, problems):
     if saved is None:
         return
     gid, start, codes = saved
-    from jarmo.gamerec import load
+    from jarmo.gamerec import link_tag, load
     forget_module("jarmo.gamerec")
     try:
         # turns damaged on flash (reported by the store): the game as far as it replays
@@ -70,6 +70,7 @@ def _load_game(app, problems):
         problems.append("game: " + (e.args[0] if e.args else "unreadable"))
         store.end_game()                # reported once
         return
+    app.link_tag = link_tag(start)
     app.set_game(game, match, opp, human, app.stats.counted == gid, gid)
     if battle >= 0 and match is None and opp:
         app.battle = battle         # a campaign battle (jarmo.campaign; checked when recorded)
@@ -110,7 +111,9 @@ def set_options(app, rules, expansions, opponent, side, games):
             s[HEROES - RULE + k] = 1 if EXPANSIONS[k] in expansions else 0
     if opponent is not None:
         o = 0
-        if opponent != "human":
+        if opponent in ("link", "Link"):
+            o = len(OPPONENTS) - 1
+        elif opponent != "human":
             from jarmo.ai import level_number
             o = level_number(str(opponent)) + 1
         if o >= len(OPPONENTS):

@@ -19,6 +19,8 @@
 #     9...  for each finished game of the match, 4 bytes: winner (0 South,
 #           1 North, 2 draw), South's and North's points (255 255: none),
 #           why it ended (index in jarmo.game.REASONS)
+#     last 2  a linked game's tag, high byte first (jarmo/link.py): only
+#           for a linked game (the payload's length is then 9 + 4k + 2)
 #
 # Imported when a game starts or a save is read, and forgotten after.
 
@@ -29,8 +31,9 @@ from jarmo.match import Match
 FORMAT = 1
 
 
-def start_payload(game, match, opp, human0, battle):
-    """The GAME record of a game (or of the current game of a match)."""
+def start_payload(game, match, opp, human0, battle, tag=-1):
+    """The GAME record of a game (or of the current game of a match); tag:
+    a linked game's tag (0..65535), -1 for any other game."""
     limit = game.ply_limit or 0
     bits = 0
     for k in range(len(EXPANSIONS)):
@@ -44,7 +47,16 @@ def start_payload(game, match, opp, human0, battle):
             w = 2 if r.winner is None else SIDE_NAMES.index(r.winner)
             s, n = (255, 255) if r.points is None else r.points
             out.extend((w, s, n, REASONS.index(r.reason)))
+    if tag >= 0:
+        out.extend((tag >> 8, tag & 255))
     return bytes(out)
+
+
+def link_tag(start):
+    """The tag of a linked game's GAME record, or -1 (not a linked game)."""
+    if len(start) >= 11 and (len(start) - 9) % 4 == 2:
+        return start[-2] << 8 | start[-1]
+    return -1
 
 
 def load(start, codes, max_opp, partial=False):
@@ -65,7 +77,7 @@ def load(start, codes, max_opp, partial=False):
         raise ValueError("bad players")
     battle = -1 if start[7] == 255 else start[7]
     games = start[8]
-    finished = _results(start[9:])
+    finished = _results(start[9:len(start) - (2 if link_tag(start) >= 0 else 0)])
     if games:
         match = Match(rules, games, expansions, limit or None, finished)
         game = match.game

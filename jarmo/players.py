@@ -10,8 +10,12 @@
 #                              codes of its turn (jarmo/codes.py)
 #     player.drop()            let go of what can be made again (RAM)
 #
+#     player.pause             ms before its first action is shown
+#     player.verb              what the display says while it is to move
+#
 # The kinds: Human (a second player at this table), Ai (jarmo.ai at a
-# level), and a board linked by a cable. App.opponent is the player of the
+# level), and the board at the other end of a link cable (jarmo.linkplay's
+# Player, loaded only for link play: RAM). App.opponent is the player of the
 # side the human (the board's own player) does not play.
 
 
@@ -19,6 +23,8 @@ class Human:
     local = True
     level = -1
     name = "P2"
+    pause = 0
+    verb = ""
 
     def start(self, game, now):
         pass
@@ -33,6 +39,8 @@ class Human:
 class Ai:
     local = False
     name = "AI"
+    pause = 400         # ms: the AI's actions are shown one by one
+    verb = " thinks"
 
     def __init__(self, level, seed):
         self.level = level

@@ -17,7 +17,7 @@ LAYERS = (
     ("app_turn", "app_legend", "stats"),
     ("app_play",),
     ("app_assist",),
-    ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson"),
+    ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson", "app_link"),
     ("app_start",),
     ("app",),
 )

@@ -45,7 +45,7 @@ def test_every_value_of_every_item():
     for title in ("Heroes", "Challenges"):
         set_option(clock, title, "on")
         set_option(clock, title, "off")
-    for o in M.OPPONENTS:
+    for o in M.OPPONENTS[:M.LINK]:      # "Link" only on a board with a cable
         set_option(clock, "Versus", o)
     for s in M.SIDE_WORDS:
         set_option(clock, "Side", s)
@@ -203,7 +203,7 @@ def test_every_state_is_an_object_reached_through_goto():
     clock = Clock(app)
     clock.run(50)
     assert [type(s).__name__ for s in app.states] == \
-        ["Menu", "Play", "Ai", "End", "ResultScreen", "Notice"] + ["NoneType"] * 4
+        ["Menu", "Play", "Ai", "End", "ResultScreen", "Notice"] + ["NoneType"] * 5
     new_game(clock, "classic")
     assert app.state == "play"
     clock.press(SELECT)                             # a piece selected
@@ -243,10 +243,12 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
 
 def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     from jarmo import ai
+    from jarmo.app_base import LINK
     from jarmo.app_menu import OPPONENTS
     assert OPPONENTS[0] == "human"
-    assert len(OPPONENTS) - 1 <= len(ai.LEVELS)
-    for n in range(1, len(OPPONENTS)):
+    assert OPPONENTS[LINK] == "Link" and LINK == len(OPPONENTS) - 1
+    assert LINK - 1 <= len(ai.LEVELS)
+    for n in range(1, LINK):
         level = ai.LEVELS[n - 1]
         word = level if not level.isdigit() else "level " + level
         assert OPPONENTS[n] == "AI " + word             # one name, as --opponent's last word
@@ -254,7 +256,7 @@ def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     app = App()
     clock = Clock(app)
     set_option(clock, "Versus", "AI random")
-    set_option(clock, "Versus", OPPONENTS[-1])      # the strongest, last on the ladder
+    set_option(clock, "Versus", OPPONENTS[LINK - 1])    # the strongest, last on the ladder
 
 
 def test_statistics_against_an_ai_level():

@@ -187,6 +187,7 @@ class Device:
         self._proc = None
         self._lock = threading.Condition()
         self._console = []
+        self._console_t = []  # the emulated ms of each console line
         self._frames = []
         self._i2c = []
         self._events = []  # replies and other non-stream events, in arrival order
@@ -380,6 +381,11 @@ class Device:
 
     # -- plumbing
 
+    def last_match_t(self):
+        """The emulated ms of the console line wait_for returned last."""
+        with self._lock:
+            return self._console_t[self._cursor - 1] if self._cursor else None
+
     def _consume(self, pattern):
         with self._lock:
             for i in range(self._cursor, len(self._console)):
@@ -434,25 +440,33 @@ class Device:
                 event = json.loads(raw)
             except ValueError:
                 event = {"ev": "log", "text": raw.decode("utf-8", "replace")}
-            with self._lock:
-                if "t" in event:
-                    self.t = event["t"]
-                kind = event.get("ev")
-                if kind == "console":
-                    self._console.append(event["line"])
-                elif kind == "frame":
-                    self._frames.append(event)
-                elif kind == "i2c":
-                    self._i2c.append(event)
-                elif kind == "log":
-                    pass
-                else:
-                    if kind == "exit":
-                        self.exit = event
-                    if kind == "ready" and "id" not in event:
-                        self.ready = event  # a reboot the firmware did itself
-                    self._events.append(event)
-                self._lock.notify_all()
+            self._take(event)
+        self._ended()
+
+    def _take(self, event):
+        """One event from the emulator: into the console, frames, bursts or replies."""
+        with self._lock:
+            if "t" in event:
+                self.t = event["t"]
+            kind = event.get("ev")
+            if kind == "console":
+                self._console.append(event["line"])
+                self._console_t.append(event.get("t", 0.0))
+            elif kind == "frame":
+                self._frames.append(event)
+            elif kind == "i2c":
+                self._i2c.append(event)
+            elif kind == "log":
+                pass
+            else:
+                if kind == "exit":
+                    self.exit = event
+                if kind == "ready" and "id" not in event:
+                    self.ready = event  # a reboot the firmware did itself
+                self._events.append(event)
+            self._lock.notify_all()
+
+    def _ended(self):
         with self._lock:
             self._eof = True
             self._lock.notify_all()
@@ -471,6 +485,212 @@ class Device:
         if err:
             text += "\n--- emulator stderr ---\n" + "\n".join(err)
         return text
+
+
+# ---------------------------------------------------------------------------- two boards, one cable
+
+PAIR = os.path.join(HERE, "pair.mjs")
+
+
+class Board(Device):
+    """One of the two boards of a DevicePair: the Device interface (press, run, wait_for,
+    frames, reset, nvm ...), its commands sent over the pair's emulator process. Time runs
+    on both boards together (run, press, wait_for advance both)."""
+
+    def __init__(self, pair, index, timeout_s):
+        self.pair = pair
+        self.index = index
+        self.timeout_s = timeout_s
+        self.board = None
+        self._proc = None
+        self._lock = pair._lock
+        self._console = []
+        self._console_t = []
+        self._frames = []
+        self._i2c = []
+        self._events = []
+        self._stderr = pair._stderr
+        self._cursor = 0
+        self._next_id = 0
+        self._eof = False
+        self._nvm_file = None
+        self.t = 0.0
+        self.ready = None
+        self.exit = None
+
+    def start(self):
+        return self.ready
+
+    def close(self):
+        self.pair.close()
+
+    def __del__(self):
+        pass
+
+    def _send(self, obj):
+        self.pair._send(dict(obj, board=self.index))
+
+    def _command(self, obj, emulated_ms=0):
+        with self._lock:
+            self.pair._ids += 1
+            ident = self.pair._ids
+        self._send(dict(obj, id=ident))
+        budget = self.timeout_s + emulated_ms / 50.0     # two boards: half the speed
+        reply = self._wait(lambda e: e.get("id") == ident, budget, obj["cmd"])
+        if reply.get("ev") == "error":
+            raise DeviceError(self._explain("%s failed: %s" % (obj["cmd"], reply.get("message"))))
+        return reply
+
+    def _kill(self):
+        self.pair._kill()
+
+    # the cable, as seen from this board
+    def inject(self, data):
+        """Bytes arrive at this board's RX as noise on the line."""
+        return self._command({"cmd": "inject", "hex": bytes(data).hex()})
+
+
+class DevicePair:
+    """Two emulated boards whose link UARTs are cross-wired (tests/device/pair.mjs), in one
+    emulator process: `pair.a` and `pair.b` are Boards (the Device interface).
+
+        with DevicePair(dict(firmware=fw, drive_dir=d1, neopixel_pin="A3", uart=1),
+                        dict(firmware=fw2, drive_dir=d2, neopixel_pin="D10", uart=0)) as pair:
+            pair.a.press("A1"); pair.b.wait_for("^@@STATE play")
+            pair.connect(False)            # the cable pulled; pair.connect(True) puts it back
+            pair.wire_stats()              # bytes carried, lost, injected, dropped by a full FIFO
+
+    Each board dict takes firmware, drive_dir, neopixel_pin, i2c_ack, nvm (bytes), seed and uart
+    (0 or 1: the UART its link pins use). Both boards start before any byte is carried.
+    """
+
+    def __init__(self, a, b, timeout_s=240, baud=115200, slice_ms=1):
+        self.timeout_s = timeout_s
+        self._lock = threading.Condition()
+        self._stderr = []
+        self._ids = 0
+        self._files = []
+        boards = []
+        for spec in (a, b):
+            fw = spec["firmware"]
+            if not fw or not os.path.isfile(fw):
+                raise DeviceError("firmware not found: %r (%s)" % (fw, firmware_skip_message()))
+            pins = spec.get("neopixel_pin")
+            pins = pins if isinstance(pins, (list, tuple)) else [pins]
+            ack = spec.get("i2c_ack")
+            ack = [] if ack is None else ack if isinstance(ack, (list, tuple)) else [ack]
+            nvm = None
+            if spec.get("nvm") is not None:
+                fd, nvm = tempfile.mkstemp(suffix=".nvm")
+                with os.fdopen(fd, "wb") as f:
+                    f.write(bytes(spec["nvm"]))
+                self._files.append(nvm)
+            boards.append({"firmware": fw, "drive": spec["drive_dir"],
+                           "neopixelPins": [str(p) for p in pins if p is not None],
+                           "i2cAck": list(ack), "nvm": nvm, "seed": spec.get("seed"),
+                           "uart": spec.get("uart", 0), "board": spec.get("board")})
+        self._cmd = [node_path() or "node", PAIR, "--config",
+                     json.dumps({"boards": boards, "baud": baud, "slice_ms": slice_ms})]
+        self._proc = None
+        self.a = Board(self, 0, timeout_s)
+        self.b = Board(self, 1, timeout_s)
+        self.boards = (self.a, self.b)
+        self.exit = None
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def start(self):
+        self._proc = subprocess.Popen(self._cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, cwd=ROOT, bufsize=0)
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        for board in self.boards:
+            event = board._wait(lambda e: e.get("ev") in ("ready", "error") and "id" not in e,
+                                self.timeout_s * 2, "boot")
+            if event["ev"] == "error":
+                self.close()
+                raise DeviceError(board._explain("boot failed: " + event.get("message", "")))
+            board.ready = event
+            board.board = event.get("board")
+            board._proc = self._proc
+
+    def connect(self, connected=True):
+        """Put the cable in (True) or pull it (False): bytes sent meanwhile are lost."""
+        return self.a._command({"cmd": "wire", "connected": bool(connected)})
+
+    def wire_stats(self):
+        return self.a._command({"cmd": "wire-stats"})
+
+    def run(self, ms):
+        return self.a.run(ms)
+
+    def _send(self, obj):
+        if self._proc is None or self._proc.poll() is not None:
+            raise DeviceError("the pair's emulator is not running")
+        self._proc.stdin.write((json.dumps(obj) + "\n").encode())
+        self._proc.stdin.flush()
+
+    def _kill(self):
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+
+    def _read_stdout(self):
+        for raw in iter(self._proc.stdout.readline, b""):
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                continue
+            if event.get("ev") == "exit" and "board" not in event:
+                self.exit = event
+                for board in self.boards:
+                    board._take(dict(event))
+                continue
+            i = event.get("board")
+            if i in (0, 1):
+                self.boards[i]._take(event)
+        for board in self.boards:
+            board._ended()
+
+    def _read_stderr(self):
+        for raw in iter(self._proc.stderr.readline, b""):
+            with self._lock:
+                self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+                del self._stderr[:-50]
+
+    def close(self):
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None:
+                try:
+                    self._send({"cmd": "quit"})
+                    self.a._wait(lambda e: e.get("ev") == "exit", 10, "quit")
+                except (DeviceError, OSError):
+                    pass
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            self._proc = None
+            for board in self.boards:
+                board._proc = None
+            for f in self._files:
+                os.unlink(f)
+            self._files = []
 
 
 # ---------------------------------------------------------------------------- FAT12/16 reader

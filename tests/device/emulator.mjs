@@ -34,6 +34,8 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --boot-timeout-ms N      emulated ms allowed from power-on to code.py (default 10000)
   --nvm FILE               put FILE's first 4 KiB into microcontroller.nvm's sector before power-on
   --seed N                 seed of the random bits a power cut leaves in a torn flash operation
+  --uart-tcp PORT          control mode: the board's link UART (--uart N, default 0) bridged to a
+                           TCP socket on localhost:PORT (a simulator's --link PORT; README.md)
   --verbose                show console output from before the attach (stderr / "log" events)
   --quiet                  batch mode: no stats on stderr`;
 
@@ -75,6 +77,8 @@ function parseArgs(argv) {
       '--clock-hz': (v) => (o.clockHz = Number(v)),
       '--nvm': (v) => (o.nvm = readBytes(v)),
       '--seed': (v) => (o.seed = Number(v)),
+      '--uart-tcp': (v) => (o.uartTcp = Number(v)),
+      '--uart': (v) => (o.uart = Number(v)),
     };
     if (flags[a]) flags[a]();
     else if (values[a]) values[a](take(i++));
@@ -175,6 +179,7 @@ async function controlMode(o) {
     send({ ev: 'error', message: e.message });
     await exit(e instanceof WallTimeout ? 2 : 1);
   }
+  if (o.uartTcp) await bridgeUart(session, o.uartTcp, o.uart || 0);
   for (;;) {
     const line = await nextCommand();
     if (line === null) await exit(0, { reason: 'stdin closed' });
@@ -250,6 +255,61 @@ async function controlMode(o) {
       if (e instanceof EmulatorError) await exit(1);
     }
   }
+}
+
+// ---------------------------------------------------------------- the link UART over TCP
+// The board's link UART bridged to localhost:PORT (the simulator's `--link PORT` listens there
+// when nobody else does): what the board transmits goes out on the socket; what comes in is fed
+// into its receive FIFO one byte per 10 bit-times at 115200 baud, by an alarm on the board's
+// clock, and only once the board has started (as tests/device/pair.mjs's wire).
+async function bridgeUart(session, port, index) {
+  const net = await import('net');
+  const BYTE_NS = (10 / 115200) * 1e9;
+  let sock = null;
+  let hooked = null;
+  let alarm = null;
+  const inbox = [];
+  const connect = () => {
+    const s = net.connect(port, '127.0.0.1');
+    s.setNoDelay(true);
+    s.on('connect', () => (sock = s));
+    s.on('data', (data) => {
+      inbox.push(...data);
+      pump();
+    });
+    s.on('error', () => {});
+    s.on('close', () => {
+      if (sock === s) sock = null;
+      setTimeout(connect, 200);
+    });
+  };
+  const hook = () => {
+    const m = session.machine;
+    if (!m || hooked === m || !session.ready) return;
+    hooked = m;
+    const uart = m.mcu.uart[index];
+    uart.onByte = (b) => sock && sock.write(Uint8Array.of(b));
+    alarm = m.clock.createAlarm(() => {
+      alarm.scheduled = false;
+      if (!inbox.length) return;
+      uart.feedByte(inbox.shift());
+      if (inbox.length) alarm.schedule(BYTE_NS);
+    });
+  };
+  const pump = () => {
+    hook();
+    if (alarm && hooked === session.machine && inbox.length && !alarm.scheduled) alarm.schedule(BYTE_NS);
+  };
+  // every run of the board: hook a new power-on, feed what waits
+  const execute = session.execute.bind(session);
+  session.execute = async (limit, done) => {
+    pump();
+    return execute(limit, () => {
+      pump();
+      return done();
+    });
+  };
+  connect();
 }
 
 // ---------------------------------------------------------------- batch mode

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from jarmo import app_view as V
+from jarmo.app_base import LINK  # noqa: E402
 from jarmo.app_menu import OPPONENTS  # noqa: E402
 from jarmo.flashfile import FileNvm, Flash
 from jarmo.gamerec import load as load_game
@@ -76,9 +77,10 @@ def new_game_lines(tmp_path, opponent, look_through=False):
         if line and (not cursor or cursor[-1] != line[0]):
             cursor.append(line[0])
     down = next(k for k, line in enumerate(cursor) if line.startswith(">Versus: "))
-    steps = (OPPONENTS.index(opponent) - OPPONENTS.index(cursor[down][9:])) % len(OPPONENTS)
+    offered = OPPONENTS[:LINK]       # "Link" only on a board with a link cable
+    steps = (offered.index(opponent) - offered.index(cursor[down][9:])) % len(offered)
     if look_through and not steps:
-        steps = len(OPPONENTS)
+        steps = len(offered)
     return ["next"] * down + ["select"] * steps + ["up"] * down + ["select"]
 
 

@@ -1,0 +1,41 @@
+"""The link cable: a UART between two boards, the byte line jarmo/link.py takes.
+
+Three wires: this board's TX to the other's RX, RX to TX, GND to GND. The
+profile names the pins ("link": (TX, RX); hardware/profiles.py): QT Py
+RP2040 TX GPIO20 / RX GPIO5 (UART1), Feather RP2040 TX GPIO0 / RX GPIO1
+(UART0), Pico GP0 / GP1 (UART0). 115200 baud, 8N1. Reads never wait
+(timeout=0): the main loop never blocks on the cable.
+"""
+
+BAUD = 115200
+
+
+class UartLine:
+    """readinto(buf) -> count of bytes now (0: none); write(data)."""
+
+    def __init__(self, tx, rx):
+        import board
+        import busio
+        self.uart = busio.UART(getattr(board, tx), getattr(board, rx), baudrate=BAUD,
+                               timeout=0, receiver_buffer_size=256)
+
+    def readinto(self, buf):
+        uart = self.uart
+        if not uart.in_waiting:
+            return 0
+        return uart.readinto(buf) or 0
+
+    def write(self, data):
+        self.uart.write(data)
+
+
+def make_line(profile):
+    """The profile's link line, or None (no link pins, or they cannot be had:
+    the menu then offers no Link)."""
+    pins = profile.get("link")
+    if not pins:
+        return None
+    try:
+        return UartLine(pins[0], pins[1])
+    except (ValueError, RuntimeError, AttributeError):
+        return None

@@ -1,0 +1,102 @@
+# Link wait: New game against the link, until both boards start the same game.
+#
+# The board whose player chose New game first proposes (jarmo.link OFFER:
+# its rule set, expansions, match length, its side in game 1 and the seed
+# of the AI's hints, from its settings); the other board's player, choosing
+# New game while that offer is heard, accepts it. Both then start that game,
+# each with its own side as "you". Back (or Menu) leaves; nothing is kept.
+# Imported when it opens, forgotten when it closes (App.goto).
+
+from jarmo import app_view as V
+from jarmo.app_base import (
+    GAMES,
+    LINK,
+    MATCH,
+    RULE,
+    S_MENU,
+    SIDE,
+    SIDE_WORDS,
+    State,
+    expansions,
+)
+from jarmo.buttons import BACK, MENU, PREV
+from jarmo.game import EXPANSIONS, Game
+from jarmo.linkplay import NOTES as LINK_NOTES
+from jarmo.linkplay import lean
+from jarmo.match import Match
+from jarmo.rulesets import RULE_SETS
+
+
+def offer_of(app):
+    """The offer the settings make: rule set, expansion bits, games (0: one
+    game), the proposer's side in game 1, the hints' seed (2 bytes)."""
+    s = app.settings
+    bits = 0
+    for e in expansions(s):
+        bits |= 1 << EXPANSIONS.index(e)
+    games = GAMES[s[MATCH - RULE]]
+    # a new seed for every offer: it is the game's tag too (jarmo/link.py)
+    seed = (app.seed + app.now * 40503) & 0xFFFF
+    return bytes((s[0], bits, games if games > 1 else 0, s[SIDE - RULE], seed >> 8, seed & 255))
+
+
+def start_offer(app, offer, ours):
+    """Both boards start the game of the offer; ours: this board proposed it."""
+    rules = RULE_SETS[offer[0]]
+    exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if offer[1] >> k & 1)
+    side = offer[3] if ours else 1 - offer[3]
+    if offer[2]:
+        match = Match(rules, offer[2], exp)
+        game = match.game
+    else:
+        match = None
+        game = Game(rules, exp)
+    app.seed = app.link_tag = offer[4] << 8 | offer[5]     # the same hints on both boards
+    app.set_game(game, match, LINK, side, False)
+    app.start_game()
+
+
+class LinkWait(State):
+    def __init__(self):
+        self.status = -1
+
+    def enter(self, app, arg):
+        link = app.get_link()
+        lean(app)                           # no AI in a linked game: RAM for it
+        link.accepted = None
+        if link.offered(app.now) is not None:
+            link.accept(app.now)            # the other board proposed first
+        else:
+            link.propose(offer_of(app), app.now)
+        self.status = -1
+        self.tick(app)
+
+    def exit(self, app):
+        app.link.withdraw()
+
+    def press(self, app, b, player):
+        if b == BACK or b == PREV or b == MENU:
+            app.goto(S_MENU)
+
+    def tick(self, app):
+        link = app.link
+        if link.accepted is not None:
+            offer = link.accepted
+            link.accepted = None
+            start_offer(app, offer, link.accepted_ours)
+            return
+        status = link.status(app.now)
+        if status != self.status:
+            self.status = status
+            s = app.settings
+            app.set_text(("New game: Link", "Waiting for the", "other board. You: " +
+                          SIDE_WORDS[s[SIDE - RULE]][0], LINK_NOTES[status] or "Link: cable OK",
+                          "Back: menu"))
+
+    def draw(self, app, buf):
+        """The spinner in white; the red corners blink while no board answers."""
+        V.clear(buf)
+        V.draw_spinner(buf, V.WHITE, app.now)
+        if self.status and V.blink(app.now, 1024):
+            for i in (0, 4, 20, 24):
+                V.put(buf, i, V.RED)

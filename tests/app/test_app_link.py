@@ -1,0 +1,242 @@
+"""Two Apps linked by a wire (tests/core/linkwire.py) play one game with buttons.
+
+Each board is the whole app on its own store; time runs on both in 10 ms
+passes. What a player sees is checked: the menu's Link, each board's own
+side as "you", the other board's turn shown within 100 ms, the link lost
+said on the display and the LEDs, a board restarted from its save going on
+with the same game.
+"""
+
+from jarmo.app import App
+from jarmo.buttons import BACK, SELECT
+from tests.app.drive import Clock, menu_to, new_game, play, set_option
+from tests.app.memstore import MemoryStore, reboot
+from tests.core.linkwire import wire
+
+
+class Two:
+    # two boards on one wire, one clock
+    def __init__(self, seed_a=1, seed_b=2):
+        self.ea, self.eb = wire()
+        self.sa = MemoryStore()
+        self.sb = MemoryStore()
+        self.a = App(store=self.sa, seed=seed_a, line=self.ea)
+        self.b = App(store=self.sb, seed=seed_b, line=self.eb)
+        self.ca = Clock(self.a, 1000)
+        self.cb = Clock(self.b, 1000)
+
+    def run(self, ms):
+        for _ in range(ms // 10):
+            self.ca.run(10, 10)
+            self.cb.now = self.ca.now
+            self.cb.run(0)
+            self.b.tick(self.cb.now)
+
+    def mover(self):
+        """The clock of the board whose player is to move."""
+        for c in (self.ca, self.cb):
+            if c.app.state == "play":
+                return c
+        return None
+
+    def restart_b(self):
+        self.sb = reboot(self.sb)
+        self.b = App(store=self.sb, seed=7, line=self.eb)
+        self.cb = Clock(self.b, self.ca.now)
+
+
+def _start(two, rules="classic", side="South"):
+    new_game(two.ca, rules, opponent="Link", side=side)
+    assert two.a.state == "link"
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")   # its own settings yield
+    two.run(300)
+
+
+def _play_turn(two):
+    """The player to move plays a turn (the first legal action each time)."""
+    c = two.mover()
+    n = c.app.game.plies
+    while c.app.game.plies == n and c.app.game.result() is None:
+        play(c, c.app.game.legal()[0])
+    return c
+
+
+def test_link_is_offered_in_the_menu_only_with_a_cable():
+    two = Two()
+    set_option(two.ca, "Versus", "Link")
+    alone = App()
+    clock = Clock(alone)
+    menu_to(clock, "Versus")
+    for _ in range(8):
+        assert "Link" not in alone.text[1 + [line[1:7] for line in alone.text[1:]].index("Versus")]
+        clock.press(SELECT)
+
+
+def test_the_board_that_chose_first_proposes_and_both_play_its_game_each_as_you():
+    two = Two()
+    _start(two, "classic", side="North")
+    a, b = two.a, two.b
+    assert a.game is not None and b.game is not None
+    assert a.game.rules == b.game.rules == "classic"
+    assert a.human_side() == 1 and b.human_side() == 0     # a asked for North
+    assert b.state == "play" and a.state == "ai"            # South moves first: board b
+    assert any("(you)" in line for line in b.text)
+    assert any("(Link)" in line for line in a.text)
+
+
+def test_a_whole_game_by_buttons_on_both_boards_ends_the_same_and_saves_the_same():
+    two = Two()
+    _start(two, "classic")
+    worst = 0
+    for _ in range(400):
+        if two.a.game.result() is not None:
+            break
+        c = _play_turn(two)
+        other = two.b if c.app is two.a else two.a
+        n = c.app.game.actions
+        t = 0
+        while other.game.actions < n and t < 2000:
+            two.run(10)
+            t += 10
+        worst = max(worst, t)
+        assert other.game.history_codes(0) == c.app.game.history_codes(0)
+        two.run(500)
+    assert two.a.game.result() is not None
+    assert two.a.game.result() == two.b.game.result()
+    assert two.a.game.snapshot() == two.b.game.snapshot()
+    assert worst <= 100         # a turn shows on the other board within 100 ms
+    assert two.sa.game()[2] == two.sb.game()[2]      # the same actions saved on both
+    assert two.a.link.refused == 0 and two.b.link.refused == 0
+
+
+def test_a_pulled_cable_is_said_on_both_boards_and_the_game_goes_on_when_it_is_back():
+    two = Two()
+    _start(two)
+    _play_turn(two)
+    two.run(300)
+    two.ea.cut = two.eb.cut = True
+    c = _play_turn(two)             # played while the cable is out
+    two.run(2500)
+    for app in (two.a, two.b):
+        assert "Link lost: cable?" in app.text, app.text
+        assert app.link.lost()
+    # the red corners blink on the LEDs
+    lit = False
+    for _ in range(20):
+        two.run(100)
+        lit = lit or two.a.pixel(0) == 0xFF0000 and two.a.pixel(24) == 0xFF0000
+    assert lit
+    two.ea.cut = two.eb.cut = False
+    two.run(1000)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+    assert not two.a.link.lost() and not two.b.link.lost()
+    assert "Link lost: cable?" not in two.a.text
+    assert c.app.state == "ai"
+
+
+def test_the_player_may_leave_to_the_menu_and_the_game_is_kept():
+    two = Two()
+    _start(two)
+    two.ea.cut = two.eb.cut = True
+    two.run(2000)
+    waiting = two.a if two.a.state == "ai" else two.b
+    clock = two.ca if waiting is two.a else two.cb
+    clock.press(BACK)
+    assert waiting.state == "menu" and waiting.game is not None
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert waiting.state == "ai"
+
+
+def test_a_board_that_restarts_resumes_the_linked_game_and_goes_on():
+    two = Two()
+    _start(two)
+    for _ in range(3):
+        _play_turn(two)
+        two.run(300)
+    before = two.a.game.history_codes(0)
+    two.restart_b()
+    assert two.b.game is not None and two.b.state in ("play", "ai")   # resumed at once
+    two.run(1000)
+    assert two.b.game.history_codes(0) == before
+    _play_turn(two)
+    two.run(300)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+
+
+def test_a_linked_match_goes_on_to_its_next_game_on_both_boards_sides_swapped():
+    two = Two()
+    new_game(two.ca, "classic", opponent="Link", side="South", match="2 games")
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")
+    two.run(300)
+    assert two.a.match is not None and two.b.match is not None
+    assert two.a.human_side() == 0 and two.b.human_side() == 1
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+    assert two.a.state == two.b.state == "result"
+    for clock in (two.ca, two.cb):
+        clock.press(SELECT)             # the next game
+    two.run(500)
+    assert two.a.match.number == two.b.match.number == 2
+    assert two.a.human_side() == 1 and two.b.human_side() == 0      # swapped
+    assert two.b.state == "play" and two.a.state == "ai"
+    _play_turn(two)
+    two.run(300)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0) != []
+    assert two.a.link.status(two.ca.now) == 0
+
+
+def test_the_other_board_s_menu_says_a_game_is_offered_until_it_is_taken():
+    two = Two()
+    new_game(two.ca, "classic", opponent="Link")
+    set_option(two.cb, "Versus", "Link")
+    two.run(600)
+    assert two.b.text[0] == "Link offers a game"
+    two.ca.press(BACK)              # board a's player gives up waiting
+    assert two.a.state == "menu"
+    two.run(1500)
+    assert two.b.text[0] != "Link offers a game"
+
+
+def test_a_linked_game_is_saved_with_its_tag():
+    from jarmo.game import Game
+    from jarmo.gamerec import link_tag, load, start_payload
+    from jarmo.match import Match
+    m = Match("standard", 2)
+    m.game.play_code(m.game.legal_codes()[0])
+    start = start_payload(m.game, m, 6, 1, -1, 0xBEEF)
+    assert link_tag(start) == 0xBEEF
+    assert load(start, [], 6)[1].games == 2
+    assert link_tag(start_payload(Game("classic"), None, 0, 0, -1)) == -1
+
+
+def test_a_new_linked_game_after_one_with_the_same_settings_starts_afresh():
+    two = Two()
+    _start(two)
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+    two.ca.press(BACK)              # board a keeps the finished game (the menu)
+    two.cb.press(SELECT)            # board b's player goes on to the menu
+    assert two.a.game is not None and two.a.game.result() is not None
+    menu_to(two.ca, "New")
+    two.ca.press(SELECT)            # the same settings again: a proposes
+    two.run(600)
+    menu_to(two.cb, "New")
+    two.cb.press(SELECT)
+    two.run(600)
+    assert two.a.game.actions == two.b.game.actions == 0
+    assert two.a.link_tag == two.b.link_tag
+    _play_turn(two)
+    two.run(300)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+    assert len(two.a.game.history_codes(0)) >= 1

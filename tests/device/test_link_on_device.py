@@ -1,0 +1,337 @@
+"""Two emulated boards wired by a link cable (tests/device/pair.mjs) play one game by buttons.
+
+Each board runs the project as `run.py deploy` writes it on stock
+CircuitPython, its link UART cross-wired to the other's (QT Py: TX GPIO20 /
+RX GPIO5, UART1; Feather: GPIO0/1, UART0), one byte per 10 bit-times at
+115200 baud. The settings (classic rules, Versus: Link) are in each board's
+nvm at power-on; then only buttons: New game on board a (it proposes),
+New game on board b (it accepts), and select, select on the board whose
+turn it is (its first piece to its first target) until the game ends.
+Checked: the same game saved on both, the same final position on both
+boards' LEDs, each turn shown on the other board within 100 emulated ms,
+and the same with the cable pulled in mid-turn, a board reset in mid-game
+and random bytes on the line. All marked `full` (python3 run.py test --full).
+"""
+
+import random
+import re
+
+import pytest
+
+from jarmo.app_base import DEFAULT_SETTINGS, LINK, OPPONENT, RULE
+from jarmo.flashfile import Flash
+from jarmo.game import Game
+from jarmo.link import TURN, frame
+from jarmo.rulesets import RULE_SETS
+from jarmo.storage import R_SETTINGS, Store
+from tests.device import stage
+from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: debugging)
+
+PRESS_MS = 100
+GAP_MS = 200
+UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
+
+pytestmark = pytest.mark.full
+
+
+def turn_frame(start, codes):
+    """The bytes of a TURN frame (jarmo/link.py) with a good CRC."""
+    p = bytearray(5 + 2 * len(codes))
+    p[0], p[1] = start >> 8, start & 255
+    for i, c in enumerate(codes):
+        p[5 + 2 * i], p[6 + 2 * i] = c >> 8, c & 255
+    buf = bytearray(len(p) + 6)
+    return bytes(buf[:frame(buf, 77, TURN, p)])
+
+
+def link_settings_nvm():
+    """A board's nvm with the settings record: classic rules, Versus: Link."""
+    s = bytearray(DEFAULT_SETTINGS)
+    s[0] = RULE_SETS.index("classic")
+    s[OPPONENT - RULE] = LINK
+    flash = Flash()
+    Store(flash).write(R_SETTINGS, bytes(s))
+    return bytes(flash[0:len(flash)])
+
+
+def _board(tmp_path, name, profile_name, firmware_option):
+    prof = stage.profile(profile_name)
+    why = stage.firmware_unavailable(profile_name, "stock", firmware_option)
+    if why:
+        pytest.skip(why)
+    drive = stage.build_drive(str(tmp_path / name), profile_name, trace=2, JARMO_SEED=11)
+    return prof, dict(firmware=stage.firmware(profile_name, "stock", firmware_option),
+                      drive_dir=drive, neopixel_pin=prof["pixel_pin"],
+                      i2c_ack=0x3C if prof["display"] == "sh1107_128x64" else None,
+                      nvm=link_settings_nvm(), uart=UART[prof["board_id"]])
+
+
+class Linked:
+    # the pair with each board's profile, and the moves of the game
+    def __init__(self, pair, prof_a, prof_b):
+        self.pair = pair
+        self.boards = (pair.a, pair.b)
+        pair.a.profile = prof_a
+        pair.b.profile = prof_b
+        self.latencies = []
+        self.offset = [0.0, 0.0]    # ms to add to a board's times: after a reset they restart at 0
+        self.since = [0, 0]         # its frames from this one on are of its latest power-on
+
+    def tap(self, dev, button="select"):
+        dev.press(stage.key_pin(dev.profile, button), PRESS_MS)
+        self.pair.run(GAP_MS)
+
+    def state(self, dev):
+        names = stage.Trace(dev.console).state_names()
+        return names[-1] if names else None
+
+    def start(self):
+        a, b = self.boards
+        for dev in self.boards:
+            dev.wait_for(r"^@@STATE menu", 8000)
+        self.pair.run(300)
+        self.tap(a)                          # New game: board a waits, then proposes
+        a.wait_for(r"^@@STATE link", 3000)
+        self.pair.run(800)
+        self.tap(b)                          # New game: board b takes a's offer
+        for dev in self.boards:
+            dev.wait_for(r"^@@STATE (play|ai)", 5000)
+        self.pair.run(300)
+
+    def mover(self):
+        for dev in self.boards:
+            if self.state(dev) == "play":
+                return dev
+        return None
+
+    def play_turn(self, cut_mid_turn=False):
+        """select, select on the board to move until its turn is over; then
+        wait until the other board shows it. Returns the latency in ms."""
+        dev = self.mover()
+        assert dev is not None, [self.state(d) for d in self.boards]
+        other = self.boards[1 - self.boards.index(dev)]
+        for k in range(12):
+            if k == 1 and cut_mid_turn:
+                self.pair.connect(False)     # pulled between the piece and its target
+            self.tap(dev)
+            if self.state(dev) != "play":
+                break
+        done = dev.wait_for(r"^@@STATE (ai|end)", 3000)
+        if cut_mid_turn:
+            return done
+        t_done = dev.last_match_t()
+        other.wait_for(r"^@@STATE (play|end)", 3000)
+        t_seen = other.last_match_t()
+        # the frame each board sent in the pass that played the turn: the
+        # mover's when its turn went out, the other's when it showed it
+        i = self.boards.index(dev)
+        sent = max(t for t, _ in dev.frames[self.since[i]:] if t <= t_done) + self.offset[i]
+        shown = max(t for t, _ in other.frames[self.since[1 - i]:] if t <= t_seen) + self.offset[1 - i]
+        self.latencies.append(round(shown - sent, 1))
+        return shown - sent
+
+    def reset(self, i):
+        """Board i loses power and starts again: its clock restarts at 0."""
+        dev = self.boards[i]
+        self.since[i] = len(dev.frames)
+        dev.reset()
+        mine = dev.run(0)
+        theirs = self.boards[1 - i].run(0)
+        self.offset[i] = theirs + self.offset[1 - i] - mine
+
+    def over(self):
+        return any(self.state(d) in ("end", "result") for d in self.boards)
+
+    def games(self):
+        return [stage.board_game(d) for d in self.boards]
+
+
+def result_frame(moves, has_display):
+    """The LED frame (hex, RGB per point) the result of a classic game of
+    these moves shows on a board with or without a display, drawn by the
+    app on this PC: the final position with the last move's trail, or the
+    points as counts of lit LEDs."""
+    from jarmo.app import App
+    from jarmo.app_base import S_RESULT
+    from jarmo.game import Game
+    from jarmo.notation import parse_action
+    app = App(has_display=has_display)
+    game = Game("classic")
+    for m in moves:
+        game.play(m)
+    app.set_game(game, None, 0, 0, True)
+    app.board.trail = parse_action(moves[-1]) >> 3 & 31
+    app.goto(S_RESULT)
+    app.tick(1000)
+    return bytes(app.frame).hex()
+
+
+def hues(frame_hex):
+    """Each point's colour without its brightness (pieces on the enemy camp
+    breathe: the frame's brightness depends on when it was drawn), None if dark."""
+    data = bytes.fromhex(frame_hex)
+    out = []
+    for p in range(25):
+        rgb = data[3 * p:3 * p + 3]
+        top = max(rgb)
+        out.append(None if not top else tuple((c * 8 + top // 2) // top for c in rgb))
+    return out
+
+
+def assert_same_end(linked):
+    for dev in linked.boards:
+        dev.wait_for(r"^@@STATE (end|result)", 5000)
+    linked.pair.run(4000)                    # the end animation is over: the result shows
+    games = linked.games()
+    assert games[0] is not None and games[0] == games[1]
+    # the LEDs of the final position: each board's last frame is what the
+    # app draws for that game's result on a board of its kind
+    for dev in linked.boards:
+        _version, _level, frame = stage.Trace(dev.console).frames()[-1]
+        assert hues(frame) == hues(result_frame(games[0], dev.profile["display"] is not None))
+        assert "Traceback" not in "\n".join(dev.console)
+    a, b = linked.boards
+    if a.profile is b.profile:
+        assert a.frames[-1][1] == b.frames[-1][1]      # the same bytes on both grids
+
+
+def play_game(linked, most=120):
+    for _ in range(most):
+        if linked.over():
+            break
+        linked.play_turn()
+    assert linked.over()
+
+
+def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option):
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
+    with DevicePair(a, b, timeout_s=600) as pair:
+        linked = Linked(pair, pa, pb)
+        linked.start()
+        play_game(linked)
+        assert_same_end(linked)
+        assert max(linked.latencies) <= 100, linked.latencies
+        # the heap in a linked game, after a collection, at every turn (stock firmware)
+        least = min(free for dev in linked.boards for name, free, _us, _ms in
+                    stage.Trace(dev.console).states() if name in ("play", "ai"))
+        assert least >= 50 * 1024, least
+        print("latencies", linked.latencies, pair.wire_stats(), "least free", least)
+
+
+def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path, firmware_option):
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    pb, b = _board(tmp_path, "B", "feather_oled", firmware_option)
+    with DevicePair(a, b, timeout_s=900) as pair:
+        linked = Linked(pair, pa, pb)
+        linked.start()
+        for _ in range(2):
+            linked.play_turn()
+        # the cable pulled in mid-turn: between the piece and its target
+        mover = linked.mover()
+        other = linked.boards[1 - linked.boards.index(mover)]
+        linked.play_turn(cut_mid_turn=True)
+        pair.run(2500)
+        for dev in linked.boards:
+            texts = stage.Trace(dev.console).texts()
+            assert any("Link lost: cable?" in t for t in texts[-3:]), texts[-3:]
+        pair.connect(True)
+        other.wait_for(r"^@@STATE play", 3000)       # the turn played meanwhile arrives
+        linked.play_turn()
+        # board b loses power in mid-game, in the middle of its own turn or waiting
+        if linked.mover() is pair.b:
+            linked.tap(pair.b)                     # its piece selected, then the power goes
+        linked.reset(1)
+        pair.b.wait_for(r"^@@STATE (play|ai)", 8000)  # the linked game resumes at once
+        pair.run(1500)
+        games = linked.games()
+        assert games[0] == games[1], games
+        # random bytes on the line, both ways, during two turns
+        rng = random.Random(19)
+        for _ in range(2):
+            for _ in range(4):
+                for dev in linked.boards:
+                    dev.inject(bytes(rng.getrandbits(8) for _ in range(24)))
+                pair.run(60)
+            linked.play_turn()
+        # a turn the other board never sent, with a good CRC: out of turn for
+        # the board to move, illegal for the board that waits; refused, logged
+        mover = linked.mover()
+        waiting = linked.boards[1 - linked.boards.index(mover)]
+        moves = stage.board_game(mover)
+        game = Game("classic")
+        for m in moves:
+            game.play(m)
+        own = game.legal_codes()[0]                     # the mover's own move
+        empty = next(p for p in range(25) if not game.piece_at(p))
+        mover.inject(turn_frame(len(moves), [own]))
+        waiting.inject(turn_frame(len(moves), [empty << 3 | ((empty + 5) % 25) << 8]))
+        pair.run(300)
+        assert any(line == "@@LINKLOG refused a turn of the other board: out of turn"
+                   for line in mover.console)
+        assert any(line == "@@LINKLOG refused a turn of the other board: illegal action"
+                   for line in waiting.console)
+        assert stage.board_game(mover) == stage.board_game(waiting) == moves
+        play_game(linked)
+        assert_same_end(linked)
+        games = linked.games()
+        links = [stage.Trace(d.console).lines for d in linked.boards]
+        refused = [int(re.search(r"refused=(\d+)", [x for x in lines if x.startswith("@@LINK ")][-1]).group(1))
+                   for lines in links]
+        assert refused == [1, 1]        # the two injected turns, and nothing else
+        # every turn shown on the other board within 100 ms (the two turns
+        # around the pulled cable and the reset are not timed)
+        assert max(linked.latencies) <= 100, linked.latencies
+        for dev in linked.boards:
+            assert "Traceback" not in "\n".join(dev.console)
+        print("latencies", linked.latencies, pair.wire_stats())
+
+
+def test_a_simulator_plays_an_emulated_board(tmp_path, firmware_option):
+    """The simulator's App on a TCP line (host/link.py), the emulated QT Py's link UART
+    bridged to the same port (emulator.mjs --uart-tcp): the same game on both."""
+    from host.link import TcpLine
+    from jarmo.app import App
+    from tests.app.drive import Clock, play
+    from tests.app.memstore import MemoryStore
+    from tests.device.device import Device
+    from tests.hardware.test_sim_link import free_port
+
+    prof, spec = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    port = free_port()
+    line = TcpLine(port)
+    app = App(store=MemoryStore(), seed=3, line=line)
+    clock = Clock(app, 1000)
+
+    def run(dev, ms):
+        for _ in range(ms // 20):
+            dev.run(20)
+            clock.run(20, 20)
+
+    try:
+        with Device(spec["firmware"], spec["drive_dir"], neopixel_pin=prof["pixel_pin"],
+                    nvm=spec["nvm"], timeout_s=600,
+                    args=["--uart-tcp", str(port), "--uart", str(spec["uart"])]) as dev:
+            dev.profile = prof
+            dev.wait_for(r"^@@STATE menu", 8000)
+            app.new_game(rules="classic", opponent="link", side="south")   # the simulator proposes
+            run(dev, 1000)
+            dev.press(stage.key_pin(prof, "select"), PRESS_MS)             # the board accepts
+            dev.wait_for(r"^@@STATE ai", 5000)
+            run(dev, 600)
+            assert app.state == "play" and app.game.rules == "classic"
+            for _ in range(3):
+                play(clock, app.game.legal()[0])             # the simulator's turn
+                dev.wait_for(r"^@@STATE play", 3000)          # shown on the board
+                for _ in range(6):                            # the board's turn, by buttons
+                    dev.press(stage.key_pin(prof, "select"), PRESS_MS)
+                    run(dev, 200)
+                    if app.state == "play":
+                        break
+                run(dev, 600)
+                assert app.state == "play"
+            run(dev, 600)
+            assert stage.board_game(dev) == app.game.history()
+            assert app.link.refused == 0
+    finally:
+        line.close()
