@@ -12,8 +12,9 @@
 import sys
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, S_AI, S_LINK, forget_module
+from jarmo.app_base import LINK, S_AI, S_LINK
 from jarmo.link import Link
+from jarmo.unload import forget_module
 
 _SETTLE = 600           # ms a trouble lasts before it is said (a board starting up)
 # On a microcontroller (MicroPython, CircuitPython) the heap is the budget: a

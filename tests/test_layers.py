@@ -1,5 +1,5 @@
-"""jarmo/ in layers: the rules core, then the AI and the saves beside each
-other, then the app. A module imports its own layer and those below it,
+"""jarmo/ in layers: the rules core, then the AI, the saves and the link
+protocol beside each other, then the app. A module imports its own layer and those below it,
 never one above (checked on the source, function-level imports too), and
 every module has a layer, so a new one is placed on purpose.
 
@@ -19,7 +19,9 @@ LAYERS = {
                    "game", "match", "save", "unload")),
     "ai": (("rules",), ("ai", "evaluation")),
     "saves": (("rules",), ("flashfile", "storage", "compaction", "gamerec")),
-    "app": (("rules", "ai", "saves"), ("buttons", "players", "stats", "campaign", "legacy", "app", "app_base",
+    "link": (("rules",), ("link",)),
+    "app": (("rules", "ai", "saves", "link"), ("buttons", "players", "linkplay", "stats", "campaign", "legacy",
+                                                 "app", "app_base", "app_link",
                                        "app_view", "app_turn", "app_legend", "app_play", "app_assist",
                                        "app_menu", "app_screens", "app_help", "app_stats", "app_campaign",
                                        "app_lesson", "app_start")),

@@ -68,7 +68,7 @@ GAMES = [
     "gc.collect(); print('table', gc.mem_alloc() - base, app.state)",
     "from jarmo.app_link import start_offer\n"
     "start_offer(app, bytes((1, 0, 0, 0, 0, 7)), True)\n"
-    "from jarmo.app_base import forget_module\n"
+    "from jarmo.unload import forget_module\n"
     "forget_module('jarmo.app_link')\n"
     "for t in range(600, 2000, 20): app.tick(t)\n",
     "gc.collect()",
