@@ -14,6 +14,8 @@ class Remote:
     local = False
     level = -1
     name = "Ann"
+    pause = 300
+    verb = " ponders"
 
     def __init__(self, wait=500):
         self.wait = wait
@@ -45,7 +47,7 @@ def test_a_new_kind_of_opponent_plays_its_turns_and_is_named():
     remote = Remote()
     app, clock = a_game_against(remote)
     play(clock, "b1-d2")
-    assert app.state == "ai" and "North (Ann) thinks" in app.text[1]
+    assert app.state == "ai" and "North (Ann) ponders" in app.text[1]
     clock.run(400)
     assert app.state == "ai"                        # it has not answered yet
     for _ in range(60):
@@ -61,7 +63,7 @@ def test_a_new_kind_of_opponent_plays_its_turns_and_is_named():
 
 def test_the_kinds_have_the_player_interface():
     for player in (Human(), Ai(1, seed=3), Remote()):
-        for member in ("name", "local", "level", "start", "step", "drop"):
+        for member in ("name", "local", "level", "start", "step", "drop", "pause", "verb"):
             assert hasattr(player, member), (type(player).__name__, member)
     assert Human().local and not Ai(1, seed=3).local
 
