@@ -24,6 +24,7 @@ from jarmo.game import Game
 from jarmo.link import TURN, frame
 from jarmo.rulesets import RULE_SETS
 from jarmo.storage import R_SETTINGS, Store
+from tests import needs
 from tests.device import stage
 from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: debugging)
 
@@ -56,9 +57,7 @@ def link_settings_nvm():
 
 def _board(tmp_path, name, profile_name, firmware_option):
     prof = stage.profile(profile_name)
-    why = stage.firmware_unavailable(profile_name, "stock", firmware_option)
-    if why:
-        pytest.skip(why)
+    needs.require(stage.firmware_unavailable(profile_name, "stock", firmware_option))
     drive = stage.build_drive(str(tmp_path / name), profile_name, trace=2, JARMO_SEED=11)
     return prof, dict(firmware=stage.firmware(profile_name, "stock", firmware_option),
                       drive_dir=drive, neopixel_pin=prof["pixel_pin"],

@@ -11,7 +11,7 @@ from jarmo.ai import Player
 from jarmo.game import Game
 from tests.core.random_games import play_random_game
 
-JARMO = pathlib.Path(__file__).resolve().parents[2] / "jarmo"
+JARMO = pathlib.Path(__file__).resolve().parents[1] / "jarmo"
 FEATURES = ("SCORED", "MARKS", "BAN", "TIES_STAND", "CAMP_SAFE", "GUARDS_STAY", "FORWARD",
             "TAKEN_HELD", "ONE_ACTION", "NO_EXPANSIONS")
 # Modules where a rule set's name is data (a battle's rule set, the lesson's
