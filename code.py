@@ -108,10 +108,12 @@ del flash
 forget_module("hardware.flash")                 # used once: off the heap
 line = None
 if not ON_HOST and profile["link"]:
-    # the link cable's UART (hardware/link.py); jarmo.link itself is loaded
-    # only when link play is chosen (App.get_link)
-    from hardware.link import make_line  # noqa: E402
-    line = make_line(profile)
+    def line():
+        # the link cable's UART (hardware/link.py), opened when link play is
+        # first chosen (App.get_link), as jarmo.link is loaded: a game against
+        # the AI keeps neither the UART's buffer nor their code in the heap
+        from hardware.link import make_line
+        return make_line(profile)
 app = App(store=store, has_display=screen is not None,
           tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
           problems=SETTING_PROBLEMS + store_problems, line=line)

@@ -83,7 +83,8 @@ def _start():
 class App:
     def __init__(self, store=None, has_display=True, tabletop=False, seed=0, problems=(),
                  line=None):
-        # line: the byte transport of a link cable (jarmo/link.py), or None
+        # line: the byte transport of a link cable (jarmo/link.py), a function
+        # that opens it when link play is first chosen, or None
         self.line = line
         self.link = None        # jarmo.linkplay.AppLink, made when link play is first chosen
         self.link_tag = -1      # the linked game's tag (its offer's seed; saved with it)

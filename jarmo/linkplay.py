@@ -66,8 +66,10 @@ def lean(app):
 
 def make(app):
     """The App's link on its line (a silent one on a board without a cable)."""
-    line = app.line if app.line is not None else _Silent()
-    return AppLink(line, (app.seed ^ app.now) & 0xFFFF)
+    line = app.line
+    if callable(line):
+        line = line()           # a board's cable, opened now (code.py)
+    return AppLink(line if line is not None else _Silent(), (app.seed ^ app.now) & 0xFFFF)
 
 
 class AppLink(Link):
