@@ -8,8 +8,9 @@ The layers are named, not folders: a subpackage costs RAM on the board
 emulated Pico), so jarmo/ stays one folder and this test keeps the order.
 """
 
-import ast
 import pathlib
+
+from tests.app.test_app_layers import _names, imported_by
 
 JARMO = pathlib.Path(__file__).resolve().parents[1] / "jarmo"
 
@@ -30,17 +31,9 @@ LAYER_OF = dict((m, name) for name, (_below, modules) in LAYERS.items() for m in
 
 
 def imports(path):
-    """The jarmo modules a module's source imports, anywhere in it."""
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "jarmo":
-                out.update("jarmo." + a.name for a in node.names)
-            else:
-                out.add(node.module)
-    return set(m[6:] for m in out if m.startswith("jarmo.")) | ({"__init__"} if "jarmo" in out else set())
+    """The jarmo modules a module's source imports, anywhere in it (the
+    package itself as "__init__")."""
+    return imported_by(path) | ({"__init__"} if "jarmo" in _names(path) else set())
 
 
 def test_every_module_has_a_layer():

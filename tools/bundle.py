@@ -41,15 +41,16 @@ DISTRIBUTIONS = {"neopixel": "adafruit-circuitpython-neopixel",
                  "adafruit_displayio_sh1107": "adafruit-circuitpython-displayio-sh1107"}
 
 
-def _deploy():
-    spec = importlib.util.spec_from_file_location("jarmo_deploy", os.path.join(ROOT, "tools",
-                                                                               "deploy.py"))
+def _tool(name):
+    """tools/NAME.py, loaded as a module (tools/ is not a package on sys.path)."""
+    spec = importlib.util.spec_from_file_location("jarmo_" + name, os.path.join(ROOT, "tools",
+                                                                              name + ".py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-deploy = _deploy()
+deploy = _tool("deploy")
 
 
 def board_profiles():
@@ -141,11 +142,7 @@ def readme(profile, major, p):
 
 
 def _firmware_tool():
-    spec = importlib.util.spec_from_file_location("jarmo_firmware", os.path.join(ROOT, "tools",
-                                                                                "firmware.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _tool("firmware")
 
 
 def firmwares(names, out_dir, mode, log=print, tool=None):

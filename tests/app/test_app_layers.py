@@ -28,11 +28,10 @@ def app_modules():
     return sorted(p.stem for p in JARMO.glob("app*.py")) + ["stats"]
 
 
-def imported(name):
-    """The jarmo modules a module imports anywhere in its source."""
-    tree = ast.parse((JARMO / (name + ".py")).read_text())
+def _names(path):
+    """Every module name a source imports, anywhere in it."""
     out = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -40,7 +39,17 @@ def imported(name):
                 out.update("jarmo." + a.name for a in node.names)
             else:
                 out.add(node.module)
-    return set(m[6:] for m in out if m.startswith("jarmo."))
+    return out
+
+
+def imported_by(path):
+    """The jarmo modules (short names) a source imports, anywhere in it."""
+    return set(m[6:] for m in _names(path) if m.startswith("jarmo."))
+
+
+def imported(name):
+    """The jarmo modules an app module imports anywhere in its source."""
+    return imported_by(JARMO / (name + ".py"))
 
 
 def test_the_app_modules_import_each_other_without_a_cycle():

@@ -137,6 +137,30 @@ def unavailable_reason(board="raspberry_pi_pico", firmware=None):
 
 # ---------------------------------------------------------------------------- the device
 
+
+def _stop(proc, send, wait):
+    """Stop an emulator process: ask it to quit, kill it if it does not
+    exit, close its pipes."""
+    try:
+        if proc.poll() is None:
+            try:
+                send({"cmd": "quit"})
+                wait(lambda e: e.get("ev") == "exit", 10, "quit")
+            except (DeviceError, OSError):
+                pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
 class DeviceError(RuntimeError):
     """The emulator failed, or the firmware did not do what was waited for."""
 
@@ -233,24 +257,8 @@ class Device:
         if proc is None:
             return
         try:
-            if proc.poll() is None:
-                try:
-                    self._send({"cmd": "quit"})
-                    self._wait(lambda e: e.get("ev") == "exit", 10, "quit")
-                except (DeviceError, OSError):
-                    pass
+            _stop(proc, self._send, self._wait)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
             self._proc = None
             if self._nvm_file:
                 os.unlink(self._nvm_file)
@@ -667,24 +675,8 @@ class DevicePair:
         if proc is None:
             return
         try:
-            if proc.poll() is None:
-                try:
-                    self._send({"cmd": "quit"})
-                    self.a._wait(lambda e: e.get("ev") == "exit", 10, "quit")
-                except (DeviceError, OSError):
-                    pass
+            _stop(proc, self._send, self.a._wait)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
             self._proc = None
             for board in self.boards:
                 board._proc = None
