@@ -56,7 +56,7 @@ from jarmo.unload import forget_module
 # that no state change waits for an import (docs/ARCHITECTURE.md). Every
 # state's module is imported with this one; jarmo.explain (only for a
 # refused pick) and the How to play pages load when first needed.
-PRELOAD = ("jarmo.ai",)
+PRELOAD = ("jarmo.evaluation", "jarmo.ai")     # the AI and its evaluation, a pass each
 
 _AI_STEPS = const(2)        # player.step() calls per tick; each applies at most
                             # ai.SLICE actions (the player's slice_nodes)
