@@ -410,7 +410,7 @@ def check_firmware(drive, board, profile, force):
     _import_root(ROOT)
     from hardware import profiles
     if profile is None:
-        profile = _drive_setting(drive, "JARMO_PROFILE")
+        profile = _setting(drive, "JARMO_PROFILE")
     if profile is None:
         names = [n for n, p in sorted(profiles.PROFILES.items()) if board and p["board_id"] == board]
         if len(names) != 1:
@@ -425,9 +425,10 @@ def check_firmware(drive, board, profile, force):
     return profile
 
 
-def _drive_setting(drive, key):
+def _setting(folder, key):
+    """A string setting of folder/settings.toml, or None."""
     try:
-        with open(os.path.join(drive, "settings.toml")) as f:
+        with open(os.path.join(folder, "settings.toml")) as f:
             text = f.read()
     except OSError:
         return None
@@ -501,12 +502,10 @@ def _profile_setting(drive, root, profile):
     """The JARMO_PROFILE the drive's settings.toml will hold after the deploy."""
     if profile is not None:
         return profile
-    for path in (os.path.join(drive, "settings.toml"), os.path.join(root, "device", "settings.toml")):
-        if os.path.exists(path):
-            with open(path) as f:
-                m = re.search(r'(?m)^JARMO_PROFILE\s*=\s*"([^"]*)"', f.read())
-            if m:
-                return m.group(1)
+    for folder in (drive, os.path.join(root, "device")):
+        found = _setting(folder, "JARMO_PROFILE")
+        if found is not None:
+            return found
     return None
 
 
