@@ -24,11 +24,12 @@ import os
 import sys
 
 from hardware import config
+from jarmo.unload import forget_module
 
 (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES,
  SETTING_PROBLEMS) = config.read()
-# used once: off the heap (out of sys.modules and off its package)
-del config, sys.modules["hardware.config"], sys.modules["hardware"].config
+del config
+forget_module("hardware.config")                # used once: off the heap
 
 if TRACE:
     from hardware import trace
@@ -71,13 +72,11 @@ if ON_HOST:
     from host import blinka as host  # noqa: E402  (before board: Blinka's simulated board)
 else:
     import supervisor  # noqa: E402  (imported now: restart() runs when RAM is short)
-    import sys  # noqa: E402
 
     # the other profiles and the module's code are not needed again: about
     # 2.9 KB of heap when the code is in RAM (stock CircuitPython, .mpy files)
     del profiles
-    sys.modules.pop("hardware.profiles", None)
-    del sys.modules["hardware"].profiles
+    forget_module("hardware.profiles")
 
 import adafruit_ticks  # noqa: E402
 
@@ -85,7 +84,6 @@ from jarmo.app import App  # noqa: E402
 from hardware.leds import make_leds  # noqa: E402
 from hardware.mainloop import run_guarded  # noqa: E402
 from hardware import flash  # noqa: E402
-from jarmo.unload import forget_module  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
