@@ -156,22 +156,25 @@ class Probe:
         print("@@AI ms=%d free=%d" % (ms, _free()))
 
 
-def fill_heap(blocks=None):
-    """Allocate blocks until the heap is full (into blocks, a list kept alive);
-    the list. CircuitPython's heap grows into free RAM, so the filling goes on
-    until even 16 bytes fail."""
-    if blocks is None:
+def fill_heap(ballast=None):
+    """Allocate blocks until the heap is full and return the ballast that
+    holds them (a one-slot list; pass it back to fill again). CircuitPython's
+    heap grows into free RAM, so the filling goes on until even 16 bytes fail.
+    The blocks are chained in pairs, never appended to a list: a list that
+    must grow needs a larger array in one piece, and once none is left every
+    append fails and the small holes stay free."""
+    if ballast is None:
         print("@@BALLAST free=%d" % _free())
-        blocks = []
+        ballast = [None]
     else:
         gc.collect()                # the pass's garbage too: nothing is left free
     size = 16384
     while size >= 16:
         try:
-            blocks.append(bytearray(size))
+            ballast[0] = (bytearray(size), ballast[0])
         except MemoryError:
             size //= 2
-    return blocks
+    return ballast
 
 
 def boot_line():

@@ -201,14 +201,12 @@ def test_qtpy_imports_an_older_versions_save_once_and_never_writes_the_drive(tmp
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("kind", ("frozen",))
+@pytest.mark.parametrize("kind", stage.KINDS)
 def test_qtpy_a_memory_error_does_not_end_the_game(tmp_path, firmware_option, kind):
     # JARMO_TRACE_BALLAST fills the heap when the AI starts to think (level 2:
-    # over several passes) and keeps it full: its turn's save runs out of memory.
-    # On Jarmo's firmware only: on stock firmware the ballast no longer brings
-    # a MemoryError about (the search allocates nothing while it thinks, and
-    # the turn is played and saved in what it lets go), so the recovery is
-    # shown here and, on a PC, by tests/app/test_app_save.py (App.recover)
+    # over several passes) and again after every pass: its turn's save runs out
+    # of memory (what the search lets go in that pass is all there is). On a PC
+    # the same recovery is shown by tests/app/test_app_save.py (App.recover)
     with booted(tmp_path, firmware_option, "qtpy_bff", JARMO_TRACE_BALLAST="ai",
                 nvm=stage.settings_nvm(opp=3), kind=kind) as dev:
         wait_state(dev, "menu", 5000)
