@@ -88,15 +88,16 @@ from hardware import flash  # noqa: E402
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
 if profile["display"] is not None or ON_HOST:
-    # the display stack (displayio, fonts, labels: about 13 KB of heap) only
-    # for boards that have a display; the host keeps the text off-screen
+    # the display stack (displayio, the text's TileGrid, hardware/display.py:
+    # about 2.8 KB of heap) only for boards that have a display; the host
+    # keeps the text off-screen
     from hardware.display import TextDisplay, make_display  # noqa: E402
     screen = TextDisplay(make_display(profile["display"]))
 
 
-# Every screen's code is loaded with jarmo.app and stays (resident); the AI
-# is imported during the first passes after start-up (PRELOAD), never at a
-# state change.
+# A game's screens are loaded with jarmo.app and stay; the menu and the rare
+# screens come and go (jarmo/app.py). The AI is imported during the first
+# passes after start-up (PRELOAD), never at a state change.
 if ON_HOST:
     store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
                                              use_nvm=False)

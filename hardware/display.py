@@ -1,34 +1,34 @@
 """The status text: app.text's lines in terminalio.FONT on the OLED.
 
-The lines are drawn into one 1-bit displayio.Bitmap (1 KB for 128 x 64)
-shown by one TileGrid: a changed line has its changed characters blitted
-from the font's own bitmap (bitmaptools, in C) and the rest of the old
-text cleared.  On a board the display refreshes only when told
-(auto_refresh off), and the text's work gets main-loop passes of its own
-(hardware/mainloop.py runs step() instead of the app while `busy`): a pass
-draws one changed line and sends just that area to the display.
+The text is one displayio.TileGrid laid over the font's own glyph sheet:
+a character is one tile, a byte, 105 bytes for 21 x 5 characters.  A
+changed line has the tiles from its first changed character set; on a
+board the display refreshes only when told (auto_refresh off), and the
+text's work gets main-loop passes of its own (hardware/mainloop.py runs
+step() instead of the app while `busy`): a pass sets one changed line and
+sends just that area to the display.  On a PC (no display) the lines are
+only kept, for the simulator to read back.
 
-Why not adafruit_display_text (measured on the emulated Feather, SH1107
-at 400 kHz, CircuitPython 10.3, stock firmware with the .mpy deploy): its
-Label keeps a TileGrid per character, so it cost 9.1 KB of code, 2.3 KB
-for five empty labels and about 80 bytes per character shown (up to 8 KB
-more for a full screen), while the board ran 23 KB short of its heap
-budget in a game against level 4; setting five lines took up to 18 ms,
-and a refresh of one changed line up to 49 ms, of several up to 108 ms
-(their areas overlap in the SH1107's 8-pixel pages and went out in small
-I2C writes).  Here: about 2 KB in all, a line drawn in at most 8 ms and
-refreshed in at most 17 ms.  (A full-screen refresh costs 45 to 78 ms
-whatever draws it: it is never needed.)  On a PC (no display) the lines
-are only kept, for the simulator to read back.
+RAM, measured on the emulated Feather (stock firmware, .mpy deploy), where
+the 50 KB budget in a game against the AI is tight:
+- adafruit_display_text's Label keeps a TileGrid per character: 9.1 KB of
+  code, 2.3 KB for five empty labels and about 80 bytes a character shown,
+  and a line took up to 49 ms to refresh (108 ms for several), in small
+  I2C writes.  Not used.
+- A 128 x 64 1-bit Bitmap with glyphs blitted in (bitmaptools) costs
+  1,344 bytes; the TileGrid here 384.
+- adafruit_displayio_sh1107's SH1107 class (a Python subclass of
+  busdisplay.BusDisplay, its module loaded into the heap) costs 1,424
+  bytes; busdisplay.BusDisplay made directly with the same start-up
+  commands and settings, 48.  Together they took a game against level 4
+  from 46.8 to 49.2 KB free.
 """
 
-import bitmaptools
 import displayio
 import terminalio
 
 LINES = 5          # app.text has at most 5 lines of at most 21 characters
-COLUMNS = 21
-LINE_HEIGHT = 12   # terminalio.FONT is 6 x 12 pixels: 21 x 5 fit 128 x 64
+COLUMNS = 21       # terminalio.FONT is 6 x 12 pixels: 21 x 5 fit 128 x 64
 
 
 class TextDisplay:
@@ -41,7 +41,7 @@ class TextDisplay:
         self.display = display
         self.canvas = None
         if display is not None:
-            self.canvas = Canvas(display.width, display.height)
+            self.canvas = Canvas()
             display.auto_refresh = False
             display.root_group = self.canvas.group
             display.refresh()           # the whole screen, blank, once (45 to 78 ms; before the game starts)
@@ -83,68 +83,83 @@ class TextDisplay:
 
 
 class Canvas:
-    """A 1-bit bitmap of text lines in terminalio.FONT, and its displayio group."""
+    """The text as one displayio.TileGrid over terminalio.FONT's glyph sheet:
+    a character is one tile (a byte), and a line is changed by setting tiles."""
 
-    def __init__(self, width, height):
+    def __init__(self, columns=COLUMNS, lines=LINES):
         font = terminalio.FONT
-        self.glyph_w, self.glyph_h = font.get_bounding_box()[:2]
-        self.sheet = font.bitmap
-        self.sheet_cols = self.sheet.width // self.glyph_w
-        # the tile of each printable ASCII character in the font's bitmap (0xFF: none)
-        tiles = bytearray(b"\xff" * 95)
+        glyph_w, glyph_h = font.get_bounding_box()[:2]
+        # the tile of each printable ASCII character (a space's for one the font lacks)
+        blank = font.get_glyph(32).tile_index  # type: ignore[attr-defined]  # (a named tuple's field)
+        tiles = bytearray(95)
         for code in range(32, 127):
             glyph = font.get_glyph(code)
-            if glyph is not None:
-                tiles[code - 32] = glyph.tile_index  # type: ignore[attr-defined]  # (a named tuple's field)
+            tiles[code - 32] = blank if glyph is None else glyph.tile_index  # type: ignore[attr-defined]
         self.tiles = tiles
-        self.bitmap = displayio.Bitmap(width, height, 2)
+        self.blank = blank
+        self.columns = columns
         palette = displayio.Palette(2)
         palette[0] = 0x000000
         palette[1] = 0xFFFFFF
+        self.grid = displayio.TileGrid(font.bitmap, pixel_shader=palette, width=columns, height=lines,
+                                       tile_width=glyph_w, tile_height=glyph_h, default_tile=blank)
         self.group = displayio.Group()
-        self.group.append(displayio.TileGrid(self.bitmap, pixel_shader=palette))
+        self.group.append(self.grid)
 
     def line(self, row, old, new):
-        """Turn line `row`'s old text into new: blit the characters from the
-        first that differs, clear what is left of the old."""
-        bitmap = self.bitmap
-        w = self.glyph_w
-        h = self.glyph_h
-        y = row * LINE_HEIGHT
-        fit = bitmap.width // w         # characters past the edge are not drawn
-        old = old[:fit]
-        new = new[:fit]
+        """Turn line `row`'s old text into new: set the tiles from the first
+        character that differs to the end of the longer text."""
+        columns = self.columns
+        old = old[:columns]             # characters past the edge are not drawn
+        new = new[:columns]
         first = 0
         while first < len(old) and first < len(new) and old[first] == new[first]:
             first += 1
-        if len(old) > first:
-            bitmaptools.fill_region(bitmap, first * w, y, len(old) * w, y + h, 0)
-        sheet = self.sheet
-        cols = self.sheet_cols
+        grid = self.grid
         tiles = self.tiles
-        for i in range(first, len(new)):
-            code = ord(new[i]) - 32
-            tile = tiles[code] if 0 <= code < 95 else 0xFF
-            if tile != 0xFF:
-                sx = (tile % cols) * w
-                sy = (tile // cols) * h
-                bitmaptools.blit(bitmap, sheet, i * w, y, x1=sx, y1=sy, x2=sx + w, y2=sy + h)
+        base = row * columns
+        for i in range(first, max(len(old), len(new))):
+            code = ord(new[i]) - 32 if i < len(new) else 0
+            grid[base + i] = tiles[code] if 0 <= code < 95 else self.blank
+
+
+# The SH1107's start-up commands (command, count | 0x80 for a delay after,
+# arguments), as adafruit_displayio_sh1107 2.0.6 (MIT) sends them to the
+# OLED FeatherWing 128x64 (product 4650) turned 90 degrees: multiplex ratio
+# 0x3F (64 rows), display offset 0x60.
+SH1107_START = (
+    b"\xae\x00"          # display off
+    b"\xdc\x01\x00"      # display start line 0
+    b"\x81\x01\x4f"      # contrast
+    b"\x20\x00"          # column addressing
+    b"\xa0\x00"          # segment remap
+    b"\xc0\x00"          # common output scan direction
+    b"\xa8\x01\x3f"      # multiplex ratio: 64 rows
+    b"\xd3\x01\x60"      # display offset 0x60 (this wing's)
+    b"\xd9\x01\x22"      # pre-charge / discharge periods
+    b"\xdb\x01\x35"      # VCOM deselect level
+    b"\xa4\x00"          # show the RAM's contents
+    b"\xa6\x00"          # normal, not inverted
+    b"\xaf\x80\x64"      # display on, then 100 ms
+)
 
 
 def make_sh1107_128x64():
     """The OLED FeatherWing 128x64 (product 4650) on the board's I2C pins."""
-    import adafruit_displayio_sh1107
     import board
-    from i2cdisplaybus import I2CDisplayBus  # CircuitPython 9+, as the driver needs
-    displayio.release_displays()
     import busio
+    from busdisplay import BusDisplay
+    from i2cdisplaybus import I2CDisplayBus  # CircuitPython 9+
+    displayio.release_displays()
     # 400 kHz (the SH1107's fast mode), not board.I2C()'s 100 kHz: a text
     # refresh then holds the main loop a quarter as long (emulated Feather:
     # a pass with a refresh took up to 410 ms at 100 kHz)
     i2c = busio.I2C(board.SCL, board.SDA, frequency=400_000)
     bus = I2CDisplayBus(i2c, device_address=0x3C)
-    # the driver's defaults (rotation 90, offset 0x60) are the ones for this wing
-    return adafruit_displayio_sh1107.SH1107(bus, width=128, height=64)
+    # the settings adafruit_displayio_sh1107's SH1107 class passes for this wing
+    return BusDisplay(bus, SH1107_START, width=128, height=64, rotation=90, color_depth=1,
+                      grayscale=True, pixels_in_byte_share_row=False, data_as_commands=True,
+                      brightness_command=0x81, single_byte_bounds=True, SH1107_addressing=True)
 
 
 def make_display(kind):

@@ -9,11 +9,13 @@
 #     app.busy                       # an AI thinks or a save is in steps: no sleep
 #
 # Each screen is a state object (app_base.State: enter, exit, press, tick,
-# draw) that keeps its own fields: Menu (app_menu), Play and Ai (app_play),
-# End, Result and Notice (app_screens); Help (app_help), Stats (app_stats),
-# Campaign (app_campaign) and Lesson (app_lesson) are imported when they
-# open and forgotten when they close. App.goto makes
-# every transition. App holds what the states share: the running game and
+# draw) that keeps its own fields: Play and Ai (app_play), End, Result and
+# Notice (app_screens) are made with the App and stay; Menu (app_menu), Help
+# (app_help), Stats (app_stats), Campaign (app_campaign) and Lesson
+# (app_lesson) are imported when they open and forgotten when they close,
+# so a game is played without their code (the menu's: 3.8 KB on stock
+# firmware). App.goto makes every transition. App holds what the states
+# share: the running game and
 # its players (the session), the board as shown, the settings, the store,
 # the clock, the frame and the text; and the game's flow between turns
 # (start_game, next_turn, turn_over), which menu, result and play all use.
@@ -46,7 +48,6 @@ from jarmo.app_base import (
     TICKS_MASK,
     TIMER,
 )
-from jarmo.app_menu import new_game, resume
 from jarmo.app_play import Play
 from jarmo.board import point
 from jarmo.players import Ai, Human
@@ -103,6 +104,7 @@ class App:
         self.settings = bytearray(DEFAULT_SETTINGS)
         self.board = V.Board()
         self.msg = ()           # a note for the display (a refusal, a failed save)
+        self.menu_title = "Jarmo"   # "Saved game found" from a start-up that found one until it is left
         self.now = 0
         self.dirty = True
         self._drawn = 0
@@ -116,9 +118,12 @@ class App:
             self.resume_saved()     # a linked game goes on at once after a restart
 
     def _make_states(self):
-        # by screen id (app_base.SCREENS); the on-demand ones are made when they open
+        # by screen id (app_base.SCREENS); the on-demand ones are made when
+        # they open: the menu (on demand too) now, the app starts in it
         self.states = [None if _on_demand(k) else _state(k) for k in range(len(SCREENS) // SCREEN)]
         self.sid = S_MENU
+        if self.states[S_MENU] is None:
+            self.states[S_MENU] = _state(S_MENU)
 
     # ------------------------------------------------------------ public
 
@@ -196,7 +201,10 @@ class App:
         side: "south"/"north" (the human's, against the AI); games: 1 2 4 6.
         Unset options keep the current settings. ValueError for bad values."""
         _start().set_options(self, rules, expansions, opponent, side, games)
+        from jarmo.app_menu import new_game
         new_game(self)
+        if self.sid != S_MENU:
+            forget_module("jarmo.app_menu")     # as leaving the menu does
 
     def recover(self):
         """After a MemoryError in a pass: drop all that can be rebuilt and resume.
@@ -209,10 +217,10 @@ class App:
         self.set_game(None, None, 0, 0, False)
         self._stats = None
         self.celebrate = None
-        self._make_states()         # new states hold nothing of the old ones
         for k in range(len(SCREENS) // SCREEN):
             if _on_demand(k):
                 forget_module(SCREENS[k * SCREEN + 1])
+        self._make_states()         # new states hold nothing of the old ones
         import gc
         gc.collect()
         _start().boot(self, ())
@@ -221,6 +229,7 @@ class App:
     def resume_saved(self):
         """Resume the saved game, if start-up found one, as the menu's Resume would."""
         if self.game is not None and self.sid == S_MENU:
+            from jarmo.app_menu import resume  # (loaded: the menu is open)
             resume(self)
         self.dirty = True
 

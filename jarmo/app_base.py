@@ -26,7 +26,7 @@ from jarmo.rulesets import FEATURES, NO_EXPANSIONS, ROWS, RULE_SETS
 # flat tuple, SCREEN fields a row: one object in RAM, not one per row.
 SCREEN = const(4)
 SCREENS = (
-    "menu", "jarmo.app_menu", "Menu", False,
+    "menu", "jarmo.app_menu", "Menu", True,
     "play", "jarmo.app_play", "Play", False,
     "ai", "jarmo.app_play", "Ai", False,
     "end", "jarmo.app_screens", "End", False,

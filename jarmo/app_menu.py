@@ -152,6 +152,7 @@ def new_game(app):
     """Start the game (or match) the settings describe; against the link,
     wait for the other board (jarmo/app_link.py: it proposes or accepts)."""
     s = app.settings
+    app.menu_title = "Jarmo"        # the game found at start-up is replaced
     if s[OPPONENT - RULE] == LINK:
         app.goto(S_LINK)
         return
@@ -169,6 +170,7 @@ def new_game(app):
 
 def resume(app):
     """Back to the running game: its turn, or its result if it is over."""
+    app.menu_title = "Jarmo"
     if app.game.result() is not None:
         app.goto(S_RESULT)
     else:
@@ -186,12 +188,12 @@ def _resumable(app):
 
 # ---------------------------------------------------------------- the menu
 
-# The menu: the item under the cursor and the title line ("Jarmo", or
-# "Saved game found" after a start-up that found one).
+# The menu: the item under the cursor; its title line is App.menu_title
+# ("Jarmo", or "Saved game found" after a start-up that found one). Made
+# on demand (app_base.SCREENS): made again each time it opens.
 class Menu(State):
     def __init__(self):
         self.item = NEW
-        self.title = "Jarmo"
         self.offer = False      # the linked board's offer is shown in the title
 
     def enter(self, app, item):
@@ -233,7 +235,7 @@ class Menu(State):
         first = max(0, min(k - 1, len(items) - 4))
         # while a game can be resumed, the game's settings are for the next one
         lines = ["For the next game:" if app.game is not None and RULE <= self.item <= MATCH
-                 else "Link offers a game" if self.offer else self.title]
+                 else "Link offers a game" if self.offer else app.menu_title]
         for i in items[first:first + 4]:
             lines.append((">" if i == self.item else " ") + label(app.settings, i))
         app.set_text(tuple(lines))

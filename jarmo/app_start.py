@@ -44,7 +44,7 @@ def boot(app, problems):
         store.damaged = []
     M.apply_brightness(app)
     if app.game is not None:
-        app.states[S_MENU].title = "Saved game found"
+        app.menu_title = "Saved game found"
     if problems:
         lines = []
         for p in problems:

@@ -2,12 +2,12 @@
 
     python3 run.py bundle [--profile P ...] [--mpy-cross PATH ...] [--out DIR]
                           [--firmware auto|yes|no]
-    python3 run.py bundle --requirements     # rewrite device/requirements*.txt
+    python3 run.py bundle --requirements     # rewrite device/requirements.txt
 
 Like the Project Bundle of an Adafruit Learn guide: one zip holds a folder
 "CircuitPython 10.x" whose contents are copied onto the CIRCUITPY drive
 as they are: code.py, boot.py, settings.toml (with the profile), the
-packages jarmo/ and hardware/ and lib/ (the libraries this profile
+packages jarmo/ and hardware/ and lib/ (the libraries every profile
 imports) compiled to .mpy by CircuitPython's own mpy-cross.  Each
 mpy-cross makes the bundles of its CircuitPython major version (read from
 its banner): give one --mpy-cross per version.  The zips are written to
@@ -17,8 +17,7 @@ CircuitPython with the game frozen in; --firmware auto, the default, builds
 them where the CircuitPython kit is, yes insists, no leaves them out).
 
 The same libraries, by their names in the CircuitPython library bundle, are
-in device/requirements.txt (boards with a display) and
-device/requirements-no-display.txt, for `circup install -r`.
+in device/requirements.txt (every board's), for `circup install -r`.
 """
 
 import argparse
@@ -33,12 +32,10 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED_MPY_CROSS = os.path.join(os.path.dirname(ROOT), "shared", "rp2040", "mpy-cross")
-REQUIREMENTS = {True: os.path.join(ROOT, "device", "requirements.txt"),
-                False: os.path.join(ROOT, "device", "requirements-no-display.txt")}
+REQUIREMENTS = os.path.join(ROOT, "device", "requirements.txt")
 # The pip package each library comes from (requirements.txt pins it).
 DISTRIBUTIONS = {"neopixel": "adafruit-circuitpython-neopixel",
-                 "adafruit_ticks": "adafruit-circuitpython-ticks",
-                 "adafruit_displayio_sh1107": "adafruit-circuitpython-displayio-sh1107"}
+                 "adafruit_ticks": "adafruit-circuitpython-ticks"}
 
 
 def _tool(name):
@@ -69,17 +66,14 @@ def major_version(banner):
     return int(m.group(1))
 
 
-def requirements_text(has_display):
-    """The circup requirements of a board with (or without) a display: one
-    library a line, by its name in the CircuitPython library bundle, pinned
-    to the version requirements.txt installs."""
+def requirements_text():
+    """The circup requirements of every board: one library a line, by its
+    name in the CircuitPython library bundle, pinned to the version
+    requirements.txt installs."""
     from importlib import metadata
-    lines = ["# Jarmo's libraries for a board %s a display, for `circup install -r`"
-             % ("with" if has_display else "without"),
+    lines = ["# Jarmo's libraries for every board, for `circup install -r`",
              "# (python3 run.py bundle --requirements writes this file from tools/deploy.py)"]
     for module, _files in deploy.LIBRARIES:
-        if not has_display and module in deploy.DISPLAY_LIBRARIES:
-            continue
         try:
             version = "==" + metadata.version(DISTRIBUTIONS[module])
         except metadata.PackageNotFoundError:
@@ -95,7 +89,6 @@ def bundle(profile, compiler, out_dir, root=ROOT, log=print):
     if profile not in profiles:
         raise deploy.DeployError("no board profile %r: give one of %s"
                                  % (profile, ", ".join(sorted(profiles))))
-    has_display = profiles[profile]["display"] is not None
     major = major_version(compiler.banner)
     name = "jarmo-%s" % profile
     folder = "%s/CircuitPython %d.x/" % (name, major)
@@ -106,14 +99,14 @@ def bundle(profile, compiler, out_dir, root=ROOT, log=print):
         settings = deploy.settings_text(None, f.read(), profile)
     with tempfile.TemporaryDirectory() as build, zipfile.ZipFile(
             path + ".part", "w", zipfile.ZIP_DEFLATED) as z:
-        for src, rel, compile_it in deploy.plan(root, compiler=compiler, has_display=has_display):
+        for src, rel, compile_it in deploy.plan(root, compiler=compiler):
             if compile_it:
                 out = os.path.join(build, rel)
                 compiler.compile(src, out, rel[:-4] + ".py")
                 src = out
             z.write(src, folder + rel)
         z.writestr(folder + "settings.toml", settings)
-        z.writestr(name + "/requirements.txt", requirements_text(has_display))
+        z.writestr(name + "/requirements.txt", requirements_text())
         z.writestr(name + "/README.txt", readme(profile, major, profiles[profile]))
     os.replace(path + ".part", path)
     log("wrote %s" % os.path.relpath(path, os.getcwd()))
@@ -196,13 +189,12 @@ def main(argv=None):
                     help="Jarmo's firmware (UF2) of each profile beside the zips: auto (where the "
                          "CircuitPython kit is), yes, no")
     ap.add_argument("--requirements", action="store_true",
-                    help="only rewrite device/requirements.txt and requirements-no-display.txt")
+                    help="only rewrite device/requirements.txt")
     args = ap.parse_args(argv)
     if args.requirements:
-        for has_display, path in REQUIREMENTS.items():
-            with open(path, "w") as f:
-                f.write(requirements_text(has_display))
-            print("wrote %s" % os.path.relpath(path, ROOT))
+        with open(REQUIREMENTS, "w") as f:
+            f.write(requirements_text())
+        print("wrote %s" % os.path.relpath(REQUIREMENTS, ROOT))
         return 0
     try:
         names = args.profile or sorted(board_profiles())

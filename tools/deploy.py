@@ -26,14 +26,14 @@ settings.toml: written from device/settings.toml when the drive has none;
 --profile sets JARMO_PROFILE in it and --set KEY=VALUE any other line (other
 lines are kept).
 
-Libraries: each profile gets those it imports (the OLED's only for a
-profile with a display); --profile host, the simulator's, is refused.
+Libraries: every profile imports the same ones (LIBRARIES), so every
+drive gets them all; --profile host, the simulator's, is refused.
 Built into CircuitPython on RP2040 boards, so not copied: adafruit_pixelbuf,
 displayio, terminalio, keypad, i2cdisplaybus, busdisplay.  For a board
 without a built-in adafruit_pixelbuf, add --with-pixelbuf.
 
 Jarmo's own firmware (python3 run.py firmware, tools/firmware.py) has
-jarmo/, hardware/ and the board's libraries frozen in.  Its version,
+jarmo/, hardware/ and the libraries frozen in.  Its version,
 which boot_out.txt shows, says so ("10.3.0-...-jarmo"), and then only
 code.py, boot.py and settings.toml are written (the profile: --profile,
 else the drive's settings.toml, else the board's only one; it must be
@@ -58,17 +58,13 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# (pip module, files inside it or None for a single-file module)
+# (pip module, files inside it or None for a single-file module): what every
+# profile imports; Jarmo's firmware freezes them for every board.
 LIBRARIES = (
     ("neopixel", None),
     ("adafruit_ticks", None),
-    ("adafruit_displayio_sh1107", None),
 )
 PIXELBUF = ("adafruit_pixelbuf", None)
-# Imported only by hardware/display.py, which code.py imports only for a
-# profile with a display: boards without one do not get them (Jarmo's
-# firmware freezes a board's profiles' own libraries).
-DISPLAY_LIBRARIES = ("adafruit_displayio_sh1107",)
 
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
@@ -137,16 +133,10 @@ def _source(module):
     return spec.origin
 
 
-def profile_libraries(profile):
-    """The LIBRARIES entries a profile (a hardware.profiles dict) imports."""
-    return tuple(lib for lib in LIBRARIES if profile["display"] is not None or lib[0] not in DISPLAY_LIBRARIES)
-
-
-def library_files(with_pixelbuf=False, libraries=LIBRARIES):
-    """(source path, path under lib/) of every library file the device needs
-    (of `libraries`: all of them by default)."""
+def library_files(with_pixelbuf=False):
+    """(source path, path under lib/) of every library file the device needs."""
     out = []
-    libs = tuple(libraries) + ((PIXELBUF,) if with_pixelbuf else ())
+    libs = LIBRARIES + ((PIXELBUF,) if with_pixelbuf else ())
     for module, files in libs:
         origin = _source(module)
         if files is None:
@@ -183,15 +173,8 @@ def _as_mpy(rel):
     return rel[:-3] + ".mpy"
 
 
-def needs_library(rel, has_display=True):
-    """True if a file of lib/ (its path under the drive) is one the board
-    imports: the display's libraries only for a profile with a display."""
-    return has_display or rel[4:].split("/")[0].rsplit(".", 1)[0] not in DISPLAY_LIBRARIES
-
-
-def plan(root=ROOT, with_pixelbuf=False, compiler=None, has_display=True):
-    """(source path, path on the drive, compile?) for every file of the program
-    (has_display False: without the display's libraries)."""
+def plan(root=ROOT, with_pixelbuf=False, compiler=None):
+    """(source path, path on the drive, compile?) for every file of the program."""
     out = []
     for src, rel in project_files(root):
         if compiler is not None and rel not in TOP_FILES:
@@ -199,8 +182,7 @@ def plan(root=ROOT, with_pixelbuf=False, compiler=None, has_display=True):
         else:
             out.append((src, rel, False))
     for src, rel in folder_files(root, "lib"):
-        if needs_library(rel, has_display):
-            out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
+        out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
     return out
 
 
@@ -348,7 +330,6 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
         frozen = board is not None
     if frozen:
         profile = check_firmware(drive, board, profile, force)
-        board = profiles.get(profile)["board_id"]
         files = [(os.path.join(root, name), name, False) for name in TOP_FILES]
         log("%s: runs Jarmo's firmware for %s (jarmo/, hardware/ and the libraries frozen in): "
             "code.py, boot.py, settings.toml%s" % (
@@ -356,9 +337,7 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     else:
         lib_dir = os.path.join(root, "lib")
         fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
-        # the profile the board will run: the given one, else the drive's settings.toml's
-        board = profiles.PROFILES.get(_profile_setting(drive, root, profile), profiles.FEATHER_OLED)
-        files = plan(root, with_pixelbuf, mpy_cross, board["display"] is not None)
+        files = plan(root, with_pixelbuf, mpy_cross)
         log("%s: %d files of Jarmo (%s), settings.toml%s" % (
             drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
             ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
@@ -371,7 +350,7 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
                 src = out
             n += copy_file(src, os.path.join(drive, rel), log)
     if frozen:
-        remove_shadows(drive, board, force, log)
+        remove_shadows(drive, force, log)
     else:
         remove_stale(drive, set(rel for _src, rel, _c in files), log)
     n += _write_settings(drive, root, profile, settings, log)
@@ -406,7 +385,7 @@ def check_firmware(drive, board, profile, force):
     drive_firmware's answer, None when the drive does not tell): the one
     asked, else the drive's settings.toml's, else the board's only one.
     DeployError when none is known, or when it is for another board, unless
-    force (a board's firmware freezes the libraries of all its profiles)."""
+    force (the firmware is the same for every profile of a board)."""
     _import_root(ROOT)
     from hardware import profiles
     if profile is None:
@@ -436,22 +415,9 @@ def _setting(folder, key):
     return m.group(1) if m else None
 
 
-def board_libraries(board):
-    """The LIBRARIES entries Jarmo's firmware for a board freezes: those of
-    every profile of that board (the Feather's display libraries are in the
-    tabletop build's too: unused, they take flash, not RAM)."""
-    _import_root(ROOT)
-    from hardware import profiles
-    needed = set()
-    for prof in profiles.PROFILES.values():
-        if prof["board_id"] == board:
-            needed |= set(profile_libraries(prof))
-    return tuple(lib for lib in LIBRARIES if lib in needed)
-
-
-def frozen_names(board):
-    """Top-level module names frozen into Jarmo's firmware for a board."""
-    return PACKAGES + tuple(module for module, _files in board_libraries(board))
+def frozen_names():
+    """Top-level module names frozen into Jarmo's firmware (the same for every board)."""
+    return PACKAGES + tuple(module for module, _files in LIBRARIES)
 
 
 def shadows(drive, names):
@@ -471,12 +437,12 @@ def shadows(drive, names):
     return sorted(out)
 
 
-def remove_shadows(drive, board, force, log):
+def remove_shadows(drive, force, log):
     """Before a board runs the frozen modules: remove the copies a past deploy
     wrote (jarmo/, hardware/, our libraries in lib/: those are never imported
     now), and refuse past other same-named modules at the drive's top, named,
     unless force (then they are removed too).  The number removed."""
-    found = shadows(drive, frozen_names(board))
+    found = shadows(drive, frozen_names())
     foreign = [rel for rel in found if rel.split("/")[0] not in PACKAGES]
     if foreign and not force:
         raise DeployError("%s holds %s, which the board would import instead of the firmware's frozen "
@@ -496,17 +462,6 @@ def _remove_empty_folders(folder, keep_top=False):
     for here, _dirs, _files in os.walk(folder, topdown=False):      # sub-folders first
         if (here != folder or not keep_top) and not os.listdir(here):
             os.rmdir(here)
-
-
-def _profile_setting(drive, root, profile):
-    """The JARMO_PROFILE the drive's settings.toml will hold after the deploy."""
-    if profile is not None:
-        return profile
-    for folder in (drive, os.path.join(root, "device")):
-        found = _setting(folder, "JARMO_PROFILE")
-        if found is not None:
-            return found
-    return None
 
 
 def _write_settings(drive, root, profile, settings, log):

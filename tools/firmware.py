@@ -8,13 +8,11 @@
 The UF2 is CircuitPython 10.3 for the profile's board, built offline by the
 kit in ../shared/circuitpython-kit/ (its README), with what `run.py deploy`
 ships frozen in, unmodified: the packages jarmo/ and hardware/ and the
-libraries the profile imports (neopixel, adafruit_ticks; with a display
-adafruit_displayio_sh1107).  A board's profiles
-share one firmware: it freezes the libraries of all of them (the Feather's
-tabletop build gets the display libraries too; unused, they take flash,
-not RAM).  Frozen code runs from flash, so the heap holds only the game's
-data.  CircuitPython's version string ends in "-jarmo" (boot_out.txt shows
-it): `run.py deploy` then writes only code.py, boot.py and settings.toml.
+libraries every profile imports (neopixel, adafruit_ticks).  A board's
+profiles share one firmware.  Frozen code runs from flash, so the heap
+holds only the game's data.  CircuitPython's version string ends in
+"-jarmo" (boot_out.txt shows it): `run.py deploy` then writes only
+code.py, boot.py and settings.toml.
 VERSION, in the file name, is `git describe --tags --always --dirty`.
 The version string and the build date are the same for every build
 (the date: 2025-12-01), because nearly every object file depends on
@@ -138,14 +136,14 @@ def board_of(profile):
     return board
 
 
-def frozen_files(board, root=ROOT):
-    """{folder: [(source, path inside the folder)]} frozen into a board's
-    firmware: "app" the packages as deploy copies them, "lib" the libraries
-    of the board's profiles."""
+def frozen_files(root=ROOT):
+    """{folder: [(source, path inside the folder)]} frozen into the firmware
+    (the same for every board): "app" the packages as deploy copies them,
+    "lib" the libraries (deploy.LIBRARIES)."""
     app = []
     for package in deploy.PACKAGES:
         app += deploy.folder_files(root, package)
-    return {"app": app, "lib": deploy.library_files(libraries=deploy.board_libraries(board))}
+    return {"app": app, "lib": deploy.library_files()}
 
 
 def inputs_key(board, files, kit):
@@ -214,7 +212,7 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
     board = board_of(profile)
     version = version or project_version(root)
     deploy.fill_lib(os.path.join(root, "lib"), log=lambda s: None)
-    files = frozen_files(board, root)
+    files = frozen_files(root)
     key = inputs_key(board, files, kit_dir)
     cache = cache_dir()
     store = os.path.join(cache, "uf2")

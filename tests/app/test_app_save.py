@@ -1,7 +1,7 @@
 """Saving after every turn, resuming, damaged saves, power cuts."""
 
 from jarmo.app import App
-from jarmo.buttons import NEXT, SELECT
+from jarmo.buttons import MENU, NEXT, SELECT
 from jarmo.flashfile import Flash
 from jarmo.storage import R_CAMPAIGN, R_GAME, R_SETTINGS, R_STATS, Store
 from tests.app.cutflash import CutFlash, PowerCut
@@ -64,6 +64,9 @@ def test_resume_after_reboot():
     assert rebooted.match.games == 2 and rebooted.game.turn == "north"
     play(c2, "d3-b4")
     assert saved_history(store) == history + ["d3-b4"]
+    # once resumed, the game is no longer news: the menu is titled Jarmo again
+    c2.press(MENU)
+    assert rebooted.state == "menu" and rebooted.text[:2] == ("Jarmo", ">Resume")
 
 
 def _damage(store, key):

@@ -171,7 +171,7 @@ def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
     assert reboot(store).game()[1][7] == 0        # saved with its battle (jarmo/gamerec.py)
     # a power-off in the battle: it resumes as that battle
     again = App(store=reboot(store))
-    assert again.battle == 0 and again.states[0].title == "Saved game found"
+    assert again.battle == 0 and again.text[0] == "Saved game found"
     win_battle(app, clock)
     wait_state(clock, "result")
     assert app.game.result().winner == "south"

@@ -252,6 +252,10 @@ def test_feather_oled_menu_on_the_display(tmp_path, firmware_option, kind):
         hold(dev, "menu")                                    # B held: the menu
         wait_state(dev, "menu", 5000)
         assert any("Resume" in line for line in trace(dev).texts()[-1])
+        # the menu's code is imported as it opens (made on demand): the passes
+        # of the game, the one that opened it included, stay within the budget
+        state, _free, longest_us, _ms = trace(dev).states()[-1]
+        assert state == "menu" and longest_us <= stage.BUDGETS[kind][0] * 1000, trace(dev).states()[-1]
         assert dev.i2c, "nothing was sent to the OLED"
         assert_pin_shows_every_frame(dev)
         assert "Traceback" not in "\n".join(dev.console)

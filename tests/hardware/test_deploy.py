@@ -169,24 +169,38 @@ def test_the_pcs_own_profile_is_refused(drive):
     assert len(proc.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize("profile, oled", [("qtpy_bff", False), ("tabletop", False), ("pico", False),
-                                           ("feather_oled", True), ("joystick", True)])
-def test_each_profile_gets_the_libraries_it_imports(drive, profile, oled):
-    """Bug: a qtpy_bff deploy copied the OLED libraries, which it never imports."""
+@pytest.mark.parametrize("profile", ["qtpy_bff", "tabletop", "pico", "feather_oled", "joystick"])
+def test_each_profile_gets_exactly_the_libraries(drive, profile):
+    """Every profile imports the same libraries (the OLED's driver is
+    hardware/display.py's own), and gets nothing else in lib/."""
     deploy.deploy(str(drive), profile=profile, log=lambda s: None)
     libs = {f for f in _tree(drive) if f.startswith("lib/")}
-    assert {"lib/neopixel.py", "lib/adafruit_ticks.py"} <= libs
-    display = {f for f in libs if "display" in f}
-    assert bool(display) == oled, libs
-    if oled:
-        assert {"lib/adafruit_displayio_sh1107.py"} <= libs
+    assert libs == {"lib/neopixel.py", "lib/adafruit_ticks.py"}
+    assert libs == {"lib/" + rel for _src, rel in deploy.library_files()}
 
 
-def test_switching_to_a_profile_without_a_display_takes_the_oled_libraries_off(drive):
+def test_every_library_is_one_the_device_imports():
+    """No library goes on the drive (or into the firmware) that no module of
+    the device's code imports (test_every_device_import_is_on_the_drive_or_built_in:
+    nor is any it imports left out)."""
+    device = [os.path.join(ROOT, name) for name in deploy.TOP_FILES]
+    device += [src for package in deploy.PACKAGES for src, _rel in deploy.folder_files(ROOT, package)]
+    imported = set()
+    for path in device:
+        with open(path) as f:
+            imported |= _imports_anywhere(ast.parse(f.read()))
+    libraries = {module for module, _files in deploy.LIBRARIES}
+    assert libraries <= imported, sorted(libraries - imported)
+
+
+def test_switching_profile_rewrites_only_the_settings(drive):
+    """The drive's files are the same for every profile: a switch writes
+    settings.toml alone, and lib/ keeps exactly the libraries."""
     deploy.deploy(str(drive), profile="feather_oled", log=lambda s: None)
-    assert "lib/adafruit_displayio_sh1107.py" in _tree(drive)
-    deploy.deploy(str(drive), profile="qtpy_bff", log=lambda s: None)
-    assert not any("display" in f for f in _tree(drive) if f.startswith("lib/"))
+    logs = []
+    assert deploy.deploy(str(drive), profile="qtpy_bff", log=logs.append) == 1
+    assert [line for line in logs if line.startswith("  ")] == ["  wrote %s" % (drive / "settings.toml")]
+    assert {f for f in _tree(drive) if f.startswith("lib/")} == {"lib/neopixel.py", "lib/adafruit_ticks.py"}
 
 
 def test_lib_only_and_pixelbuf(tmp_path):
@@ -362,7 +376,7 @@ def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive, nee
     deploy.deploy(str(drive), mpy_cross=compiler, log=lambda s: None)
     files = _tree(drive)
     assert {"code.py", "boot.py", "jarmo/game.mpy", "jarmo/app.mpy", "hardware/leds.mpy",
-            "lib/neopixel.mpy", "lib/adafruit_displayio_sh1107.mpy"} <= files
+            "lib/neopixel.mpy", "lib/adafruit_ticks.mpy"} <= files
     # no .py left beside its .mpy: the board would import the .py instead
     assert not [f for f in files if f.endswith(".py") and f not in ("code.py", "boot.py")]
     head = (drive / "jarmo" / "game.mpy").read_bytes()[:4]
@@ -432,13 +446,6 @@ def test_the_profile_comes_from_the_board_or_the_drive_and_must_fit_the_board(tm
     deploy.deploy(str(d), log=lambda s: None)                           # settings.toml names it now
     assert 'JARMO_PROFILE = "tabletop"' in (d / "settings.toml").read_text()
     assert {f for f in _tree(d) if f.endswith(".py")} == {"code.py", "boot.py"}
-
-
-def test_a_board_firmware_freezes_the_libraries_of_all_its_profiles():
-    names = lambda board: [m for m, _f in deploy.board_libraries(board)]   # noqa: E731
-    assert names("adafruit_qtpy_rp2040") == ["neopixel", "adafruit_ticks"]
-    assert names("raspberry_pi_pico") == ["neopixel", "adafruit_ticks"]
-    assert names("adafruit_feather_rp2040") == [m for m, _f in deploy.LIBRARIES]   # the OLED's too
 
 
 def test_the_command_goes_by_boot_out_unless_told(frozen_drive):

@@ -58,19 +58,27 @@ def test_a_profile_gets_its_boards_firmware_with_the_deploys_files_frozen_in(kit
     assert got[1] == "version 10.3.0-alpha.4-53-gcd3da4a5d8-jarmo"      # the mark deploy looks for
     assert got[3] == "work " + os.path.join(str(tmp_path / "cache"), "kit")   # never in the kit's folder
     frozen = set(got[4:])
-    # the packages exactly as deploy copies them, and the board's libraries
+    # the packages exactly as deploy copies them, and the libraries
     from tools import deploy
     expected = {"app/" + rel for package in deploy.PACKAGES for _src, rel in deploy.folder_files(ROOT, package)}
     expected |= {"lib/neopixel.py", "lib/adafruit_ticks.py"}
     assert frozen == expected
     assert "app/jarmo/ai.py" in frozen and "app/hardware/mainloop.py" in frozen
-    assert "lib/adafruit_displayio_sh1107.py" not in frozen                # no display on the QT Py
 
 
-def test_the_feather_firmware_has_the_oled_libraries_for_every_profile_of_the_board(kit, tmp_path):
+@pytest.mark.parametrize("profile", ["qtpy_bff", "pico", "tabletop"])
+def test_every_boards_firmware_freezes_exactly_the_libraries(kit, tmp_path, profile):
+    """The libraries of deploy.LIBRARIES, nothing else (no library that no
+    device module imports): the same for each board."""
+    from tools import deploy
+    firmware.build_firmware(profile, str(tmp_path), version="1.2", kit=str(kit), log=lambda s: None)
+    libs = {f for f in _last_build(kit)[4:] if f.startswith("lib/")}
+    assert libs == {"lib/neopixel.py", "lib/adafruit_ticks.py"}
+    assert libs == {"lib/" + rel for _src, rel in deploy.library_files()}
+
+
+def test_the_feather_firmware_is_one_for_every_profile_of_the_board(kit, tmp_path):
     firmware.build_firmware("tabletop", str(tmp_path), version="1.2", kit=str(kit), log=lambda s: None)
-    frozen = set(_last_build(kit)[4:])
-    assert "lib/adafruit_displayio_sh1107.py" in frozen
     # feather_oled and joystick: the same board, the same inputs, so the same UF2, from the cache
     again = firmware.build_firmware("joystick", str(tmp_path), version="1.2", kit=str(kit), log=lambda s: None)
     assert again.cached and again.path.endswith("jarmo-joystick-1.2.uf2")
