@@ -212,6 +212,33 @@ document.addEventListener('keyup', (e) => {
   }
 });
 
+// ---------------------------------------------------------------- the board, tapped
+
+// A tap picks the LED nearest to it (within half the distance between two), so a
+// finger need not hit the small circle itself.
+function pointAt(x, y) {
+  let best = -1;
+  let bestD = Infinity;
+  ledOf.forEach((el, p) => {
+    const r = el.getBoundingClientRect();
+    const d = Math.hypot(r.x + r.width / 2 - x, r.y + r.height / 2 - y);
+    if (d < bestD) {
+      bestD = d;
+      best = p;
+    }
+  });
+  const a = ledOf[0].getBoundingClientRect();
+  const b = ledOf[1].getBoundingClientRect();
+  return bestD <= (b.x - a.x) / 2 ? best : -1;
+}
+
+$('board').addEventListener('click', (e) => {
+  const p = pointAt(e.clientX, e.clientY);
+  if (p < 0 || !mode) return;
+  if (modeName === 'fast') mode.tap(p);
+  else ui.onSays(['The emulated board has only its buttons: tap its points in fast mode.']);
+});
+
 // ---------------------------------------------------------------- modes and boards
 
 function profileOptions() {
