@@ -77,8 +77,9 @@ const ui = {
     jarmo.status = text;
     $('status').textContent = text + (jarmo.speed ? speedText() : '');
   },
-  onSpeed(speed) {
+  onSpeed(speed, busy) {
     jarmo.speed = speed;
+    jarmo.busy = busy;
     $('status').textContent = (jarmo.status || '') + speedText();
   },
   onState() {},
@@ -88,7 +89,8 @@ const ui = {
 };
 
 function speedText() {
-  return ` Emulated speed: ${jarmo.speed.toFixed(2)}× real time.`;
+  const busy = jarmo.busy === undefined ? '' : `; the emulator works ${Math.round(jarmo.busy * 100)} % of the time`;
+  return ` Emulated speed: ${jarmo.speed.toFixed(2)}× real time${busy}.`;
 }
 
 // ---------------------------------------------------------------- the buttons
