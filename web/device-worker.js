@@ -185,17 +185,18 @@ async function start(m) {
         post({ ev: 'nvm', hex: now });
       }
     }
-    busy += performance.now() - wall;
-    if (wall - mark.wall >= 1000) {
+    const end = performance.now();
+    busy += end - wall;
+    if (end - mark.wall >= 1000) {
       const idle = idleNs();
       post({
         ev: 'speed',
-        speed: (session.now - mark.ns) / MS / (wall - mark.wall),
+        speed: (session.now - mark.ns) / MS / (end - mark.wall),
         emulated_s: session.now / 1e9,
-        busy: (busy - mark.busy) / (wall - mark.wall),
+        busy: (busy - mark.busy) / (end - mark.wall),
         idle: session.now > mark.ns ? (idle - mark.idle) / (session.now - mark.ns) : 1,
       });
-      mark = { wall, ns: session.now, idle, busy };
+      mark = { wall: end, ns: session.now, idle, busy };
     }
   }
 }

@@ -294,7 +294,9 @@ def sized(request, browser):
 
 
 def check_in_sight(page, sels=("#oled", "#board", "#buttons button")):
-    got = page.evaluate(IN_SIGHT, list(sels))
+    got = page.evaluate(IN_SIGHT, list(sels) + ["#handheld"])
+    left, _top, right, _bottom = got["boxes"].pop("#handheld")[0]
+    assert left >= 0 and right <= got["w"], (page.size, got)          # nothing off the sides
     for sel, boxes in got["boxes"].items():
         assert boxes, sel
         for left, top, right, bottom in boxes:
