@@ -86,7 +86,8 @@ def measure(url, mode, profile, seconds, settle, log=print):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url + "?mode=%s&profile=%s&seed=1" % (mode, profile))
         page.wait_for_function("() => window.jarmo && (jarmo.modeName === 'fast' ? jarmo.mode.last.text.length"
-                               " : jarmo.mode.ready && jarmo.leds.some((c) => c))", timeout=300000)
+                               " : jarmo.mode.ready && (jarmo.leds.some((c) => c) || (jarmo.picture || []).some((b) => b)))",
+                               timeout=300000)
         time.sleep(settle)
         pids = browser_pids()
         c0, w0 = cpu_seconds(pids), time.time()
