@@ -36,6 +36,9 @@ from tools import web  # noqa: E402
 
 CHROMIUM = os.environ.get("JARMO_CHROMIUM", "/usr/bin/chromium")
 TICKS = os.sysconf("SC_CLK_TCK")
+# fast mode: the menu's text is up; device mode: code.py runs and lights an LED or the OLED
+SETTLED = """() => window.jarmo && (jarmo.modeName === 'fast' ? jarmo.mode.last.text.length
+  : jarmo.mode.ready && (jarmo.leds.some((c) => c) || (jarmo.picture || []).some((b) => b)))"""
 
 
 def _children():
@@ -85,9 +88,7 @@ def measure(url, mode, profile, seconds, settle, log=print):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(url + "?mode=%s&profile=%s&seed=1" % (mode, profile))
-        page.wait_for_function("() => window.jarmo && (jarmo.modeName === 'fast' ? jarmo.mode.last.text.length"
-                               " : jarmo.mode.ready && (jarmo.leds.some((c) => c) || (jarmo.picture || []).some((b) => b)))",
-                               timeout=300000)
+        page.wait_for_function(SETTLED, timeout=300000)
         time.sleep(settle)
         pids = browser_pids()
         c0, w0 = cpu_seconds(pids), time.time()

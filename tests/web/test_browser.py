@@ -29,7 +29,6 @@ import pytest
 
 from host.colour import perceived
 from jarmo import app_view, buttons
-from jarmo.board import point
 from jarmo.game import Game
 from tests import needs
 from tests.web import expect
