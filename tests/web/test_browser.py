@@ -266,7 +266,7 @@ def test_device_mode_feather_oled_shows_the_menu_the_right_way_up(page, site):
 SIZES = {"desktop": dict(viewport={"width": 1280, "height": 900}),
          "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                        is_mobile=True, has_touch=True)}
-RELOAD_LIT_BUDGET_S = 20        # from code.py running (ready) to the first lit LED or display pixel
+RELOAD_LIT_BUDGET_S = 10        # from code.py running (ready) to the first lit LED or display pixel
 
 IN_SIGHT = """(sels) => {
   const out = {};
