@@ -10,6 +10,8 @@ the menu (the player to act, nothing else to do):
   - the CPU time every process of this browser used (from /proc: the page
     and its Web Worker, the GPU and browser processes, Playwright's driver),
     as a share of one core over --seconds of wall time;
+  - in device mode, the same CPU time per second of emulated time (what it
+    costs at real time, should a busy machine slow the emulator down);
   - in device mode, the page's own accounting (web/device-worker.js): the
     share of the wall time the worker spent running the emulator, the share
     of the emulated time the RP2040's core slept (WFI, skipped by the
@@ -93,10 +95,13 @@ def measure(url, mode, profile, seconds, settle, log=print):
         pids = browser_pids()
         c0, w0 = cpu_seconds(pids), time.time()
         loads0 = len(page.evaluate("jarmo.mode.loads || []"))
+        e0 = page.evaluate("jarmo.mode.emulatedS || 0")
         time.sleep(seconds)
         c1, w1 = cpu_seconds(pids), time.time()
         row = {"mode": mode, "profile": profile, "cpu": (c1 - c0) / (w1 - w0)}
         if mode == "device":
+            e1 = page.evaluate("jarmo.mode.emulatedS")
+            row["cpu_at_real_time"] = (c1 - c0) / (e1 - e0) if e1 > e0 else None
             loads = page.evaluate("jarmo.mode.loads")[loads0:]
             row["worker_busy"] = sum(x[1] for x in loads) / max(len(loads), 1)
             row["core_asleep"] = sum(x[2] for x in loads) / max(len(loads), 1)
@@ -104,8 +109,9 @@ def measure(url, mode, profile, seconds, settle, log=print):
         browser.close()
     log("%-6s %-13s browser CPU %5.1f %% of a core%s" % (
         mode, profile, 100 * row["cpu"],
-        "" if mode == "fast" else "; worker busy %.1f %% of the wall time, core asleep %.1f %%, speed %.2fx"
-        % (100 * row["worker_busy"], 100 * row["core_asleep"], row["speed"])))
+        "" if mode == "fast" else " (%.1f %% a second of emulated time); worker busy %.1f %% of the wall time, "
+        "core asleep %.1f %%, speed %.2fx" % (100 * row["cpu_at_real_time"], 100 * row["worker_busy"],
+                                             100 * row["core_asleep"], row["speed"])))
     return row
 
 

@@ -32,6 +32,7 @@ export class DeviceMode {
     this.console = [];
     this.ready = null;
     this.speed = null;
+    this.emulatedS = 0; // emulated seconds run, as of the last 'speed' message
     this.load = null; // the worker's share of the wall time, the core's sleeping share (last second)
     this.loads = []; // [page ms, busy, idle] each second, the last 120 (for tests and benchmarks)
     this.held = [];
@@ -125,6 +126,7 @@ export class DeviceMode {
         break;
       case 'speed':
         this.speed = m.speed;
+        this.emulatedS = m.emulated_s;
         this.load = { busy: m.busy, idle: m.idle };
         this.loads.push([performance.now(), m.busy, m.idle]);
         if (this.loads.length > 120) this.loads.shift();
