@@ -138,7 +138,8 @@ function fastButtons() {
     box.appendChild(seat('Player 2 (North side)'));
     for (const name of PAD) box.appendChild(button(name.toUpperCase(), '', () => mode.press(BUTTONS.indexOf(name), 1)));
   }
-  $('keys-help').textContent = 'Keys: arrows, Tab NEXT, Shift-Tab PREV, Enter SELECT, Esc BACK, M MENU; ? how to play, R the rules.';
+  $('keys-help').textContent = 'Tap a point to pick it. Keys: arrows, Tab NEXT, Shift-Tab PREV, Enter SELECT, ' +
+    'Esc BACK, M MENU; ? how to play, R the rules.';
 }
 
 function deviceButtons() {
