@@ -2,9 +2,13 @@
 #
 # Kept out of app_view so its strings cost no RAM on the device unless a
 # tool (the simulator, the manual) asks for it: ``App.legend()``. The
-# colours are app_view's palette.
+# colours are app_view's palette; the timer's countdown red is
+# app_assist's (private there: a const MicroPython inlines), kept equal by
+# tests/web/test_page.py, which checks that every colour the App draws is here.
 
 from jarmo import app_view as V
+
+COUNTDOWN = 0x500000    # app_assist: the timer's last seconds on rank 3
 
 LEGEND = (
     ("South archer", V.PIECE[0]), ("South guard", V.PIECE[2]),
@@ -19,4 +23,7 @@ LEGEND = (
     ("selected piece", V.SELECTED), ("legal target", V.TARGET), ("last move came from", V.TRAIL),
     ("remote-camp marker", V.MARKER), ("capture (white strobe)", V.WHITE),
     ("refused choice (red strobe)", V.RED),
+    ("the AI thinks: a dot circling c3 in the cursor's colour", V.CURSOR[1]),
+    ("hint: its points in turn (the lesson's next pick)", V.HINT_COLOUR),
+    ("timer: the last seconds, one dim red point each on rank 3", COUNTDOWN),
 )

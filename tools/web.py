@@ -166,18 +166,41 @@ def page_config(boards):
 # ---------------------------------------------------------------- index.html parts
 
 def board_svg():
-    """The printed overlay (tools/overlay.py, with the point names) for the page to light."""
+    """The printed overlay (tools/overlay.py) for the page to light, with the
+    points named as a chess board is: the files a-e under rank 1, the ranks
+    1-5 left of file a, where no line runs (a name beside each point would
+    sit on the lines that meet there)."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     try:
         import overlay
     finally:
         sys.path.pop(0)
-    svg = overlay.overlay_svg(names=True)
+    from jarmo.board import NAMES
+    pitch = overlay.DEFAULT_PITCH
+    margin = pitch * 1.2                            # as overlay_svg draws it
+    hole = pitch * 0.3
+    size = pitch * 0.26
+    svg = overlay.overlay_svg(names=False)
     svg = svg.split("?>", 1)[1].strip()            # no XML declaration inside HTML
     # the board only, not the scale bar under it, and sized by the page
     svg = re.sub(r' width="[^"]*mm" height="[^"]*mm" viewBox="0 0 ([\d.]+) [\d.]+"',
                  r' viewBox="0 0 \1 \1"', svg, count=1)
-    return svg.replace("<svg ", '<svg id="board" role="img" aria-label="the board and its 25 LEDs" ', 1)
+    coords = ['<g class="coords" font-family="sans-serif" font-size="%.3f" text-anchor="middle">' % size]
+    for p in range(5):                              # a1..e1: the files
+        x, y = overlay._xy(p, pitch, margin)
+        coords.append('<text class="file" x="%.3f" y="%.3f">%s</text>'
+                      % (x, y + hole + 0.25 + 0.75 * size, NAMES[p][0]))
+    for p in range(0, 25, 5):                       # a1..a5: the ranks
+        x, y = overlay._xy(p, pitch, margin)
+        coords.append('<text class="rank" x="%.3f" y="%.3f">%s</text>'
+                      % (x - hole - 0.35 - 0.3 * size, y + 0.36 * size, NAMES[p][1]))
+    coords.append("</g>")
+    for p in range(25):                             # each LED named for a screen reader and a tap
+        svg = svg.replace('<circle class="led" data-point="%s"' % NAMES[p],
+                          '<circle class="led" data-point="%s" role="button" aria-label="%s"'
+                          % (NAMES[p], NAMES[p]), 1)
+    svg = svg.replace("</svg>", "\n".join(coords) + "\n</svg>", 1)
+    return svg.replace("<svg ", '<svg id="board" role="group" aria-label="the board and its 25 LEDs" ', 1)
 
 
 def legend_html():

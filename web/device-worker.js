@@ -6,9 +6,14 @@
 //               {cmd: 'pin', pin, level (0 | null)}   a button down / let go (held at least
 //               MIN_PRESS_MS emulated, so that keypad's scan sees it)
 //               {cmd: 'tap', pin, ms}                 down for ms emulated ms
+//               A press waits until the firmware listens on its pin (keypad has turned the pad's
+//               pull-up on): while code.py starts, a press made on the page is kept, not lost.
 //               {cmd: 'stop'}
 // Messages out: {ev: 'ready', ...}, {ev: 'frame', grb}, {ev: 'picture', bits} (128x64 OLED),
-//               {ev: 'nvm', hex}, {ev: 'console', line}, {ev: 'speed', speed, emulated_s},
+//               {ev: 'nvm', hex}, {ev: 'console', line},
+//               {ev: 'speed', speed, emulated_s, busy (share of the wall time this worker worked),
+//                idle (share of the emulated time the core slept)},
+//               {ev: 'held', pins} (presses kept until the board listens; [] when none is),
 //               {ev: 'reboot', reason}, {ev: 'error', message}
 //
 // Time: the board runs at real time when it can (its emulated clock never gets ahead of the wall
@@ -32,11 +37,53 @@ self.onmessage = (e) => {
   const m = e.data;
   if (m.cmd === 'start') start(m).catch((err) => post({ ev: 'error', message: String(err && err.stack ? err.stack : err) }));
   else if (m.cmd === 'stop') running = false;
-  else if (session && m.cmd === 'pin') press(m.pin, m.level, MIN_PRESS_MS);
-  else if (session && m.cmd === 'tap') press(m.pin, null, m.ms, true);
+  else if (m.cmd === 'pin' || m.cmd === 'tap') {
+    const kept = held.find((h) => h.pin === m.pin);
+    if (kept && m.cmd === 'pin' && m.level === null) kept.letGo = true;
+    else {
+      held.push({ pin: m.pin, tap: m.cmd === 'tap' ? m.ms : 0, letGo: false });
+      sendHeld();
+    }
+  }
 };
 
 const downAt = new Map();
+let held = []; // presses not yet made: {pin, tap (ms, 0: a press), letGo (released already)}
+
+/** True when the firmware reads the pin as a button: its pad pulled up (keypad.Keys(pull=True)
+ * on an active-low button); before that (code.py still starting) a press would be lost. */
+function listening(pin) {
+  const m = session && session.machine;
+  if (!m) return false;
+  const p = m.mcu.gpio[session.pin(pin)];
+  return p.pullupEnabled && !p.pulldownEnabled;
+}
+
+/** Makes the kept presses whose pins the firmware now listens on, in the order they came. */
+function pressHeld() {
+  if (!held.length) return;
+  const left = [];
+  for (const h of held) {
+    if (!listening(h.pin) || left.some((l) => l.pin === h.pin)) left.push(h);
+    else if (h.tap) press(h.pin, null, h.tap, true);
+    else {
+      press(h.pin, 0, MIN_PRESS_MS);
+      if (h.letGo) press(h.pin, null, MIN_PRESS_MS);
+    }
+  }
+  if (left.length !== held.length) {
+    held = left;
+    sendHeld();
+  }
+}
+
+function sendHeld() {
+  post({ ev: 'held', pins: held.map((h) => h.pin) });
+}
+
+function idleNs() {
+  return session.pastIdleNs + (session.machine ? session.machine.idleNs : 0);
+}
 
 function press(pin, level, holdMs, tap = false) {
   if (level === 0 || tap) {
@@ -92,11 +139,14 @@ async function start(m) {
   post({ ev: 'booted', wall_ms: performance.now() - wall0 });
   running = true;
   let nvm = portable.hex(session.readFlash(firmware.NVM_OFFSET, firmware.NVM_SIZE));
+  let flashWork = -1; // the flash chip's programs + erases when the nvm was last looked at
   let shown = -1;
   let base = { wall: performance.now(), ns: session.now };
-  let mark = { wall: base.wall, ns: session.now };
+  let mark = { wall: base.wall, ns: session.now, idle: idleNs(), busy: 0 };
+  let busy = 0; // wall ms this loop spent working (not waiting for the wall clock)
   while (running) {
     const wall = performance.now();
+    pressHeld();
     let target = base.ns + (wall - base.wall) * MS;
     if (target - session.now > BEHIND_NS) {
       base = { wall, ns: session.now }; // too slow to keep up: real time from here on
@@ -107,7 +157,9 @@ async function start(m) {
       for (const due of releases.values()) until = Math.min(until, Math.max(due, session.now + 1));
       await session.execute(until, () => false);
     } else {
+      busy += performance.now() - wall;
       await new Promise((resolve) => setTimeout(resolve, 8));
+      continue;
     }
     for (const [pin, due] of releases) {
       if (session.now >= due) {
@@ -123,14 +175,28 @@ async function start(m) {
       shown = oled.version;
       post({ ev: 'picture', bits: oled.picture() });
     }
-    const now = portable.hex(session.readFlash(firmware.NVM_OFFSET, firmware.NVM_SIZE));
-    if (now !== nvm) {
-      nvm = now;
-      post({ ev: 'nvm', hex: now });
+    const chip = session.machine ? session.machine.flashChip.stats : null;
+    const work = chip ? chip.programs + chip.erases : -1;
+    if (work !== flashWork) {
+      flashWork = work;
+      const now = portable.hex(session.readFlash(firmware.NVM_OFFSET, firmware.NVM_SIZE));
+      if (now !== nvm) {
+        nvm = now;
+        post({ ev: 'nvm', hex: now });
+      }
     }
-    if (wall - mark.wall >= 1000) {
-      post({ ev: 'speed', speed: (session.now - mark.ns) / MS / (wall - mark.wall), emulated_s: session.now / 1e9 });
-      mark = { wall, ns: session.now };
+    const end = performance.now();
+    busy += end - wall;
+    if (end - mark.wall >= 1000) {
+      const idle = idleNs();
+      post({
+        ev: 'speed',
+        speed: (session.now - mark.ns) / MS / (end - mark.wall),
+        emulated_s: session.now / 1e9,
+        busy: (busy - mark.busy) / (end - mark.wall),
+        idle: session.now > mark.ns ? (idle - mark.idle) / (session.now - mark.ns) : 1,
+      });
+      mark = { wall: end, ns: session.now, idle, busy };
     }
   }
 }

@@ -32,6 +32,10 @@ export class DeviceMode {
     this.console = [];
     this.ready = null;
     this.speed = null;
+    this.emulatedS = 0; // emulated seconds run, as of the last 'speed' message
+    this.load = null; // the worker's share of the wall time, the core's sleeping share (last second)
+    this.loads = []; // [page ms, busy, idle] each second, the last 120 (for tests and benchmarks)
+    this.held = [];
     this.started = performance.now();
     this.levelTimer = null;
     this.lastGrb = null;
@@ -45,9 +49,9 @@ export class DeviceMode {
       return;
     }
     this.ui.onStatus(`Device mode: booting CircuitPython on the emulated ${board}…`);
-    const [all, page] = await Promise.all([loadDrives(), loadPython()]);
-    this.page = page;
-    this.updateLevel();
+    // the board boots while MicroPython (only the LEDs' colours need it) loads beside it
+    const python = loadPython();
+    const all = await loadDrives();
     const drive = {};
     for (const [path, sha] of Object.entries(all.profiles[this.o.profile])) drive[path] = all.blobs[sha];
     this.worker = new Worker('device-worker.js', { type: 'module' });
@@ -61,6 +65,8 @@ export class DeviceMode {
       neopixelPin: this.prof.pixel_pin,
       i2c: this.prof.display === 'sh1107_128x64',
     });
+    this.page = await python;
+    this.updateLevel();
   }
 
   stop() {
@@ -120,7 +126,15 @@ export class DeviceMode {
         break;
       case 'speed':
         this.speed = m.speed;
-        this.ui.onSpeed(m.speed, m.emulated_s);
+        this.emulatedS = m.emulated_s;
+        this.load = { busy: m.busy, idle: m.idle };
+        this.loads.push([performance.now(), m.busy, m.idle]);
+        if (this.loads.length > 120) this.loads.shift();
+        this.ui.onSpeed(m.speed, m.busy);
+        break;
+      case 'held':
+        this.held = m.pins;
+        this.ui.onSays(m.pins.length ? ['The board is starting: your press waits until it reads its buttons.'] : []);
         break;
       case 'reboot':
         this.ui.onConsole(`[the board restarted: ${m.reason}]`);

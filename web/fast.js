@@ -87,6 +87,14 @@ export class FastMode {
     this.pass();
   }
 
+  /** A point of the board tapped (0..24, a1 first): picked as the buttons would (jarmo_page.py). */
+  tap(point) {
+    if (!this.hh) return;
+    this.hh.tap(point);
+    clearTimeout(this.timer);
+    this.pass();
+  }
+
   howToPlay() {
     if (this.hh) this.hh.how_to_play();
   }

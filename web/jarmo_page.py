@@ -7,6 +7,7 @@ Fast mode:
 
     h = Handheld("host", nvm_hex, seed)   # the App over a 4 KB sector kept by the page
     h.press(button, player)               # jarmo.buttons codes, seat 0/1
+    h.tap(point)                          # a point of the board tapped (0..24, a1 first)
     busy = h.tick(now_ms)                 # True while an AI thinks: tick again soon
     h.update()                            # JSON of what changed, or ""
 
@@ -31,6 +32,8 @@ from hardware.leds import Leds, pixel_map, scale_level
 from host.colour import perceived
 from host.view import led_meaning
 from jarmo.app import App
+from jarmo.app_base import S_PLAY
+from jarmo.buttons import DOWN, NEXT, RIGHT, SELECT, UP
 from jarmo.flashfile import Flash
 from jarmo.storage import Store
 
@@ -97,6 +100,34 @@ class Handheld:
 
     def press(self, button, player=0):
         self.app.press(button, player)
+
+    def tap(self, point):
+        """A point tapped: the buttons a player would press to pick it, at
+        their own pick of a turn: NEXT through the choices to it (as a
+        three-button board does), else the arrows, then SELECT, so a tap
+        on a point no pick can take is refused in words, as SELECT there
+        is. True if it picked; elsewhere than a pick (the menu, the AI's
+        turn) a tap does nothing."""
+        app = self.app
+        if app.sid != S_PLAY or app.game is None:
+            return False
+        player = app.turn_side() if app.tabletop else 0
+        board = app.board
+        for _ in range(32):                 # at most once round the choices
+            if board.cursor == point:
+                break
+            app.press(NEXT, player)
+        if board.cursor != point and board.cursor < 25:
+            turned = -1 if app.tabletop and player == 1 else 1      # the far seat's arrows
+            for _ in range((point % 5 - board.cursor % 5) * turned % 5):
+                app.press(RIGHT, player)
+            ranks = point // 5 - board.cursor // 5
+            for _ in range(abs(ranks)):     # (off rank 1 or 5 the cursor leaves the board)
+                app.press(UP if ranks * turned > 0 else DOWN, player)
+        if board.cursor != point or app.sid != S_PLAY:
+            return False
+        app.press(SELECT, player)
+        return True
 
     def tick(self, now_ms):
         self.app.tick(now_ms)

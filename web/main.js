@@ -77,8 +77,9 @@ const ui = {
     jarmo.status = text;
     $('status').textContent = text + (jarmo.speed ? speedText() : '');
   },
-  onSpeed(speed) {
+  onSpeed(speed, busy) {
     jarmo.speed = speed;
+    jarmo.busy = busy;
     $('status').textContent = (jarmo.status || '') + speedText();
   },
   onState() {},
@@ -88,7 +89,8 @@ const ui = {
 };
 
 function speedText() {
-  return ` Emulated speed: ${jarmo.speed.toFixed(2)}× real time.`;
+  const busy = jarmo.busy === undefined ? '' : `; the emulator works ${Math.round(jarmo.busy * 100)} % of the time`;
+  return ` Emulated speed: ${jarmo.speed.toFixed(2)}× real time${busy}.`;
 }
 
 // ---------------------------------------------------------------- the buttons
@@ -136,7 +138,8 @@ function fastButtons() {
     box.appendChild(seat('Player 2 (North side)'));
     for (const name of PAD) box.appendChild(button(name.toUpperCase(), '', () => mode.press(BUTTONS.indexOf(name), 1)));
   }
-  $('keys-help').textContent = 'Keys: arrows, Tab NEXT, Shift-Tab PREV, Enter SELECT, Esc BACK, M MENU; ? how to play, R the rules.';
+  $('keys-help').textContent = 'Tap a point to pick it. Keys: arrows, Tab NEXT, Shift-Tab PREV, Enter SELECT, ' +
+    'Esc BACK, M MENU; ? how to play, R the rules.';
 }
 
 function deviceButtons() {
@@ -210,6 +213,33 @@ document.addEventListener('keyup', (e) => {
       held.delete(k);
     }
   }
+});
+
+// ---------------------------------------------------------------- the board, tapped
+
+// A tap picks the LED nearest to it (within half the distance between two), so a
+// finger need not hit the small circle itself.
+function pointAt(x, y) {
+  let best = -1;
+  let bestD = Infinity;
+  ledOf.forEach((el, p) => {
+    const r = el.getBoundingClientRect();
+    const d = Math.hypot(r.x + r.width / 2 - x, r.y + r.height / 2 - y);
+    if (d < bestD) {
+      bestD = d;
+      best = p;
+    }
+  });
+  const a = ledOf[0].getBoundingClientRect();
+  const b = ledOf[1].getBoundingClientRect();
+  return bestD <= (b.x - a.x) / 2 ? best : -1;
+}
+
+$('board').addEventListener('click', (e) => {
+  const p = pointAt(e.clientX, e.clientY);
+  if (p < 0 || !mode) return;
+  if (modeName === 'fast') mode.tap(p);
+  else ui.onSays(['The emulated board has only its buttons: tap its points in fast mode.']);
 });
 
 // ---------------------------------------------------------------- modes and boards

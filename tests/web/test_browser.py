@@ -12,6 +12,12 @@ plays a turn against the AI, and after a page reload its flash still holds
 the game (offered for Resume); the Feather's OLED shows the menu's text the
 right way up.
 
+At a desktop's 1280x900 and a phone's 390x844: the display, the board and
+the buttons in sight together, before and after a press; a whole turn played
+by tapping points; the point names clear of the lines and of each other; the
+LED legend with the hint's colour. Device mode after a reload: a key pressed
+as soon as code.py runs is not lost, and the board lights within a bound.
+
 Each opens a real browser, and device mode boots firmware: full tier. The
 screenshots and figures land in build/screenshots/.
 """
@@ -21,7 +27,9 @@ import time
 
 import pytest
 
-from jarmo import buttons
+from host.colour import perceived
+from jarmo import app_view, buttons
+from jarmo.game import Game
 from tests import needs
 from tests.web import expect
 from tests.web.conftest import record, shot
@@ -251,3 +259,193 @@ def test_device_mode_feather_oled_shows_the_menu_the_right_way_up(page, site):
     assert expect.best_match(upside_down, want) < 0.6 and expect.best_match(mirrored, want) < 0.6
     shot(page, "device-feather-oled-menu")
     record(device_feather_oled_match=round(score, 3), device_feather_text=json.dumps(list(text)))
+
+
+# ---------------------------------------------------------------- layout, taps, names (both sizes)
+
+SIZES = {"desktop": dict(viewport={"width": 1280, "height": 900}),
+         "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                       is_mobile=True, has_touch=True)}
+RELOAD_LIT_BUDGET_S = 10        # from code.py running (ready) to the first lit LED or display pixel
+
+IN_SIGHT = """(sels) => {
+  const out = {};
+  for (const sel of sels) {
+    out[sel] = [...document.querySelectorAll(sel)].map((el) => {
+      const r = el.getBoundingClientRect();
+      return [r.left, r.top, r.right, r.bottom];
+    });
+  }
+  return {boxes: out, w: innerWidth, h: innerHeight, scroll: scrollY};
+}"""
+
+
+@pytest.fixture(params=sorted(SIZES))
+def sized(request, browser):
+    context = browser.new_context(**SIZES[request.param])
+    p = context.new_page()
+    errors = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.size = request.param
+    yield p
+    context.close()
+    assert not errors, errors
+
+
+def check_in_sight(page, sels=("#oled", "#board", "#buttons button")):
+    got = page.evaluate(IN_SIGHT, list(sels) + ["#handheld"])
+    left, _top, right, _bottom = got["boxes"].pop("#handheld")[0]
+    assert left >= 0 and right <= got["w"], (page.size, got)          # nothing off the sides
+    for sel, boxes in got["boxes"].items():
+        assert boxes, sel
+        for left, top, right, bottom in boxes:
+            assert left >= 0 and top >= 0 and right <= got["w"] and bottom <= got["h"], (page.size, sel, got)
+    return got
+
+
+def press_button(page, index):
+    """The on-screen button (a finger on the phone, the mouse on the desktop)."""
+    b = page.locator("#buttons button").nth(index)
+    if page.size == "phone":
+        b.tap()
+    else:
+        b.click()
+
+
+def tap_point(page, name):
+    box = page.locator('#board circle.led[data-point="%s"]' % name).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if page.size == "phone":
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+@pytest.mark.parametrize("mode", ["fast", "device"])
+def test_the_display_the_board_and_the_buttons_are_in_sight_together(sized, site, mode):
+    _folder, url, _config = site
+    sized.goto(url + ("?mode=fast&profile=host&seed=1" if mode == "fast" else "?mode=device&profile=feather_oled"))
+    sized.wait_for_function("() => window.jarmo && jarmo.timing.board !== null", timeout=30000)
+    check_in_sight(sized)
+    if mode == "fast":
+        press_button(sized, 4)                                   # SELECT: New game
+        sized.wait_for_function("() => jarmo.mode.last.state === 'play'", timeout=10000)
+        press_button(sized, 2)                                   # NEXT
+        time.sleep(0.3)
+        got = check_in_sight(sized)                              # nothing scrolled away
+        assert got["scroll"] == 0, got
+    shot(sized, "layout-%s-%s" % (mode, sized.size))
+
+
+def test_a_whole_turn_is_played_by_tapping_points(sized, site):
+    _folder, url, _config = site
+    sized.goto(url + "?mode=fast&profile=host&seed=%d" % SEED)
+    sized.wait_for_function("() => window.jarmo && jarmo.mode.last && jarmo.mode.last.state === 'menu'", timeout=30000)
+    press_button(sized, 4)                                       # SELECT: New game (South, against the AI)
+    sized.wait_for_function("() => jarmo.mode.last.state === 'play'", timeout=10000)
+    tap_point(sized, "c3")                                       # empty: refused in words, nothing played
+    sized.wait_for_function("() => jarmo.text.some((l) => l.startsWith('No: '))", timeout=5000)
+    move = next(a for a in Game("standard").legal() if "-" in a and not a.startswith("a"))
+    source, target = move.split("-")
+    tap_point(sized, source)
+    sized.wait_for_function("(t) => jarmo.text.some((l) => l.includes(t))", arg=target, timeout=5000)
+    shot(sized, "tap-selected-%s" % sized.size)
+    tap_point(sized, target)
+    sized.wait_for_function("() => (jarmo.mode.history() || []).length >= 2 && jarmo.mode.last.state === 'play'",
+                            timeout=30000)                       # the turn, and the AI's answer
+    assert sized.evaluate("jarmo.mode.history()")[0] == move
+    shot(sized, "tap-turn-%s" % sized.size)
+
+
+NAME_BOXES = """() => {
+  const svg = document.getElementById('board');
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const texts = [...svg.querySelectorAll('.labels text, .coords text')].map((t) => [t.textContent, box(t)]);
+  const lines = [...svg.querySelectorAll('line.line, line.dotted-line')].map((l) => {
+    const m = l.getScreenCTM();
+    const at = (x, y) => { const p = new DOMPoint(x, y).matrixTransform(m); return [p.x, p.y]; };
+    return at(l.x1.baseVal.value, l.y1.baseVal.value).concat(at(l.x2.baseVal.value, l.y2.baseVal.value),
+                                                            [l.getAttribute('data-line')]);
+  });
+  const leds = [...svg.querySelectorAll('circle.led, circle.marker')].map(box);
+  return {texts, lines, leds};
+}"""
+
+
+def segment_meets_box(seg, box, pad):
+    """Does the segment come within pad pixels of the box (sampled finely)?"""
+    x0, y0, x1, y1 = seg
+    left, top, right, bottom = box
+    for i in range(201):
+        x, y = x0 + (x1 - x0) * i / 200, y0 + (y1 - y0) * i / 200
+        if left - pad <= x <= right + pad and top - pad <= y <= bottom + pad:
+            return True
+    return False
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_point_names_sit_clear_of_the_lines_and_of_each_other(sized, site):
+    _folder, url, _config = site
+    sized.goto(url + "?mode=fast&profile=host&seed=1")
+    sized.wait_for_function("() => window.jarmo && jarmo.timing.board !== null", timeout=30000)
+    got = sized.evaluate(NAME_BOXES)
+    names = [t for t in got["texts"] if len(t[0]) == 1]
+    assert sorted(t[0] for t in names) == list("12345abcde")
+    for text, box in got["texts"]:
+        for seg in got["lines"]:
+            assert not segment_meets_box(seg[:4], box, 1.0), (sized.size, text, seg[4])
+        for led in got["leds"]:
+            assert not overlap(box, led), (sized.size, text, led)
+    for i, (a, abox) in enumerate(got["texts"]):
+        for b, bbox in got["texts"][i + 1:]:
+            assert not overlap(abox, bbox), (sized.size, a, b)
+    # each name in line with its file's or rank's LEDs
+    centre = {n: [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2] for n, r in zip(
+        [chr(97 + p % 5) + str(p // 5 + 1) for p in range(25)], got["leds"][:25])}
+    for text, box in names:
+        mid = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        if text.isdigit():
+            assert abs(mid[1] - centre["a" + text][1]) < 3 and box[2] < centre["a" + text][0]
+        else:
+            assert abs(mid[0] - centre[text + "1"][0]) < 3 and box[1] > centre[text + "1"][1]
+
+
+def test_the_led_legend_shows_the_hints_colour(sized, site):
+    _folder, url, _config = site
+    sized.goto(url + "?mode=fast&profile=host&seed=1")
+    sized.wait_for_function("() => window.jarmo && jarmo.timing.board !== null", timeout=30000)
+    rows = sized.evaluate("""() => [...document.querySelectorAll('.legend li')].map((li) =>
+        [li.textContent, getComputedStyle(li.querySelector('.swatch')).backgroundColor])""")
+    c = perceived(app_view.HINT_COLOUR)
+    want = "rgb(%d, %d, %d)" % (c >> 16, (c >> 8) & 255, c & 255)
+    assert any(text.startswith("hint") and colour == want for text, colour in rows), rows
+
+
+def lit(page):
+    return page.evaluate("() => (jarmo.leds || []).some((c) => c) || (jarmo.picture || []).some((b) => b)")
+
+
+def test_device_mode_after_a_reload_keeps_a_key_pressed_at_once_and_lights_soon(page, site):
+    open_device(page, site, "feather_oled")
+    page.wait_for_function("() => jarmo.mode.ready && (jarmo.picture || []).some((b) => b)", timeout=120000)
+    page.reload()
+    page.wait_for_function("() => window.jarmo && jarmo.modeName === 'device' && jarmo.mode.ready", timeout=120000)
+    ready = page.evaluate("performance.now()")
+    page.keyboard.press("b")                             # SELECT at once: New game, while code.py starts
+    # code.py is still importing (keypad not made yet): the worker keeps the press
+    page.wait_for_function("() => jarmo.mode.held.length === 1", timeout=10000)
+    end = time.time() + 120
+    lit_ms = None
+    while time.time() < end and lit_ms is None:
+        if lit(page):
+            lit_ms = page.evaluate("performance.now()") - ready
+        time.sleep(0.05)
+    assert lit_ms is not None and lit_ms <= RELOAD_LIT_BUDGET_S * 1000, lit_ms
+    # the press was made when the board listened: the game is on the LEDs (its pieces lit)
+    page.wait_for_function("() => jarmo.leds.filter((c) => c).length >= 10 && !jarmo.mode.held.length",
+                           timeout=120000)
+    shot(page, "device-feather-reload-pressed")
+    record(device_reload_lit_ms=round(lit_ms))

@@ -165,3 +165,44 @@ def test_run_py_web_answers_help_without_building(args):
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "run.py"), "web"] + args,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "--build" in proc.stdout
+
+
+def test_the_legend_names_every_colour_a_game_lights():
+    # a game against the AI with the timer, a hint and a capture or two: every
+    # colour lit is the legend's, or a dimmer shade of one (a blink, the
+    # spinner's tail, the breathing); the page shows the legend beside the board
+    from jarmo.app_legend import COUNTDOWN
+    from jarmo.app_view import HINT_COLOUR
+    from jarmo.buttons import MENU, SELECT
+    from tests.app.drive import Clock, Rand, menu_to, new_game, play_out, set_option
+    from tests.app.memstore import MemoryStore
+
+    legend = {c for _meaning, c in App.legend()}
+    shades = {tuple((ch * k) >> 8 for ch in (c >> 16, (c >> 8) & 255, c & 255))
+              for c in legend for k in range(1, 257)}
+    seen = {}
+
+    class Watching(Clock):
+        def run(self, ms, step=16):
+            end = self.now + ms
+            while self.now < end:
+                Clock.run(self, step, step)
+                for p in range(25):
+                    seen.setdefault(self.app.pixel(p), (self.app.state, self.app.text))
+
+    app = App(store=MemoryStore(), has_display=True, seed=3)
+    clock = Watching(app)
+    set_option(clock, "Timer", "15 s")
+    new_game(clock, "standard", heroes=True, challenges=True, opponent="AI greedy")
+    clock.run(200)
+    clock.press(MENU)
+    menu_to(clock, "Hint")
+    clock.press(SELECT)
+    clock.run(17000)                                # the hint shown, then the countdown runs out
+    play_out(clock, Rand(3))
+    assert app.game.result() is not None
+    lit = {c: where for c, where in seen.items() if c}
+    assert HINT_COLOUR in lit and COUNTDOWN in lit              # the hint was shown, the clock ran down
+    unnamed = {"%06x" % c: where for c, where in lit.items()
+               if c not in legend and ((c >> 16), (c >> 8) & 255, c & 255) not in shades}
+    assert not unnamed, unnamed
