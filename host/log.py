@@ -35,7 +35,8 @@ class EventLog:
             self._over = False
             what = game.rules + "".join("+" + e for e in game.expansions)
             self._add("Started: %s" % what if not game.plies else
-                      "Resumed: %s, after %d turns" % (what, game.plies))
+                      "Resumed: %s, after %d turn%s" % (what, game.plies,
+                                                             "" if game.plies == 1 else "s"))
         events = getattr(board, "events", None)
         last = getattr(board, "events_side", -1)
         if isinstance(events, list) and len(events) == 2 and last >= 0:

@@ -519,22 +519,6 @@ def _game_in(folder):
     return Store(FileNvm(str(folder / "jarmo.nvm"))).game()
 
 
-def test_start_options_with_a_saved_game(tmp_path):
-    run = lambda args, events: subprocess.run(  # noqa: E731
-        [sys.executable, "-m", "host.sim", "--script", "-", "--data", str(tmp_path)] + args,
-        cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
-        timeout=RUN_TIMEOUT)
-    first = run([], SCRIPT)
-    assert first.returncode == 0 and _game_in(tmp_path)
-    proc = run(["--rules", "jasyr"], "wait 100\nquit\n")
-    assert proc.returncode == 0, proc.stderr
-    last = proc.stdout.split("-- screen ")[-1]
-    assert "jasyr" in last and re.search(r"South.* to move", last)
-    board = board_of(last)                                    # a new game: all at home
-    assert [board.get(n) for n in ("a1", "c1", "e1", "a5", "c5", "e5")] == list("AAAaaa"), last
-    assert "c2" not in board, last
-
-
 def test_script_with_a_saved_game_opens_on_resume(tmp_path):
     run = lambda events: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "host.sim", "--script", "-", "--data", str(tmp_path)],

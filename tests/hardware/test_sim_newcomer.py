@@ -1,0 +1,108 @@
+"""The simulator's command line as a newcomer meets it: a saved game is never
+thrown away unasked, a script line that asks too much is refused with one
+line, and a script's output is about the script."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.hardware.test_sim import RUN_TIMEOUT, SCRIPT, _env, _game_in, board_of
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(tmp_path, args, events):
+    return subprocess.run(
+        [sys.executable, "-m", "host.sim", "--script", "-", "--color", "none",
+         "--data", str(tmp_path)] + args,
+        cwd=ROOT, env=_env(tmp_path), input=events, capture_output=True, text=True,
+        timeout=RUN_TIMEOUT)
+
+
+def screens(proc):
+    return proc.stdout.split("-- screen ")[1:]
+
+
+# ---------------------------------------------------------------- a saved game
+
+# Every start option that would start a game: each must leave the saved game
+# to Resume and say how the option applies.
+START_OPTIONS = [["--rules", "classic"], ["--opponent", "4"], ["--opponent", "human"],
+                 ["--side", "north"], ["--expansions", "heroes"]]
+
+
+@pytest.mark.parametrize("option", START_OPTIONS, ids=lambda o: " ".join(o))
+def test_a_start_option_never_replaces_a_saved_game_unasked(tmp_path, option):
+    assert run(tmp_path, [], SCRIPT).returncode == 0
+    saved = _game_in(tmp_path)
+    assert saved is not None
+    proc = run(tmp_path, option, "wait 100\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    first = screens(proc)[0]
+    assert "Saved game found" in first and ">Resume" in first, first
+    said = " ".join(w for w in first.split() if w.isascii())    # the note wraps by the board
+    assert "New game starts it with " + " ".join(option) in said, first
+    assert _game_in(tmp_path) == saved          # nothing was played over it
+
+
+def test_resume_after_a_start_option_plays_the_saved_game_and_new_game_the_option(tmp_path):
+    assert run(tmp_path, [], SCRIPT).returncode == 0
+    proc = run(tmp_path, ["--rules", "jasyr"], "select\nwait 100\nquit\n")     # Resume
+    last = screens(proc)[-1]
+    assert "standard" in last and board_of(last)["c2"] == "A", last
+    proc = run(tmp_path, ["--rules", "jasyr"], "next\nselect\nwait 100\nquit\n")  # New game
+    last = screens(proc)[-1]
+    assert "jasyr" in last and re.search(r"South.* to move", last), last
+    assert "c2" not in board_of(last)                          # all at home
+
+
+def test_without_a_saved_game_start_options_start_at_once(tmp_path):
+    proc = run(tmp_path, ["--rules", "jasyr"], "wait 100\nquit\n")
+    assert "jasyr" in screens(proc)[0] and "Resume" not in screens(proc)[0]
+
+
+# ---------------------------------------------------------------- script lines
+
+@pytest.mark.parametrize("line, says", [
+    ("next 99999999999", "a count of 1 to 1000"),
+    ("next 1001", "a count of 1 to 1000"),
+    ("wait 99999999999", "wait takes 0 to 600000"),
+])
+def test_a_script_line_that_asks_too_much_is_refused_with_one_line(tmp_path, line, says):
+    proc = run(tmp_path, [], line + "\nquit\n")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and says in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "line 1" in proc.stderr
+
+
+def test_a_script_line_at_the_bounds_runs(tmp_path):
+    proc = run(tmp_path, [], "wait 0\nnext 1000\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+
+
+# ---------------------------------------------------------------- script output
+
+def test_a_scripts_output_starts_with_the_script_not_the_keyboard(tmp_path):
+    proc = run(tmp_path, [], "quit\n")
+    first = proc.stdout.splitlines()[0]
+    assert not first.startswith("Keys:") and "Tab NEXT" not in proc.stdout.split("-- screen")[0]
+    assert first.startswith("Script:"), first
+
+
+def test_export_in_a_script_prints_the_file_it_wrote(tmp_path):
+    proc = run(tmp_path, [], "export\nquit\n")
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("export: "))
+    path = line.split("export: ", 1)[1]
+    assert os.path.isfile(path) and os.path.dirname(path) == str(tmp_path), line
+
+
+def test_play_help_names_only_the_files_a_player_has():
+    proc = subprocess.run([sys.executable, "-m", "host.sim", "--help"], cwd=ROOT,
+                          env=_env(ROOT), capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert "Game.dump()" not in text and "dump" not in text, text
+    assert "an export (key x)" in text
