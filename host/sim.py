@@ -250,7 +250,7 @@ def main(argv=None):
             app = make_app(profile, args, data, seed, line)
         note = start_note(args, app) if game is None else None
         if note:
-            notes.append(note)
+            notes.insert(0, note)       # before the folder: it must be read
         if events is not None:
             return run_script(args, events, app, leds, text_display, profile, run, data, seed,
                               drawing, notes)
