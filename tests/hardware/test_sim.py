@@ -538,7 +538,7 @@ def test_script_with_a_saved_game_opens_on_resume(tmp_path):
 
 def test_question_mark_opens_how_to_play_and_r_the_rules(sim):
     """? opens the device's How to play (its pages turn with Tab; Enter
-    leaves it for the menu); r pages docs/RULES.md over the screen, Esc closes."""
+    goes back to the game); r pages docs/RULES.md over the screen, Esc closes."""
     p = sim()
     p.expect_screen(r"South \(you\) to move")
     mark = len(p.raw)
@@ -548,8 +548,8 @@ def test_question_mark_opens_how_to_play_and_r_the_rules(sim):
     p.send(b"\t")                                       # next page
     p.expect_screen(r"How to play 2/\d", since=mark)
     mark = len(p.raw)
-    p.send(b"\r")                                       # leaves it for the menu
-    p.expect_screen(r">How to play", since=mark)
+    p.send(b"\r")                                       # back to the game
+    p.expect_screen(r"South \(you\) to move", since=mark)
     mark = len(p.raw)
     p.send(b"r")
     m = p.expect_screen(r"Rules \(docs/RULES\.md\) - page 1/(\d+)", since=mark)
@@ -561,7 +561,7 @@ def test_question_mark_opens_how_to_play_and_r_the_rules(sim):
         p.expect_screen(r"page 2/", since=mark)
     mark = len(p.raw)
     p.send(b"\x1b")                                     # Esc: back where we were
-    p.expect_screen(r">How to play", since=mark)
+    p.expect_screen(r"South \(you\) to move", since=mark)
     _quit(p)
 
 
