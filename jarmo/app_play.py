@@ -276,6 +276,7 @@ class Play(State):
         self.choices = None     # app_turn.Choices of the turn
         self.sel = -1           # the selected choice, -1 none
         self.tmask = 0          # targets of the selection / one-pick points
+        self.asked = -1         # an action that would end the game against its player, asked
 
     def enter(self, app, arg):
         self.build(app)
@@ -309,6 +310,8 @@ class Play(State):
             return
         if app.tabletop and app.opponent.local and player != app.turn_side():
             return
+        if b != SELECT:
+            self.asked = -1     # any other button: not ended, the turn goes on
         app.msg = ()
         ch = self.choices
         sel = self.sel
@@ -341,19 +344,33 @@ class Play(State):
         if c == T.PICK_MENU:
             app.goto(S_MENU)
         elif sel >= 0 and self.tmask >> c & 1:
-            self.human(app, ch.action(sel, c))
+            self._choose(app, ch.action(sel, c), c)
         elif sel >= 0 and c == sel:
             self.drop()
         elif ch.firsts >> c & 1:
             code = ch.action(c)
             if code >= 0:
-                self.human(app, code)
+                self._choose(app, code, c)
             else:
                 self.sel = c
                 self.tmask = t = ch.targets(c)
                 self._cursor_to(app, T.cycle(t, c))
         else:
             self._refuse(app, c, sel)
+
+    def _choose(self, app, code, c):
+        """The player picked action `code`: play it, unless it would end the
+        game without a win for them: that is asked first, and SELECT again
+        (the same pick) plays it."""
+        if code != self.asked:
+            end = _ends_against(app, code)
+            if end is not None:
+                self.asked = code
+                flash_at(app, c if c < 25 else -1, V.RED)
+                app.msg = wrap("That ends the game: " + end + ". SELECT again: yes", 21, 3)
+                return
+        self.asked = -1
+        self.human(app, code)
 
     def human(self, app, code):
         g = app.game
@@ -450,6 +467,26 @@ class Play(State):
                 V.put(buf, sel, V.SELECTED)
         if not V.ticks_diff(now, app.board.cur_t) & 512:
             V.put(buf, c, V.CURSOR[side])
+
+
+def _ends_against(app, code):
+    """How the game ends if its mover plays `code` and does not win ("North
+    wins 3 to 2", "AI wins", "a draw"), else None (it goes on, or the mover wins)."""
+    g = app.game
+    mover = g.turn
+    g.play_code(code)               # (legal: from legal_codes) tried, then taken back
+    r = g.result()
+    g.undo()
+    if r is None or r.winner == mover:
+        return None
+    if r.winner is None:
+        return "a draw"
+    p = r.points
+    won = app.name_of(SIDE_NAMES.index(r.winner)) + " wins"
+    if p is not None and r.reason != "wipeout":
+        a, b = p if r.winner == "south" else (p[1], p[0])
+        won += " %d to %d" % (a, b)
+    return won
 
 
 def _describe(app, c):

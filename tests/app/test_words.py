@@ -212,7 +212,7 @@ def test_events_are_never_cut_with_a_selection_or_the_timer():
     Random two-player games of every rule set, with and without the move
     timer: at every turn a piece is selected, and every page of the events
     (they turn every 3 s) shows whole sentences only, in 5 lines of 21."""
-    from tests.app.drive import Rand, choose, picks, set_option
+    from tests.app.drive import Rand, choose, picks, say_yes, set_option
     from tests.app.memstore import MemoryStore
     for seed, (rules, exp) in enumerate((("classic", ()), ("standard", ("heroes", "challenges")),
                                          ("legendary", ("heroes",)), ("jasyr", ("challenges",)))):
@@ -235,7 +235,9 @@ def test_events_are_never_cut_with_a_selection_or_the_timer():
                         _whole_sentences(app)
                         clock.run(3000)
                     goto(clock, first[1])
-                    clock.press(SELECT, app.turn_side())
+                    seat = app.turn_side()
+                    clock.press(SELECT, seat)
+                    say_yes(clock, seat)
                 else:
                     play(clock, a)
                 assert fits(app), app.text
