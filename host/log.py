@@ -51,11 +51,9 @@ class EventLog:
         result = game.result()
         if result is not None and not self._over:
             self._over = True
-            if result.winner is None:
-                self._add("Game over: a draw (%s)" % result.reason)
-            else:
-                self._add("Game over: %s wins (%s)" % (result.winner.capitalize(), result.reason)
-                          + (", points %d-%d" % result.points if result.points else ""))
+            # the end screen's own words (jarmo/app_screens.py), whole
+            from jarmo.app_screens import end_words
+            self._add("Game over: " + " ".join(w for w in end_words(app) if w))
 
     def _add(self, text):
         self.entries.append(text)

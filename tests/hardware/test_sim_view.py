@@ -416,7 +416,7 @@ def test_the_end_screen_shows_the_final_position_and_the_winning_move(tmp_path, 
                 assert cells[name].strip(" *") == letters, (state, name, cells[name], text)
             assert cells["c1"] == "*c1*" and cells["d3"].startswith("*"), (state, text)
             assert "*c1* *d3* last move" in text and "Letters: South A, North a" in text
-            assert "South wins: wipe-out" in text
+            assert "South ended it: North" in text and "South wins." in text
             if mode == "none":
                 assert "\x1b" not in "\n".join(rows)
         assert app.pixel("c1") == V.TRAIL           # the LEDs too: where the winning move came from
