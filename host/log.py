@@ -18,12 +18,17 @@ class EventLog:
         self._lists = [None, None]     # each side's list of events, as the app keeps it
         self._seen = [0, 0]            # how many of them are in the log
         self._over = False
+        self._shadow = None            # the lesson's game as far as it is logged
 
     def see(self, app):
         """Take what the app tells now; call it at every screen drawn."""
         game = getattr(app, "game", None)
         board = getattr(app, "board", None)
-        if getattr(app, "state", None) in ("lesson", "replay") or board is None:
+        state = getattr(app, "state", None)
+        if state == "lesson":
+            self._see_lesson(app.states[app.sid])
+            return
+        if state == "replay" or board is None:
             return
         if game is None:
             self._game = None
@@ -54,6 +59,29 @@ class EventLog:
             # the end screen's own words (jarmo/app_screens.py), whole
             from jarmo.app_screens import end_words
             self._add("Game over: " + " ".join(w for w in end_words(app) if w))
+
+    def _see_lesson(self, lesson):
+        """The guided first game (jarmo/app_lesson.py): its own game, whose
+        actions the lesson plays without the game's words; told here as
+        "You played e1-d3." and "North played b5-a3.", then its end."""
+        from jarmo.app_lesson import STEPS
+        from jarmo.game import Game
+        game = lesson.game
+        if game is None:
+            return
+        if game is not self._game:
+            self._game = game
+            self._shadow = Game(game.rules)     # who played each action
+            self._over = False
+            self._add("Started: First game (the lesson)")
+        history = game.history()
+        for action in history[self._shadow.actions:]:
+            who = "You" if self._shadow.turn == "south" else "North"
+            self._shadow.play(action)
+            self._add("%s played %s." % (who, action))
+        if game.result() is not None and not self._over:
+            self._over = True
+            self._add("Game over: " + STEPS[-1])
 
     def _add(self, text):
         self.entries.append(text)
