@@ -22,6 +22,7 @@ from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 _AI_DELAY = const(400)      # ms between the AI's actions, and before the first
 _FLASH = const(600)         # ms of a capture or refusal strobe
 _ARRIVE = const(300)        # ms a moved piece glows on arrival
+_AGAIN = const(1500)        # ms: LED-only, the opponent's move shows again this often
 _PAGE = const(3000)         # ms a page of events stays on the display
 _GUARD = const(4)           # piece byte flags (jarmo.codes)
 _MOVE = const(0)            # action kinds (jarmo.codes)
@@ -112,9 +113,13 @@ def act(app, code):
         # IllegalMove is a ValueError. Every action played here comes from
         # legal_codes() (refusals are explained by jarmo.explain before): be safe
         return "that is not possible now"
-    board.trail = frm
-    board.arrive = to
-    board.arrive_t = app.now
+    if kind != _DONE and kind != _PLACE:
+        # the turn's move (a placement or done after it keep its trail and arrival)
+        board.trail = frm
+        board.arrive = to
+        board.arrive_t = app.now
+        board.mover = side
+        board.took = bool(was) and kind == _MOVE
     if was and kind == _MOVE:
         flash_at(app, to, V.WHITE)      # a capture
     board.read(g)
@@ -136,6 +141,21 @@ def _draw_board(app, buf):
     board = app.board
     board.draw(buf, app.now, board.trail)
     if board.arrive >= 0 and V.ticks_diff(app.now, board.arrive_t) < _ARRIVE:
+        V.put_k(buf, board.arrive, V.WHITE, 160)
+
+
+def _draw_their_move(app, buf):
+    """Without a display the LEDs alone tell the opponent's move: until the
+    player plays, its trail stays and its arrival glows again every 1.5 s,
+    a capture as two white strobes (the display says it in words)."""
+    board = app.board
+    if app.has_display or board.arrive < 0 or board.mover != app.opponent_side():
+        return
+    t = V.ticks_diff(app.now, board.arrive_t) % _AGAIN
+    if board.took:
+        if t < 300 and not t & 128:     # two strobes, as the capture's
+            V.put(buf, board.arrive, V.WHITE)
+    elif t < _ARRIVE:
         V.put_k(buf, board.arrive, V.WHITE, 160)
 
 
@@ -442,6 +462,7 @@ class Play(State):
             V.draw_icon(buf, V.ICONS[c - 25], V.CURSOR[side], V.ticks_diff(now, board.cur_t))
         else:
             _draw_board(app, buf)
+            _draw_their_move(app, buf)
             self._draw_turn(app, buf, side, c)
         _draw_flash(app, buf)
 
