@@ -15,7 +15,7 @@ except ImportError:
 
 from jarmo import app_turn as T
 from jarmo import app_view as V
-from jarmo.app_base import S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, wrap
+from jarmo.app_base import OPPONENTS, S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, wrap
 from jarmo.board import NAMES, SIDE_NAMES
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 
@@ -276,13 +276,22 @@ def _events(app, room):
 
 
 def title_line(app):
+    """The game on one line: "standard+H 2/4 vs greedy", "Battle 4 standard"
+    (a campaign battle); the opponent when it fits."""
     g = app.game
     t = g.rules
     for e in g.expansions:
         t += "+" + e[0].upper()
+    if app.battle >= 0:
+        t = "Battle %d %s" % (app.battle + 1, t)
     m = app.match
     if m is not None:
         t += " %d/%d" % (m.number, m.games)
+    if app.opp:
+        who = OPPONENTS[app.opp]
+        who = " vs " + (who[3:] if who[:3] == "AI " else who)     # greedy, level 2, Link
+        if len(t) + len(who) <= 21:
+            t += who
     return t
 
 

@@ -242,3 +242,22 @@ def test_events_are_never_cut_with_a_selection_or_the_timer():
                     play(clock, a)
                 assert fits(app), app.text
                 _whole_sentences(app)
+
+
+def test_the_title_names_the_opponent_and_the_campaign_battle():
+    from tests.app.memstore import MemoryStore
+    for opponent, title in (("greedy", "standard vs greedy"), ("2", "standard vs level 2"),
+                            ("human", "standard")):
+        app = App(store=MemoryStore())
+        app.new_game(rules="standard", opponent=opponent, side="south")
+        Clock(app).run(50)
+        assert app.text[0] == title, app.text
+    app = App(store=MemoryStore())
+    clock = Clock(app)
+    from tests.app.drive import menu_to
+    from jarmo.buttons import SELECT
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    clock.press(SELECT)                      # battle 1
+    clock.run(50)
+    assert app.battle == 0 and app.text[0].startswith("Battle 1 classic"), app.text
