@@ -107,3 +107,36 @@ def test_play_help_names_only_the_files_a_player_has():
     text = " ".join(proc.stdout.split())
     assert "Game.dump()" not in text and "dump" not in text, text
     assert "an export (key x)" in text
+
+
+# ---------------------------------------------------------------- the legend
+
+def test_the_letters_legend_names_only_pieces_the_rules_have():
+    from host.legend import piece_legend, short_piece_legend
+    from jarmo import Game
+    classic = " ".join(piece_legend(Game("classic"))) + short_piece_legend(Game("classic"), 80)
+    assert "guard" not in classic and "G " not in classic and "M marked" in classic, classic
+    for rules in ("standard", "legendary", "jasyr"):
+        said = " ".join(piece_legend(Game(rules))) + short_piece_legend(Game(rules), 80)
+        assert "G guard" in said and "marked" not in said, (rules, said)
+
+
+# ---------------------------------------------------------------- the rules pager
+
+@pytest.mark.parametrize("lines", [8, 12, 24, 30, 40, 50])
+@pytest.mark.parametrize("columns", [40, 61, 80, 120])
+def test_the_rules_pages_keep_headings_with_their_text_and_lose_no_line(lines, columns):
+    from host.pager import rules_pager, wrap_text
+    p = rules_pager()
+    p.rows(columns, lines)
+    shown = []
+    for k in range(p.pages):
+        p.page = k
+        rows = p.rows(columns, lines)
+        body = [r for r in rows[1:-1] if r.strip()]
+        assert body, "page %d/%d is empty" % (k + 1, p.pages)
+        assert not body[-1].lstrip().startswith("#"), "page %d ends with a heading %r" % (
+            k + 1, body[-1])
+        shown += body
+    text = [r[:columns - 1] for r in wrap_text(p.text, columns - 1) if r.strip()]
+    assert shown == text
