@@ -193,7 +193,7 @@ class Assisted(Play):
         s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
         self.shown = s
         clock = " %d s" % s
-        Play.text(self, app, title_line(app)[:21 - len(clock)] + clock)
+        Play.text(self, app, title_line(app, 21 - len(clock)) + clock)
 
     def draw(self, app, buf):
         Play.draw(self, app, buf)

@@ -275,9 +275,9 @@ def _events(app, room):
     return wrap(shown, 21, room)
 
 
-def title_line(app):
-    """The game on one line: "standard+H 2/4 vs greedy", "Battle 4 standard"
-    (a campaign battle); the opponent when it fits."""
+def title_line(app, room=21):
+    """The game on one line of `room` characters: "standard+H 2/4 vs greedy",
+    "Battle 4 standard" (a campaign battle); the opponent when it fits."""
     g = app.game
     t = g.rules
     for e in g.expansions:
@@ -290,9 +290,9 @@ def title_line(app):
     if app.opp:
         who = OPPONENTS[app.opp]
         who = " vs " + (who[3:] if who[:3] == "AI " else who)     # greedy, level 2, Link
-        if len(t) + len(who) <= 21:
+        if len(t) + len(who) <= room:
             t += who
-    return t
+    return t[:room]
 
 
 # ------------------------------------------------------------ human turn

@@ -191,7 +191,7 @@ def test_a_whole_game_against_the_ai(tmp_path):
 
     # the starting position: South's archers on rank 1 (the cursor on a1),
     # North's on rank 5, nothing between
-    first = [f for f in shown if f.text[:2] == ["standard", "South (you) to move"]][0]
+    first = [f for f in shown if f.text[:2] == ["standard vs greedy", "South (you) to move"]][0]
     assert first.colours["a1"] == scaled(V.CURSOR[0])
     for f in "abcde":
         assert first.colours[f + "5"] == scaled(V.PIECE[5])       # North archer
