@@ -43,7 +43,7 @@ def piece_legend(game):
     pieces this game's rules can show."""
     heroes = "heroes" in getattr(game, "expansions", ())
     out = ["Letters: South A, North a",
-           "A archer   M marked archer" if _marks(game) else "A archer   G guard"]
+           "A archer  M marked archer" if _marks(game) else "A archer   G guard"]
     if heroes:
         out += ["S Golden Soldier (guard)", "T Golden S., archer face",
                 "At: A holds hostage t"]

@@ -10,7 +10,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, NEW, S_CAMPAIGN, S_MENU, S_RESULT, SIDE_WORDS, State, wrap
+from jarmo.app_base import LINK, NEW, S_CAMPAIGN, S_MENU, S_RESULT, State, wrap
 from jarmo.board import SIDE_NAMES
 from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.game import REASONS

@@ -254,8 +254,8 @@ def test_the_title_names_the_opponent_and_the_campaign_battle():
         assert app.text[0] == title, app.text
     app = App(store=MemoryStore())
     clock = Clock(app)
-    from tests.app.drive import menu_to
     from jarmo.buttons import SELECT
+    from tests.app.drive import menu_to
     menu_to(clock, "Campaign")
     clock.press(SELECT)
     clock.press(SELECT)                      # battle 1
