@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.hardware.test_sim import RUN_TIMEOUT, SCRIPT, _env, _game_in, board_of
+from tests.hardware.test_sim import RUN_TIMEOUT, SCRIPT, _env, _game_in, board_of, sim  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -140,3 +140,34 @@ def test_the_rules_pages_keep_headings_with_their_text_and_lose_no_line(lines, c
         shown += body
     text = [r[:columns - 1] for r in wrap_text(p.text, columns - 1) if r.strip()]
     assert shown == text
+
+
+# ---------------------------------------------------------------- the move timer, as a newcomer meets it
+
+def test_the_timer_never_plays_for_a_player_who_has_not_pressed_or_reads_the_rules(sim, tmp_path):
+    """Timer 15 s kept in the settings, no saved game (the last one finished):
+    the game the simulator starts waits for the first key, and the rules
+    pager (r) stops the clock until it closes."""
+    import time
+
+    from host.gamefiles import open_store
+    from jarmo.app import App
+    from tests.app.drive import Clock, set_option
+    store, _problems = open_store(str(tmp_path))
+    set_option(Clock(App(store=store)), "Timer", "15 s")
+    p = sim()
+    p.expect_screen(r"standard 15 s")
+    time.sleep(16.5)                                     # nobody pressed anything yet
+    screen = p.screen()
+    assert "ran out of time" not in screen and "standard 15 s" in screen, screen
+    mark = len(p.raw)
+    p.send(b"\t")                                        # the player is here: the clock runs
+    p.expect_screen(r"standard 1[34] s", since=mark, timeout=5)
+    mark = len(p.raw)
+    p.send(b"r")
+    p.expect_screen(r"Rules \(docs/RULES\.md\) - page 1/", since=mark)
+    time.sleep(16.5)                                     # reading the rules
+    mark = len(p.raw)
+    p.send(b"\x1b")
+    p.expect_screen(r"standard 1[0-4] s", since=mark, timeout=5)
+    assert "ran out of time" not in p.screen(), p.screen()
