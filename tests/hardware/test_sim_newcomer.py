@@ -171,3 +171,37 @@ def test_the_timer_never_plays_for_a_player_who_has_not_pressed_or_reads_the_rul
     p.send(b"\x1b")
     p.expect_screen(r"standard 1[0-4] s", since=mark, timeout=5)
     assert "ran out of time" not in p.screen(), p.screen()
+
+
+# ---------------------------------------------------------------- a board without a display
+
+def _leds(screen):
+    """{point name: hex} of a script screen's "LEDs as sent" block."""
+    lines = screen.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("LEDs as sent"))
+    out = {}
+    for row in lines[i + 1:i + 6]:
+        rank, *cells = row.split()
+        for f, cell in zip("abcde", cells):
+            out[f + rank] = cell
+    return out
+
+
+def test_on_the_qt_py_the_ais_whole_move_stays_on_the_leds_until_the_player_plays(tmp_path):
+    """--profile qtpy_bff (no display): after the AI's move, 6 s with no key:
+    its origin keeps the trail's grey and its arrival glows white again and
+    again, between the piece's own colour."""
+    proc = run(tmp_path, ["--profile", "qtpy_bff", "--seed", "1"],
+               "select\nselect\nwait 6000\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    said = screens(proc)
+    after = [s for s in said if re.search(r"AI (moved|took) ", s)]
+    m = re.search(r"AI (?:moved ([a-e][1-5]) to|took .* on) ([a-e][1-5])", after[0])
+    origin, arrival = m.group(1), m.group(2)
+    seen = [_leds(s)[arrival] for s in after]
+    grey = [c for c in seen if c[0:2] == c[2:4] == c[4:6]]
+    assert len(set(seen)) == 2 and grey, seen
+    glows = sum(1 for k in range(1, len(seen)) if seen[k] in grey and seen[k - 1] not in grey)
+    assert glows >= 3, seen                             # again and again, not once
+    if origin:
+        assert len({_leds(s)[origin] for s in after}) == 1, "the trail stays"
