@@ -6,10 +6,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
-from tests.hardware.test_sim import RUN_TIMEOUT, SCRIPT, _env, _game_in, board_of, sim  # noqa: F401
+from tests.hardware.ptyrun import PtyProcess
+from tests.hardware.test_sim import RUN_TIMEOUT, SCRIPT, _env, _game_in, board_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -144,18 +146,25 @@ def test_the_rules_pages_keep_headings_with_their_text_and_lose_no_line(lines, c
 
 # ---------------------------------------------------------------- the move timer, as a newcomer meets it
 
-def test_the_timer_never_plays_for_a_player_who_has_not_pressed_or_reads_the_rules(sim, tmp_path):
+def test_the_timer_never_plays_for_a_player_who_has_not_pressed_or_reads_the_rules(tmp_path):
     """Timer 15 s kept in the settings, no saved game (the last one finished):
     the game the simulator starts waits for the first key, and the rules
     pager (r) stops the clock until it closes."""
-    import time
-
     from host.gamefiles import open_store
     from jarmo.app import App
     from tests.app.drive import Clock, set_option
     store, _problems = open_store(str(tmp_path))
     set_option(Clock(App(store=store)), "Timer", "15 s")
-    p = sim()
+    p = PtyProcess([sys.executable, "-m", "host.sim", "--data", str(tmp_path)], ROOT,
+                   _env(tmp_path), 40, 120)
+    try:
+        _timer_checks(p)
+    finally:
+        p.close()
+
+
+def _timer_checks(p):
+    """The screens of the timer case, on the simulator p."""
     p.expect_screen(r"standard 15 s")
     time.sleep(16.5)                                     # nobody pressed anything yet
     screen = p.screen()
