@@ -214,3 +214,33 @@ def test_on_the_qt_py_the_ais_whole_move_stays_on_the_leds_until_the_player_play
     assert glows >= 3, seen                             # again and again, not once
     if origin:
         assert len({_leds(s)[origin] for s in after}) == 1, "the trail stays"
+
+
+# ---------------------------------------------------------------- a game that ends on done
+
+def test_a_game_that_ends_on_done_asks_first_and_says_who_ended_it(tmp_path):
+    """Two players at the simulator, a scripted standard game: South's last
+    piece enters North's camp and gets a piece back; `done` would end the
+    game 2 to 3 for North. It is asked; SELECT again ends it, and the end
+    says South ended it, all in camp, North wins 3 to 2, and why."""
+    from tests.app.test_game_end_words import CAMP_ON_DONE
+    from tests.hardware.codepy import Thumb
+    thumb = Thumb("standard")
+    lines = []
+    for action in CAMP_ON_DONE:
+        lines += thumb.play(action) + ["wait 50"]
+    done = thumb.play("done")
+    assert done[-1] == "select" and done[-2] == "select"    # asked, then yes
+    lines += done[:-1] + ["wait 100"] + done[-1:] + ["wait 9000", "quit"]
+    proc = run(tmp_path, ["--opponent", "human", "--rules", "standard", "--seed", "1"],
+               "\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    said = screens(proc)
+    asked = [s for s in said if "That ends the game:" in s]
+    assert asked and "North wins 3 to 2." in asked[0] and "SELECT again: yes" in asked[0]
+    end = [s for s in said if "South ended it: all" in s]
+    assert end and "North wins 3 to 2." in end[-1], said[-1]
+    assert any("Points: 2 a piece in" in s for s in said[said.index(end[0]):])
+    log = " ".join(proc.stdout.split())
+    assert ("Game over: South ended it: all in camp. North wins 3 to 2. Points: 2 a piece in "
+            "the enemy camp, 1 on the board, 0 held.") in log
