@@ -57,7 +57,7 @@ class EventLog:
         if result is not None and not self._over:
             self._over = True
             # the end screen's own words (jarmo/app_screens.py), whole
-            from jarmo.app_screens import end_words
+            from jarmo.app_end import end_words
             self._add("Game over: " + " ".join(w for w in end_words(app) if w))
 
     def _see_lesson(self, lesson):

@@ -92,7 +92,7 @@ def test_a_winning_end_is_not_asked():
                                            ("stuck", "jasyr"), ("limit", "standard")])
 def test_every_way_a_game_ends_names_who_ended_it(reason, rules):
     """Every reason of jarmo.game.REASONS, on a finished game put on the result screen."""
-    from jarmo.app_screens import end_words
+    from jarmo.app_end import end_words
     app = App(store=MemoryStore())
     app.new_game(rules=rules, opponent="greedy")
     g = app.game
