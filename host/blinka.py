@@ -28,6 +28,11 @@ from adafruit_ticks import ticks_add, ticks_diff  # noqa: E402
 from jarmo import buttons as codes  # noqa: E402
 
 STEP_MS = 10  # virtual time of one main-loop pass on the host
+# The most one line may ask for: a count past this is a typo, not a game (a
+# game is a few hundred presses), and each press or 10 ms of waiting is a
+# main-loop pass that the run must make.
+MAX_COUNT = 1000
+MAX_WAIT_MS = 600000
 
 
 def parse_events(text, extra=()):
@@ -57,9 +62,9 @@ def _event(words, extra):
         if not words:
             raise ValueError("a button must follow %s" % ("p2" if seat else "p1"))
     if words[0] == "wait":
-        if len(words) != 2 or not words[1].isdigit():
-            raise ValueError("wait takes milliseconds, a whole number: wait 500, not %r"
-                             % " ".join(words[1:]))
+        if len(words) != 2 or not words[1].isdigit() or int(words[1]) > MAX_WAIT_MS:
+            raise ValueError("wait takes 0 to %d milliseconds, a whole number: wait 500, not %r"
+                             % (MAX_WAIT_MS, " ".join(words[1:])))
         return [("wait", int(words[1]), 0)]
     if words[0] in extra:
         if len(words) > 1:
@@ -76,8 +81,8 @@ def _event(words, extra):
             raise ValueError("%r is not a count: a button, then how many times (next 3)"
                              % words[1])
         count = int(words[1])
-        if count < 1:
-            raise ValueError("a count of 1 or more, not %d" % count)
+        if not 1 <= count <= MAX_COUNT:
+            raise ValueError("a count of 1 to %d, not %s" % (MAX_COUNT, words[1]))
     return [("press", codes.code(words[0]), seat)] * count
 
 

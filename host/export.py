@@ -73,13 +73,20 @@ def home(path):
 
 def export_status(app, folder, seed=None):
     """Export app's game into folder; the line that says where (or why not)."""
+    return export_path(app, folder, seed)[1]
+
+
+def export_path(app, folder, seed=None):
+    """Export app's game into folder: (the file's path or None, the line that
+    says where or why not)."""
     game = getattr(app, "game", None)
     if game is None:
-        return "no game to export yet"
+        return None, "no game to export yet"
     if folder is None:
-        return "no data folder to export into"
+        return None, "no data folder to export into"
     try:
         path = export_game(getattr(app, "full", game), folder, seed=seed)
     except OSError as err:
-        return "cannot export into %s: %s" % (home(folder), err.strerror or err)
-    return "game exported as %s in %s" % (os.path.basename(path), home(os.path.dirname(path)))
+        return None, "cannot export into %s: %s" % (home(folder), err.strerror or err)
+    return path, "game exported as %s in %s" % (os.path.basename(path),
+                                               home(os.path.dirname(path)))

@@ -27,15 +27,23 @@ def piece_label(piece):
     return out
 
 
+def _marks(game):
+    """True if the game's rules mark archers that capture (classic) instead
+    of making them guards: its letters are A and M, never G."""
+    from jarmo import rulesets as R
+    rules = getattr(game, "rules", None)
+    try:
+        return bool(R.row(rules)[R.FEATURES] & R.MARKS)
+    except (ValueError, TypeError):
+        return False
+
+
 def piece_legend(game):
     """Lines (at most 25 characters) that say what the letters mean, for the
     pieces this game's rules can show."""
-    rules = getattr(game, "rules", None)
     heroes = "heroes" in getattr(game, "expansions", ())
     out = ["Letters: South A, North a",
-           "A archer   G guard"]
-    if rules == "classic":
-        out.append("M marked archer")
+           "A archer  M marked archer" if _marks(game) else "A archer   G guard"]
     if heroes:
         out += ["S Golden Soldier (guard)", "T Golden S., archer face",
                 "At: A holds hostage t"]
@@ -44,9 +52,7 @@ def piece_legend(game):
 
 def short_piece_legend(game, width):
     """The piece legend in one line that fits width ("" if none does)."""
-    kinds = "A archer, G guard"
-    if getattr(game, "rules", None) == "classic":
-        kinds += ", M marked"
+    kinds = "A archer, M marked" if _marks(game) else "A archer, G guard"
     if "heroes" in getattr(game, "expansions", ()):
         kinds += ", S/T Golden Soldier"
     for text in ("South A, North a: " + kinds, "South A, North a", ""):

@@ -18,12 +18,17 @@ class EventLog:
         self._lists = [None, None]     # each side's list of events, as the app keeps it
         self._seen = [0, 0]            # how many of them are in the log
         self._over = False
+        self._shadow = None            # the lesson's game as far as it is logged
 
     def see(self, app):
         """Take what the app tells now; call it at every screen drawn."""
         game = getattr(app, "game", None)
         board = getattr(app, "board", None)
-        if getattr(app, "state", None) in ("lesson", "replay") or board is None:
+        state = getattr(app, "state", None)
+        if state == "lesson":
+            self._see_lesson(app.states[app.sid])
+            return
+        if state == "replay" or board is None:
             return
         if game is None:
             self._game = None
@@ -35,7 +40,8 @@ class EventLog:
             self._over = False
             what = game.rules + "".join("+" + e for e in game.expansions)
             self._add("Started: %s" % what if not game.plies else
-                      "Resumed: %s, after %d turns" % (what, game.plies))
+                      "Resumed: %s, after %d turn%s" % (what, game.plies,
+                                                             "" if game.plies == 1 else "s"))
         events = getattr(board, "events", None)
         last = getattr(board, "events_side", -1)
         if isinstance(events, list) and len(events) == 2 and last >= 0:
@@ -50,11 +56,32 @@ class EventLog:
         result = game.result()
         if result is not None and not self._over:
             self._over = True
-            if result.winner is None:
-                self._add("Game over: a draw (%s)" % result.reason)
-            else:
-                self._add("Game over: %s wins (%s)" % (result.winner.capitalize(), result.reason)
-                          + (", points %d-%d" % result.points if result.points else ""))
+            # the end screen's own words (jarmo/app_screens.py), whole
+            from jarmo.app_end import end_words
+            self._add("Game over: " + " ".join(w for w in end_words(app) if w))
+
+    def _see_lesson(self, lesson):
+        """The guided first game (jarmo/app_lesson.py): its own game, whose
+        actions the lesson plays without the game's words; told here as
+        "You played e1-d3." and "North played b5-a3.", then its end."""
+        from jarmo.app_lesson import STEPS
+        from jarmo.game import Game
+        game = lesson.game
+        if game is None:
+            return
+        if game is not self._game:
+            self._game = game
+            self._shadow = Game(game.rules)     # who played each action
+            self._over = False
+            self._add("Started: First game (the lesson)")
+        history = game.history()
+        for action in history[self._shadow.actions:]:
+            who = "You" if self._shadow.turn == "south" else "North"
+            self._shadow.play(action)
+            self._add("%s played %s." % (who, action))
+        if game.result() is not None and not self._over:
+            self._over = True
+            self._add("Game over: " + STEPS[-1])
 
     def _add(self, text):
         self.entries.append(text)

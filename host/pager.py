@@ -32,6 +32,30 @@ def wrap_text(text, width):
     return out
 
 
+def page_breaks(body, height):
+    """(first, end) line ranges of the pages of body, at most height lines
+    each: a page never begins with blank lines nor ends with a heading (it
+    goes on the next page with its text), and there is no empty last page."""
+    pages = []
+    i = 0
+    n = len(body)
+    while n and not body[n - 1].strip():
+        n -= 1
+    while i < n:
+        while i < n and not body[i].strip():
+            i += 1
+        end = min(n, i + height)
+        cut = end
+        while end < n and cut > i + 1 and (not body[cut - 1].strip()
+                                           or body[cut - 1].lstrip().startswith("#")):
+            cut -= 1                # keep a heading (and the blank lines above it) with its text
+        if cut > i and body[cut - 1].strip() and not body[cut - 1].lstrip().startswith("#"):
+            end = cut
+        pages.append((i, end))
+        i = end
+    return pages or [(0, 0)]
+
+
 class Pager:
     """A text shown a page at a time in place of the game (the game runs on)."""
 
@@ -48,12 +72,13 @@ class Pager:
         width = max(10, columns - 1)
         body = wrap_text(self.text, width)
         height = max(1, lines - 2)
-        self.pages = max(1, -(-len(body) // height))
+        pages = page_breaks(body, height)
+        self.pages = len(pages)
         self.page = max(0, min(self.page, self.pages - 1))
         head = "%s - page %d/%d" % (self.title, self.page + 1, self.pages)
         foot = next((f for f in self.FOOTER if len(f) <= width), "")
-        first = self.page * height
-        rows = [head[:width]] + body[first:first + height]
+        first, end = pages[self.page]
+        rows = [head[:width]] + body[first:end]
         rows += [""] * (height + 1 - len(rows)) + [foot]
         return [r[:width] for r in rows[:max(1, lines)]]
 

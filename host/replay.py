@@ -71,7 +71,7 @@ class Replay:
                  ("%s %s" % (self.rules, "+".join(self.expansions))).strip()[:21],
                  "last: %s" % last]
         if res is not None:
-            lines.append(("won: %s" % res.winner) if res.winner else "draw")
+            lines.append(("%s wins" % res.winner.capitalize()) if res.winner else "A draw")
         else:
             lines.append("to move: %s" % g.turn)
         self.text = tuple(lines)

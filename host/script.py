@@ -9,9 +9,8 @@ changes is printed as plain text with the LED bytes in hex under it.
 import sys
 
 from host import blinka
-from host.export import export_status, home
+from host.export import export_path, home
 from host.gamefiles import FileError, read_text
-from host.legend import key_legend
 from host.screen import Screen
 from host.terminal import open_how_to_play
 
@@ -52,18 +51,24 @@ class ScriptInput:
         going = self.events.poll(now, press)
         for word in self.events.words[seen:]:
             if word == "export":
-                self.screen.status = export_status(self.screen.app, self.data, self.seed)
+                path = export_path(self.screen.app, self.data, self.seed)
+                self.screen.status = path[1]
+                if path[0]:
+                    # on a line of its own: a narrow screen may have no room for the note
+                    sys.stdout.write("export: %s\n" % path[0])
                 self.screen.draw()
             elif word == "rules":
                 open_how_to_play(self.screen.app)
         return going
 
 
-def run_script(args, events, app, leds, text_display, profile, run, data, seed, drawing):
+def run_script(args, events, app, leds, text_display, profile, run, data, seed, drawing,
+               notes=None):
     """Run the events through the main loop, printing every screen."""
-    screen = Screen(app, leds, text_display, profile, sys.stdout, notes=["Saves in " + home(data)],
-                    log=True, drawing=drawing)
-    sys.stdout.write("\n".join(key_legend(profile, replay=args.replay is not None)) + "\n")
+    screen = Screen(app, leds, text_display, profile, sys.stdout,
+                    notes=notes or ["Saves in " + home(data)], log=True, drawing=drawing)
+    sys.stdout.write("Script: %d event(s) from %s; each screen that changes follows\n"
+                     % (len(events), "stdin" if args.script == "-" else args.script))
     sys.stdout.write("AI seed %d (--seed %d plays this session again)\n" % (seed, seed))
     if getattr(args, "link", None):
         # linked to another program: its time is real, so this script's is too

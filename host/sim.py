@@ -72,7 +72,7 @@ def parse_args(argv):
                          "ascii (/ \\ | - _), or auto (unicode on a UTF-8 terminal)")
     ap.add_argument("--replay", metavar="FILE",
                     help="step through a game: a data folder (its game in progress) or its "
-                         "jarmo.nvm, an export (key x), Game.dump() text or a plain list of moves "
+                         "jarmo.nvm, an export (key x) or a plain list of moves "
                          "(played with --rules/--expansions)")
     ap.add_argument("--script", metavar="FILE",
                     help="events from FILE (- for stdin) instead of the keyboard; "
@@ -143,20 +143,49 @@ def make_app(profile, args, data, seed=None, line=None):
     app = App(store=store, has_display=profile["display"] is not None or
               profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed,
               problems=problems, line=line)
+    if app.game is not None and (opts or line is not None) \
+            and not (line is not None and app.opp == LINK):
+        # A saved game is never replaced unasked: the options become the
+        # settings of the menu's New game, and the menu stays on Resume
+        # under "Saved game found" (start_note says so).
+        if line is not None:
+            opts["opponent"] = "link"
+        from jarmo import app_start
+        from jarmo.unload import forget_module
+        forget_module("jarmo.app_start")
+        app_start.set_options(app, opts.get("rules"), opts.get("expansions"),
+                              opts.get("opponent"), opts.get("side"), None)
+        if app.state == "menu":
+            app.goto(app.sid)       # the menu again, with the new settings
+        return app
     if line is not None:
         # --link: a linked game saved here goes on (App resumed it); else
         # the link's New game: propose, or accept the other end's offer
-        if app.game is None or app.opp != LINK:
+        if app.game is None:
             opts["opponent"] = "link"
             app.new_game(**opts)
         return app
     # A newcomer lands in a game against the default opponent (the greedy
     # AI); a saved game found in --data waits on the menu's "Resume" (the
     # menu offers Resume exactly when app.game is set), and a notice about
-    # a damaged file stays up to be read. Start options always start a game.
-    if opts or (app.state == "menu" and getattr(app, "game", None) is None):
+    # a damaged file stays up to be read. Start options start a game when
+    # no saved game waits.
+    if app.game is None and (opts or app.state == "menu"):
         app.new_game(**opts)
     return app
+
+
+def start_note(args, app):
+    """What the start options do when a saved game waits on the menu (None
+    when they started a game or none were given)."""
+    given = []
+    for name in ("rules", "expansions", "opponent", "side", "link"):
+        value = getattr(args, name, None)
+        if value is not None:
+            given.append("--%s %s" % (name, " ".join(value) if isinstance(value, list) else value))
+    if not given or getattr(app, "game", None) is None or app.state not in ("menu", "notice"):
+        return None
+    return "Saved game found: Resume plays it; New game starts it with " + " ".join(given)
 
 
 def drawing_for(option, stream):
@@ -210,6 +239,7 @@ def main(argv=None):
     has_display = profile["display"] is not None or profile is profiles.HOST
     text_display = TextDisplay() if has_display else None
     drawing = drawing_for(args.drawing, sys.stdout)
+    notes = ["Saves in " + home(data)]
     try:
         if game is not None:
             from host.replay import Replay
@@ -218,10 +248,14 @@ def main(argv=None):
                 text_display = TextDisplay()
         else:
             app = make_app(profile, args, data, seed, line)
+        note = start_note(args, app) if game is None else None
+        if note:
+            notes.insert(0, note)       # before the folder: it must be read
         if events is not None:
             return run_script(args, events, app, leds, text_display, profile, run, data, seed,
-                              drawing)
-        return _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawing)
+                              drawing, notes)
+        return _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawing,
+                             notes)
     finally:
         leds.pixels.deinit()
         if line is not None:
@@ -242,11 +276,11 @@ def _say(text):
         sys.stderr.flush()
 
 
-def _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawing):
+def _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawing, notes):
     fd = sys.stdin.fileno()
     out = sys.stdout
     screen = Screen(app, leds, text_display, profile, out, colour_mode(args.color),
-                    notes=["Saves in " + home(data)], drawing=drawing)
+                    notes=notes, drawing=drawing)
 
     def on_winch(signum, frame):
         screen.resized = True

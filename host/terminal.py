@@ -146,10 +146,7 @@ class TerminalInput:
                 if name == "interrupt":
                     return False
                 if self.screen.pager is not None:
-                    if not self.screen.pager.key(name):
-                        self.screen.pager = None
-                        self.screen.resized = True
-                    self.screen.draw()
+                    self.pager_key(name)
                     continue
                 if name == "quit":
                     return False
@@ -167,6 +164,23 @@ class TerminalInput:
             self.screen.status = "key %r does nothing here" % (name,)
             self.screen.draw()
 
+    def show_pager(self, pager):
+        """Show pager over the game, or the game again (None). While the game
+        is out of sight the app knows it: the move timer stands still."""
+        self.screen.pager = pager
+        self.screen.resized = True
+        app = self.screen.app
+        if hasattr(app, "hidden"):
+            app.hidden = pager is not None
+        self.screen.draw()
+
+    def pager_key(self, name):
+        """A key while the pager is shown: it turns the page or closes it."""
+        if self.screen.pager.key(name):
+            self.screen.draw()
+        else:
+            self.show_pager(None)
+
     def extra_key(self, name):
         """?, r and x; True if name was one of them."""
         if name == "?" and open_how_to_play(self.screen.app):
@@ -174,9 +188,7 @@ class TerminalInput:
             self.screen.draw()
             return True
         if name in ("?", "r"):
-            self.screen.pager = rules_pager()
-            self.screen.resized = True
-            self.screen.draw()
+            self.show_pager(rules_pager())
             return True
         if name == "x":
             self.screen.status = export_status(self.screen.app, self.data, self.seed)

@@ -106,6 +106,11 @@ class App:
         self.msg = ()           # a note for the display (a refusal, a failed save)
         self.menu_title = "Jarmo"   # "Saved game found" from a start-up that found one until it is left
         self.now = 0
+        # the move timer runs only while the player can act (app_assist):
+        # not before the first button since start-up, not while the game is
+        # out of sight (set by whatever covers it: the simulator's rules pager)
+        self.attended = False
+        self.hidden = False
         self.dirty = True
         self._drawn = 0
         self._stats = None      # jarmo.stats.Stats once loaded
@@ -155,6 +160,7 @@ class App:
     def press(self, button, player=0):
         if 0 <= button <= 8:
             self.dirty = True
+            self.attended = True
             self.states[self.sid].press(self, button, player)
 
     def tick(self, now_ms):
@@ -235,9 +241,9 @@ class App:
 
     def how_to_play(self):
         """Open How to play, as the menu's item does (the simulator's ? key);
-        leaving it opens the menu."""
+        leaving it goes back to the turn it was opened in, else to the menu."""
         self.dirty = True
-        self.goto(S_HELP)
+        self.goto(S_HELP, self.sid)
 
     @property
     def stats(self):

@@ -10,7 +10,11 @@
 # against the AI only the human's). The top line of the display ends with
 # the seconds left; in the last 5 s the dark points of rank 3 (a3..) count
 # them down in dim red, one point a second, so pieces, targets and markers
-# stay visible. The clock pauses while the menu is open. When time runs out
+# stay visible. The clock runs only while the player can see the turn and
+# act on it: it stands still before the player's first button since start-up
+# (a game started or resumed by itself), while the game is out of sight
+# (app.hidden: the simulator's rules pager; any screen over the game) and
+# while another state is shown (the menu, How to play). When time runs out
 # the selection is dropped and an AI plays the turn for the player: greedy
 # by default, or a random turn (setting "Time out").
 #
@@ -60,7 +64,10 @@ def install(app):
     if not isinstance(p, Assisted):
         p = app.states[S_PLAY] = Assisted()
     s = app.settings
-    p.limit = TIMER_S[s[TIMER - RULE]] * 1000
+    limit = TIMER_S[s[TIMER - RULE]] * 1000
+    if limit != p.limit:
+        # a change in the menu applies to the turn in progress, with the whole new time
+        p.limit = p.left = limit
     p.timeout_level = 1 - s[TIMEOUT - RULE]         # greedy, or random
     return p
 
@@ -80,7 +87,7 @@ class Assisted(Play):
         self.timeout_level = 1          # jarmo.ai level playing a timed-out turn
         self.left = 0
         self.deadline = 0
-        self.started = False            # the clock runs from the first tick after enter
+        self.running = False            # the clock runs (set by the first tick it may run)
         self.game = None
         self.plies = -1
         self.side = -1
@@ -107,7 +114,7 @@ class Assisted(Play):
         # The deadline is set by the first tick: a turn entered before the
         # clock's first reading (a game started or resumed at start-up, when
         # app.now is still 0) must not lose its time to that jump.
-        self.started = False
+        self.running = False
         self.deadline = V.ticks_add(app.now, self.left)
         if self.mode == _ASKED:
             self._think(app, self._hint_player(app))
@@ -116,8 +123,7 @@ class Assisted(Play):
         Play.enter(self, app, arg)
 
     def exit(self, app):
-        if self.started:
-            self.left = max(0, V.ticks_diff(self.deadline, app.now))
+        self._stop(app)
         if self.mode == _HINTING or self.mode == _TIMED_OUT:
             self.mode = _IDLE       # thought over when asked again
         self.player = None
@@ -134,10 +140,23 @@ class Assisted(Play):
             self.mode = _IDLE       # the hint is out of date once you act
         Play.human(self, app, code)
 
-    def tick(self, app):
-        if not self.started:
-            self.started = True
+    def _stop(self, app):
+        """The clock stops with the time it has left."""
+        if self.running:
+            self.running = False
+            self.left = max(0, V.ticks_diff(self.deadline, app.now))
+
+    def _clock(self, app):
+        """Run the clock only while the player can see the turn and act on it."""
+        if app.hidden or not app.attended:
+            self._stop(app)
+            self.deadline = V.ticks_add(app.now, self.left)     # standing still
+        elif not self.running:
+            self.running = True
             self.deadline = V.ticks_add(app.now, self.left)
+
+    def tick(self, app):
+        self._clock(app)
         Play.tick(self, app)
         mode = self.mode
         if mode == _HINTING or mode == _TIMED_OUT:
@@ -174,7 +193,7 @@ class Assisted(Play):
         s = (max(0, V.ticks_diff(self.deadline, app.now)) + 999) // 1000
         self.shown = s
         clock = " %d s" % s
-        Play.text(self, app, title_line(app)[:21 - len(clock)] + clock)
+        Play.text(self, app, title_line(app, 21 - len(clock)) + clock)
 
     def draw(self, app, buf):
         Play.draw(self, app, buf)

@@ -7,19 +7,19 @@
 # The pages come in sections; the reader starts with the first page, then
 # the board, then the rule set and expansions chosen in the menu, then the
 # others. Each page is wrapped to the display's width (at most 4 lines of 21
-# characters under a title line "Standard 2/5"). tests/app/test_help.py checks
-# that every page fits.
+# characters under a title line "Standard 12/36": the section, then the page
+# among all pages). tests/app/test_help.py checks that every page fits.
 #
 # Buttons: NEXT (and RIGHT, DOWN) the next page; PREV (and LEFT, UP) the
-# previous one, and from the first page back to the menu; SELECT, BACK and
-# MENU back to the menu.
+# previous one, and from the first page back; SELECT, BACK and MENU back:
+# to the turn it was opened from (the simulator's ? key), else to the menu.
 #
 # The LEDs play three examples over and over: a move, a capture and a camp
 # entry. Without a display they are the whole help: NEXT and PREV step
 # through the three examples.
 
 from jarmo import app_view as V
-from jarmo.app_base import HELP, S_MENU, State, expansions, wrap
+from jarmo.app_base import HELP, S_AI, S_MENU, S_PLAY, State, expansions, wrap
 from jarmo.board import point
 from jarmo.buttons import DOWN, LEFT, NEXT, PREV, RIGHT, UP
 from jarmo.rulesets import RULE_SETS
@@ -29,7 +29,7 @@ from jarmo.rulesets import RULE_SETS
 # rule set has one), then the expansions.
 SECTIONS = (
     ("How to play", (
-        "NEXT, PREV: turn the pages. SELECT: back to the menu.",
+        "NEXT, PREV: turn the pages. SELECT: back where you were.",
         "Race your pieces into the enemy camp, the far row, taking enemy "
         "pieces on the way.",
         "Your turn: NEXT finds a piece, SELECT picks it, then NEXT and SELECT "
@@ -154,9 +154,10 @@ def pages(app):
     out = []
     for i in _order(app):
         title, texts = SECTIONS[i]
-        for k in range(len(texts)):
-            out.append(("%s %d/%d" % (title, k + 1, len(texts)), texts[k]))
-    return out
+        for text in texts:
+            out.append((title, text))
+    n = len(out)
+    return [("%s %d/%d" % (out[k][0], k + 1, n), out[k][1]) for k in range(n)]
 
 
 # The state: the page read (or, LED-only, the example shown) and when it
@@ -165,11 +166,20 @@ class Help(State):
     def __init__(self):
         self.page = 0
         self.t0 = 0
+        self.back = S_MENU      # where leaving goes: the menu, or the turn it was opened in
 
-    def enter(self, app, arg):
+    def enter(self, app, back):
         self.page = 0
         self.t0 = app.now
+        self.back = back if back == S_PLAY or back == S_AI else S_MENU
         self._text(app)
+
+    def _leave(self, app):
+        g = app.game
+        if self.back != S_MENU and g is not None and g.result() is None:
+            app.next_turn()     # the turn again, as Resume: its clock has the time it had
+        else:
+            app.goto(S_MENU, HELP)
 
     def _text(self, app):
         if app.has_display:
@@ -182,11 +192,11 @@ class Help(State):
             self.page = (self.page + 1) % n
         elif b == PREV or b == LEFT or b == UP:
             if not self.page:
-                app.goto(S_MENU, HELP)
+                self._leave(app)
                 return
             self.page -= 1
         else:                       # SELECT, BACK, MENU
-            app.goto(S_MENU, HELP)
+            self._leave(app)
             return
         self.t0 = app.now
         self._text(app)

@@ -15,13 +15,14 @@ except ImportError:
 
 from jarmo import app_turn as T
 from jarmo import app_view as V
-from jarmo.app_base import S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, wrap
+from jarmo.app_base import OPPONENTS, S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, wrap
 from jarmo.board import NAMES, SIDE_NAMES
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 
 _AI_DELAY = const(400)      # ms between the AI's actions, and before the first
 _FLASH = const(600)         # ms of a capture or refusal strobe
 _ARRIVE = const(300)        # ms a moved piece glows on arrival
+_AGAIN = const(1500)        # ms: LED-only, the opponent's move shows again this often
 _PAGE = const(3000)         # ms a page of events stays on the display
 _GUARD = const(4)           # piece byte flags (jarmo.codes)
 _MOVE = const(0)            # action kinds (jarmo.codes)
@@ -112,9 +113,13 @@ def act(app, code):
         # IllegalMove is a ValueError. Every action played here comes from
         # legal_codes() (refusals are explained by jarmo.explain before): be safe
         return "that is not possible now"
-    board.trail = frm
-    board.arrive = to
-    board.arrive_t = app.now
+    if kind != _DONE and kind != _PLACE:
+        # the turn's move (a placement or done after it keep its trail and arrival)
+        board.trail = frm
+        board.arrive = to
+        board.arrive_t = app.now
+        board.mover = side
+        board.took = bool(was) and kind == _MOVE
     if was and kind == _MOVE:
         flash_at(app, to, V.WHITE)      # a capture
     board.read(g)
@@ -136,6 +141,21 @@ def _draw_board(app, buf):
     board = app.board
     board.draw(buf, app.now, board.trail)
     if board.arrive >= 0 and V.ticks_diff(app.now, board.arrive_t) < _ARRIVE:
+        V.put_k(buf, board.arrive, V.WHITE, 160)
+
+
+def _draw_their_move(app, buf):
+    """Without a display the LEDs alone tell the opponent's move: until the
+    player plays, its trail stays and its arrival glows again every 1.5 s,
+    a capture as two white strobes (the display says it in words)."""
+    board = app.board
+    if app.has_display or board.arrive < 0 or board.mover != app.opponent_side():
+        return
+    t = V.ticks_diff(app.now, board.arrive_t) % _AGAIN
+    if board.took:
+        if t < 300 and not t & 128:     # two strobes, as the capture's
+            V.put(buf, board.arrive, V.WHITE)
+    elif t < _ARRIVE:
         V.put_k(buf, board.arrive, V.WHITE, 160)
 
 
@@ -255,15 +275,24 @@ def _events(app, room):
     return wrap(shown, 21, room)
 
 
-def title_line(app):
+def title_line(app, room=21):
+    """The game on one line of `room` characters: "standard+H 2/4 vs greedy",
+    "Battle 4 standard" (a campaign battle); the opponent when it fits."""
     g = app.game
     t = g.rules
     for e in g.expansions:
         t += "+" + e[0].upper()
+    if app.battle >= 0:
+        t = "Battle %d %s" % (app.battle + 1, t)
     m = app.match
     if m is not None:
         t += " %d/%d" % (m.number, m.games)
-    return t
+    if app.opp:
+        who = OPPONENTS[app.opp]
+        who = " vs " + (who[3:] if who[:3] == "AI " else who)     # greedy, level 2, Link
+        if len(t) + len(who) <= room:
+            t += who
+    return t[:room]
 
 
 # ------------------------------------------------------------ human turn
@@ -276,6 +305,7 @@ class Play(State):
         self.choices = None     # app_turn.Choices of the turn
         self.sel = -1           # the selected choice, -1 none
         self.tmask = 0          # targets of the selection / one-pick points
+        self.asked = -1         # an action that would end the game against its player, asked
 
     def enter(self, app, arg):
         self.build(app)
@@ -309,6 +339,8 @@ class Play(State):
             return
         if app.tabletop and app.opponent.local and player != app.turn_side():
             return
+        if b != SELECT:
+            self.asked = -1     # any other button: not ended, the turn goes on
         app.msg = ()
         ch = self.choices
         sel = self.sel
@@ -341,19 +373,33 @@ class Play(State):
         if c == T.PICK_MENU:
             app.goto(S_MENU)
         elif sel >= 0 and self.tmask >> c & 1:
-            self.human(app, ch.action(sel, c))
+            self._choose(app, ch.action(sel, c), c)
         elif sel >= 0 and c == sel:
             self.drop()
         elif ch.firsts >> c & 1:
             code = ch.action(c)
             if code >= 0:
-                self.human(app, code)
+                self._choose(app, code, c)
             else:
                 self.sel = c
                 self.tmask = t = ch.targets(c)
                 self._cursor_to(app, T.cycle(t, c))
         else:
             self._refuse(app, c, sel)
+
+    def _choose(self, app, code, c):
+        """The player picked action `code`: play it, unless it would end the
+        game without a win for them: that is asked first, and SELECT again
+        (the same pick) plays it."""
+        if code != self.asked:
+            end = _ends_against(app, code)
+            if end is not None:
+                self.asked = code
+                flash_at(app, c if c < 25 else -1, V.RED)
+                app.msg = wrap("That ends the game: " + end + ". SELECT again: yes", 21, 3)
+                return
+        self.asked = -1
+        self.human(app, code)
 
     def human(self, app, code):
         g = app.game
@@ -425,6 +471,7 @@ class Play(State):
             V.draw_icon(buf, V.ICONS[c - 25], V.CURSOR[side], V.ticks_diff(now, board.cur_t))
         else:
             _draw_board(app, buf)
+            _draw_their_move(app, buf)
             self._draw_turn(app, buf, side, c)
         _draw_flash(app, buf)
 
@@ -450,6 +497,26 @@ class Play(State):
                 V.put(buf, sel, V.SELECTED)
         if not V.ticks_diff(now, app.board.cur_t) & 512:
             V.put(buf, c, V.CURSOR[side])
+
+
+def _ends_against(app, code):
+    """How the game ends if its mover plays `code` and does not win ("North
+    wins 3 to 2", "AI wins", "a draw"), else None (it goes on, or the mover wins)."""
+    g = app.game
+    mover = g.turn
+    g.play_code(code)               # (legal: from legal_codes) tried, then taken back
+    r = g.result()
+    g.undo()
+    if r is None or r.winner == mover:
+        return None
+    if r.winner is None:
+        return "a draw"
+    p = r.points
+    won = app.name_of(SIDE_NAMES.index(r.winner)) + " wins"
+    if p is not None and r.reason != "wipeout":
+        a, b = p if r.winner == "south" else (p[1], p[0])
+        won += " %d to %d" % (a, b)
+    return won
 
 
 def _describe(app, c):

@@ -10,14 +10,13 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, NEW, S_CAMPAIGN, S_MENU, S_RESULT, SIDE_WORDS, State, wrap
+from jarmo.app_base import LINK, NEW, S_CAMPAIGN, S_MENU, S_RESULT, State
 from jarmo.board import SIDE_NAMES
 from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
-from jarmo.game import REASONS
+from jarmo.unload import forget_module
 
 _CELEBRATE = const(3000)    # ms of the end-of-game animation
-# Result.reason (jarmo.game.REASONS, in that order) in the player's words.
-_REASON_WORDS = ("camp", "wipe-out", "repetition", "no moves", "ply limit")
+_PAGE = const(4000)         # ms each page of the result stays
 
 
 def forget(app):
@@ -126,30 +125,11 @@ class End(State):
             V.put_k(buf, i, V.NEUTRAL, 256 if d == phase else 24)
 
 
-def result_text(app):
-    r = app.game.result()
-    w = r.winner
-    head = "Draw" if w is None else SIDE_WORDS[SIDE_NAMES.index(w)] + " wins"
-    lines = list(wrap(head + ": " + _REASON_WORDS[REASONS.index(r.reason)], 21, 2))
-    if r.points is not None:
-        lines.append("Points S %d - N %d" % r.points)
-    m = app.match
-    if m is not None:
-        a, b = m.totals
-        if app.opponent.local:
-            p = ("P1", "P2")
-        else:
-            name = app.opponent.name        # the match's "first" player was South in game 1
-            p = ("You", name) if app.human0 == 0 else (name, "You")
-        lines.append("Game %d/%d %s %d %s %d" % (m.number, m.games, p[0], a, p[1], b))
-        if m.over():
-            mw = m.winner()
-            lines.append("Match: " + ("drawn" if mw is None else
-                                      (p[0] if mw == "first" else p[1]) + " win"))
-    more = m is not None and not m.over()
-    lines.append("SELECT: next game" if more else
-                 "SELECT: campaign" if app.battle >= 0 else "SELECT: menu")
-    app.set_text(tuple(x[:21] for x in lines[:5]))
+def result_text(app, page=0):
+    """Show page `page` of the result; how many pages there are. The words
+    are jarmo.app_end's, in RAM only while the end and the result are shown."""
+    from jarmo.app_end import result_text as show
+    return show(app, page)
 
 
 # The result of a finished game (and the match totals): SELECT goes on to
@@ -157,11 +137,27 @@ def result_text(app):
 # ladder; the game is then forgotten). A battle's win is recorded here, also
 # when a finished battle is resumed after a power cut (it is idempotent).
 class ResultScreen(State):
+    def __init__(self):
+        self.page = 0
+        self.pages = 1
+        self.t0 = 0
+
     def enter(self, app, arg):
         if app.battle >= 0:
             from jarmo.campaign import record_battle
             record_battle(app)
-        result_text(app)
+        self.page = 0
+        self.t0 = app.now
+        self.pages = result_text(app)
+
+    def exit(self, app):
+        forget_module("jarmo.app_end")      # the end's words leave RAM
+
+    def tick(self, app):
+        if self.pages > 1 and V.ticks_diff(app.now, self.t0) >= _PAGE:
+            self.page += 1          # the pages take turns: how it ended, why, the match
+            self.t0 = app.now
+            result_text(app, self.page)
 
     def press(self, app, b, player):
         if b == SELECT or b == NEXT:

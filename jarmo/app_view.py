@@ -111,6 +111,8 @@ class Board:
         self.trail = -1
         self.arrive = -1
         self.arrive_t = 0
+        self.mover = -1         # the side that made the last move (trail, arrive)
+        self.took = False       # and whether it took a piece
         self.flash = -2         # point, -1 the whole board, -2 none
         self.flash_c = 0
         self.flash_t = 0

@@ -23,7 +23,7 @@ LAYERS = {
     "link": (("rules",), ("link",)),
     "app": (("rules", "ai", "saves", "link"), ("buttons", "players", "linkplay", "stats", "campaign", "legacy",
                                                  "app", "app_base", "app_link",
-                                       "app_view", "app_turn", "app_legend", "app_play", "app_assist",
+                                       "app_view", "app_turn", "app_legend", "app_end", "app_play", "app_assist",
                                        "app_menu", "app_screens", "app_help", "app_stats", "app_campaign",
                                        "app_lesson", "app_start")),
 }

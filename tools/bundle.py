@@ -11,7 +11,9 @@ packages jarmo/ and hardware/ and lib/ (the libraries every profile
 imports) compiled to .mpy by CircuitPython's own mpy-cross.  Each
 mpy-cross makes the bundles of its CircuitPython major version (read from
 its banner): give one --mpy-cross per version.  The zips are written to
-build/ as jarmo-PROFILE-CircuitPython-N.x.zip, and beside them Jarmo's
+build/ as jarmo-PROFILE-CircuitPython-N.x.zip (from CircuitPython 9, the
+oldest the game runs on: a version without its mpy-cross gets the .py
+sources, which every version runs), and beside them Jarmo's
 firmware for each profile, jarmo-PROFILE-VERSION.uf2 (tools/firmware.py:
 CircuitPython with the game frozen in; --firmware auto, the default, builds
 them where the CircuitPython kit is, yes insists, no leaves them out).
@@ -82,14 +84,35 @@ def requirements_text():
     return "\n".join(lines) + "\n"
 
 
-def bundle(profile, compiler, out_dir, root=ROOT, log=print):
+# The oldest CircuitPython the game runs on (busdisplay and i2cdisplaybus
+# came with 9; the README says so).
+OLDEST_MAJOR = 9
+
+
+def major_version_of(name):
+    """10 for "jarmo-pico-CircuitPython-10.x.zip"."""
+    return int(re.search(r"CircuitPython-(\d+)\.x", name).group(1))
+
+
+def bundles(profile, compilers, out_dir, root=ROOT, log=print):
+    """The Project Bundles of one profile for every CircuitPython from
+    OLDEST_MAJOR to the newest compiler's: compiled .mpy where a compiler of
+    that version is given, else the .py sources (any version runs them); their paths."""
+    by_major = dict((major_version(c.banner), c) for c in compilers)
+    newest = max(by_major)
+    return [bundle(profile, by_major.get(major), out_dir, root, log, major)
+            for major in range(min(OLDEST_MAJOR, newest), newest + 1)]
+
+
+def bundle(profile, compiler, out_dir, root=ROOT, log=print, major=None):
     """Write the Project Bundle of one profile for compiler's CircuitPython
-    major version; its path."""
+    major version (compiler None: the .py sources, for `major`); its path."""
     profiles = board_profiles()
     if profile not in profiles:
         raise deploy.DeployError("no board profile %r: give one of %s"
                                  % (profile, ", ".join(sorted(profiles))))
-    major = major_version(compiler.banner)
+    if compiler is not None:
+        major = major_version(compiler.banner)
     name = "jarmo-%s" % profile
     folder = "%s/CircuitPython %d.x/" % (name, major)
     deploy.fill_lib(os.path.join(root, "lib"), log=lambda s: None)
@@ -107,23 +130,27 @@ def bundle(profile, compiler, out_dir, root=ROOT, log=print):
             z.write(src, folder + rel)
         z.writestr(folder + "settings.toml", settings)
         z.writestr(name + "/requirements.txt", requirements_text())
-        z.writestr(name + "/README.txt", readme(profile, major, profiles[profile]))
+        z.writestr(name + "/README.txt", readme(profile, major, profiles[profile],
+                                                compiled=compiler is not None))
     os.replace(path + ".part", path)
     log("wrote %s" % os.path.relpath(path, os.getcwd()))
     return path
 
 
-def readme(profile, major, p):
+def readme(profile, major, p, compiled=True):
     out = io.StringIO()
     out.write("Jarmo for %s (profile %s), CircuitPython %d.x\n\n" % (p["board"], profile, major))
+    if not compiled:
+        out.write("The game is here as .py sources, which every CircuitPython version runs\n"
+                  "(the .mpy bundle of a newer version starts faster and leaves more RAM).\n\n")
     out.write("1. Install CircuitPython %d on the board (circuitpython.org/downloads);\n"
               "   it shows up as a drive called CIRCUITPY.\n" % major)
     out.write("2. Copy everything inside the folder \"CircuitPython %d.x\" onto CIRCUITPY,\n"
               "   replacing what is there (code.py, boot.py, settings.toml, jarmo/,\n"
               "   hardware/, lib/).\n" % major)
-    out.write("3. Unplug and plug in again: the game starts. From now on the drive is\n"
-              "   read-only over USB while the game saves; to copy a new version, hold\n"
-              "   the USB-edit key (%s) while plugging in.\n" % (p["usb_edit_key"] or "-"))
+    out.write("3. Unplug and plug in again: the game starts. It saves in the board's own\n"
+              "   flash (microcontroller.nvm), not on the drive: CIRCUITPY stays writable,\n"
+              "   and a new version is copied the same way.\n")
     out.write("\nThe libraries are in lib/ already; with circup, `circup install -r\n"
               "requirements.txt` (beside this file) installs the same ones.\n")
     out.write("\nOr install Jarmo's firmware instead (the game runs from flash: twice the\n"
@@ -200,9 +227,9 @@ def main(argv=None):
         names = args.profile or sorted(board_profiles())
         if "host" in names:
             raise deploy.DeployError("host is the PC's profile (the simulator's), not a board's")
-        for compiler in find_compilers(args.mpy_cross):
-            for name in names:
-                bundle(name, compiler, args.out)
+        compilers = find_compilers(args.mpy_cross)
+        for name in names:
+            bundles(name, compilers, args.out)
         firmwares(names, args.out, args.firmware)
     except (ValueError, deploy.DeployError) as err:
         print("bundle: %s" % err, file=sys.stderr)

@@ -69,6 +69,10 @@ PIXELBUF = ("adafruit_pixelbuf", None)
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
 OUR_CODE_MARK = b"Jarmo"            # in the first line of our code.py
+# The code.py CircuitPython itself writes on a new CIRCUITPY drive
+# (supervisor/shared/filesystem.c): the sample, or an empty file on a small
+# build. Replacing it loses nothing.
+SAMPLE_CODE = (b'print("Hello World!")', b"")
 
 
 class DeployError(Exception):
@@ -264,20 +268,20 @@ def remove_stale(drive, keep, log, why=""):
     A stale .py beside a new .mpy would be imported instead of it.  `why`
     follows each "removed" line.
     """
-    removed = 0
+    stale = []
     for top in PACKAGES + ("lib",):
         base = os.path.join(drive, top)
         for folder, _dirs, files in os.walk(base):
             for name in files:
-                path = os.path.join(folder, name)
-                rel = os.path.relpath(path, drive).replace(os.sep, "/")
+                rel = os.path.relpath(os.path.join(folder, name), drive).replace(os.sep, "/")
                 if (name.endswith(".py") or name.endswith(".mpy")) and rel not in keep:
                     if top == "lib" and not _is_ours_in_lib(rel):
                         continue            # another library the user put there
-                    os.remove(path)
-                    log("  removed %s%s" % (rel, why))
-                    removed += 1
-    return removed
+                    stale.append(rel)
+    for rel in sorted(stale):               # said in a stable order
+        os.remove(os.path.join(drive, rel))
+        log("  removed %s%s" % (rel, why))
+    return len(stale)
 
 
 def _is_ours_in_lib(rel):
@@ -295,9 +299,33 @@ def check_drive(drive, force):
                           "writes that file at every start). Give the mounted drive, or --force "
                           "to write into this folder anyway." % drive)
     code = os.path.join(drive, "code.py")
-    if os.path.exists(code) and OUR_CODE_MARK not in _read(code)[:200]:
+    if code_py_kind(drive) == "other":
         raise DeployError("%s holds another program's code.py; deploying would replace it. "
                           "Copy it somewhere safe first, then deploy with --force." % code)
+
+
+def code_py_kind(drive):
+    """The drive's code.py: None (there is none), "ours" (Jarmo's), "sample"
+    (CircuitPython's own starting one) or "other" (another program's)."""
+    code = os.path.join(drive, "code.py")
+    if not os.path.exists(code):
+        return None
+    text = _read(code)
+    if OUR_CODE_MARK in text[:200]:
+        return "ours"
+    if text.replace(b"\r\n", b"\n").strip() in SAMPLE_CODE:
+        return "sample"
+    return "other"
+
+
+def _replacing(drive, root):
+    """What the first line says of the drive's code.py: replaced or not."""
+    kind = code_py_kind(drive)
+    if kind == "sample":
+        return ", replacing CircuitPython's sample code.py"
+    if kind is None or _read(os.path.join(drive, "code.py")) == _read(os.path.join(root, "code.py")):
+        return ""
+    return ", replacing code.py"
 
 
 def _import_root(root):
@@ -332,15 +360,14 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
         profile = check_firmware(drive, board, profile, force)
         files = [(os.path.join(root, name), name, False) for name in TOP_FILES]
         log("%s: runs Jarmo's firmware for %s (jarmo/, hardware/ and the libraries frozen in): "
-            "code.py, boot.py, settings.toml%s" % (
-                drive, profile, ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
+            "code.py, boot.py, settings.toml%s" % (drive, profile, _replacing(drive, root)))
     else:
         lib_dir = os.path.join(root, "lib")
         fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
         files = plan(root, with_pixelbuf, mpy_cross)
         log("%s: %d files of Jarmo (%s), settings.toml%s" % (
             drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
-            ", replacing code.py" if os.path.exists(os.path.join(drive, "code.py")) else ""))
+            _replacing(drive, root)))
     n = 0
     with tempfile.TemporaryDirectory() as build:
         for src, rel, compile_it in files:
@@ -516,12 +543,18 @@ def main(argv=None):
         frozen = {"auto": drive_firmware(args.drive) is not None, "frozen": True,
                   "stock": False}[args.firmware]
         compiler = None if args.no_mpy or frozen else find_mpy_cross(args.mpy_cross)
+        removed = []
+
+        def log(line):
+            print(line)
+            if line.startswith("  removed "):
+                removed.append(line)
         n = deploy(args.drive, args.profile, args.with_pixelbuf, mpy_cross=compiler,
-                   force=args.force, settings=settings, frozen=frozen)
+                   force=args.force, settings=settings, frozen=frozen, log=log)
     except (ValueError, DeployError) as err:
         print("deploy: %s" % err, file=sys.stderr)
         return 2
-    print("%s: %d file(s) written" % (args.drive, n))
+    print("%s: %d file(s) written, %d removed" % (args.drive, n, len(removed)))
     return 0
 
 

@@ -120,7 +120,7 @@ def main(argv=None):
     p.expect_screen(r"South to move")
     for action in WIPEOUT.split():
         play(p, action)
-    p.expect_screen(r"South wins: wipe-out")
+    p.expect_screen(r"South ended it: North")
     save(out, "end.txt", p)
     quit_(p)
 

@@ -69,6 +69,24 @@ def play(clock, action):
     for c in picks(app, action):
         goto(clock, c)
         clock.press(SELECT, seat)
+    say_yes(clock, seat)
+
+
+def say_yes(clock, seat):
+    """An action that ends the game against its player is asked first: yes."""
+    app = clock.app
+    if app.state == "play" and "SELECT again: yes" in " ".join(app.text):
+        clock.press(SELECT, seat)
+
+
+def result_said(clock, pages=3):
+    """The lines of every page of the result screen (they take turns every 4 s)."""
+    app = clock.app
+    said = []
+    for _ in range(pages):
+        said += [line for line in app.text if line not in said]
+        clock.run(4100)
+    return said
 
 
 def menu_to(clock, title):

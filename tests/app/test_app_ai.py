@@ -4,7 +4,7 @@ from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.app_base import OPPONENTS, S_AI
 from jarmo.buttons import MENU, SELECT
-from tests.app.drive import Clock, Rand, new_game, play, play_out, set_option, wait_state
+from tests.app.drive import Clock, Rand, new_game, play, play_out, result_said, set_option, wait_state
 from tests.app.memstore import MemoryStore
 
 
@@ -79,13 +79,14 @@ def test_match_against_the_ai_swaps_sides():
     new_game(clock, "standard", opponent="AI random", side="South", match="2 games")
     play_out(clock, Rand(1))
     wait_state(clock, "result")
-    assert " You " in app.text[2] and " AI " in app.text[2]
+    said = result_said(clock)
+    assert any(" You " in x and " AI " in x for x in said), said
     clock.press(SELECT)
     assert app.match.number == 2
     assert app.state == "ai"            # the AI is South now and moves first
     play_out(clock, Rand(2))
     wait_state(clock, "result")
-    assert any(x.startswith("Match: ") for x in app.text)
+    assert any(x.startswith("Match: ") for x in result_said(clock))
 
 
 def test_menu_while_the_ai_thinks_then_resume():

@@ -14,7 +14,7 @@ JARMO = pathlib.Path(__file__).resolve().parents[2] / "jarmo"
 LAYERS = (
     ("app_base",),
     ("app_view",),
-    ("app_turn", "app_legend", "stats"),
+    ("app_turn", "app_legend", "app_end", "stats"),
     ("app_play",),
     ("app_assist",),
     ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson", "app_link"),

@@ -259,6 +259,7 @@ def test_a_new_game_before_the_first_tick_gives_the_whole_time():
     clock.run(400)
     assert app.game.plies == 0 and app.state == "play", app.game.history()
     assert seconds_shown(app) == 15
+    clock.press(NEXT)                           # the player is here: the clock runs
     clock.run(14000)
     assert app.game.plies == 0 and seconds_shown(app) == 1
     clock.run(1500)

@@ -212,7 +212,7 @@ def test_events_are_never_cut_with_a_selection_or_the_timer():
     Random two-player games of every rule set, with and without the move
     timer: at every turn a piece is selected, and every page of the events
     (they turn every 3 s) shows whole sentences only, in 5 lines of 21."""
-    from tests.app.drive import Rand, choose, picks, set_option
+    from tests.app.drive import Rand, choose, picks, say_yes, set_option
     from tests.app.memstore import MemoryStore
     for seed, (rules, exp) in enumerate((("classic", ()), ("standard", ("heroes", "challenges")),
                                          ("legendary", ("heroes",)), ("jasyr", ("challenges",)))):
@@ -235,8 +235,29 @@ def test_events_are_never_cut_with_a_selection_or_the_timer():
                         _whole_sentences(app)
                         clock.run(3000)
                     goto(clock, first[1])
-                    clock.press(SELECT, app.turn_side())
+                    seat = app.turn_side()
+                    clock.press(SELECT, seat)
+                    say_yes(clock, seat)
                 else:
                     play(clock, a)
                 assert fits(app), app.text
                 _whole_sentences(app)
+
+
+def test_the_title_names_the_opponent_and_the_campaign_battle():
+    from tests.app.memstore import MemoryStore
+    for opponent, title in (("greedy", "standard vs greedy"), ("2", "standard vs level 2"),
+                            ("human", "standard")):
+        app = App(store=MemoryStore())
+        app.new_game(rules="standard", opponent=opponent, side="south")
+        Clock(app).run(50)
+        assert app.text[0] == title, app.text
+    app = App(store=MemoryStore())
+    clock = Clock(app)
+    from jarmo.buttons import SELECT
+    from tests.app.drive import menu_to
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    clock.press(SELECT)                      # battle 1
+    clock.run(50)
+    assert app.battle == 0 and app.text[0].startswith("Battle 1 classic"), app.text

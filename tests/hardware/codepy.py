@@ -269,7 +269,11 @@ class Thumb:
             lines += ["next"] * ((targets.index(s) - targets.index(c)) % len(targets))
             lines.append("select")
             self.cursor = s
+        mover = self.game.turn
         self.game.play(action)
+        r = self.game.result()
+        if r is not None and r.winner != mover:
+            lines.append("select")  # it ends the game against its player: asked, yes
         return lines
 
     def play_out(self, south, north, wait=50, limit=400):

@@ -73,7 +73,9 @@ def test_the_command_writes_a_zip_per_profile_and_refuses_host(tmp_path):
     proc = run("--profile", "qtpy_bff", "--profile", "tabletop", "--firmware", "no")
     assert proc.returncode == 0, proc.stderr
     assert sorted(os.listdir(out)) == ["jarmo-qtpy_bff-CircuitPython-10.x.zip",
-                                       "jarmo-tabletop-CircuitPython-10.x.zip"]
+                                       "jarmo-qtpy_bff-CircuitPython-9.x.zip",
+                                       "jarmo-tabletop-CircuitPython-10.x.zip",
+                                       "jarmo-tabletop-CircuitPython-9.x.zip"]
     proc = run("--profile", "host")
     assert proc.returncode == 2 and "PC's profile" in proc.stderr
     assert len(proc.stderr.splitlines()) == 1
@@ -159,8 +161,41 @@ def test_the_release_command_ships_the_uf2_beside_the_zip(tmp_path):
                            "--mpy-cross", stage.mpy_cross_path(), "--profile", "qtpy_bff",
                            "--firmware", "yes"], capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, proc.stderr
-    names = sorted(os.listdir(out), key=lambda n: n.endswith(".uf2"))
-    assert names[0] == "jarmo-qtpy_bff-CircuitPython-10.x.zip"
-    assert re.match(r"^jarmo-qtpy_bff-\S+\.uf2$", names[1]) and len(names) == 2, names
-    with open(out / names[1], "rb") as f:
+    names = sorted(os.listdir(out), key=lambda n: (n.endswith(".uf2"), n))
+    assert names[:2] == ["jarmo-qtpy_bff-CircuitPython-10.x.zip",
+                         "jarmo-qtpy_bff-CircuitPython-9.x.zip"]
+    assert re.match(r"^jarmo-qtpy_bff-\S+\.uf2$", names[2]) and len(names) == 3, names
+    with open(out / names[2], "rb") as f:
         assert f.read(4) == b"UF2\n"                    # the UF2 block's first magic
+
+
+# ---------------------------------------------------------------- what the README promises
+
+@pytest.mark.parametrize("profile", sorted(bundle.board_profiles()))
+def test_the_bundles_readme_describes_only_what_the_board_does(profile):
+    """Every board keeps its saves in microcontroller.nvm, outside the drive
+    (hardware/flash.py): the drive never turns read-only and no key is held."""
+    p = bundle.board_profiles()[profile]
+    text = " ".join(bundle.readme(profile, 10, p).split())
+    assert "read-only" not in text and "USB-edit" not in text and "hold the" not in text, text
+    assert "CIRCUITPY stays writable" in text
+
+
+def test_every_circuitpython_the_readme_names_has_a_bundle(tmp_path):
+    """The README says CircuitPython 9 or newer: without a CircuitPython 9
+    mpy-cross the 9.x bundle holds the .py sources, which any version runs."""
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    oldest = int(re.search(r"CircuitPython (\d+) or newer", readme).group(1))
+    mpy = compiler()
+    out = tmp_path / "out"
+    paths = bundle.bundles("qtpy_bff", [mpy], str(out), log=lambda s: None)
+    majors = sorted(bundle.major_version_of(os.path.basename(p)) for p in paths)
+    assert majors == list(range(oldest, bundle.major_version(mpy.banner) + 1))
+    source = [p for p in paths if "-%d.x" % oldest in p][0]
+    top = "jarmo-qtpy_bff/CircuitPython %d.x/" % oldest
+    with zipfile.ZipFile(source) as z:
+        names = z.namelist()
+        assert top + "jarmo/game.py" in names and top + "lib/neopixel.py" in names
+        assert not any(n.endswith(".mpy") for n in names)
+        text = z.read("jarmo-qtpy_bff/README.txt").decode()
+        assert "CircuitPython %d" % oldest in text and ".py sources" in text

@@ -307,6 +307,10 @@ def test_what_will_be_written_is_said_first(drive):
     assert ".py sources" in logs[0] and "files of Jarmo" in logs[0]
     logs.clear()
     deploy.deploy(str(drive), log=logs.append)
+    assert "replacing" not in logs[0]                   # the same code.py: nothing replaced
+    (drive / "code.py").write_text("# Jarmo, an older version\n")
+    logs.clear()
+    deploy.deploy(str(drive), log=logs.append)
     assert "replacing code.py" in logs[0]
 
 
@@ -457,3 +461,67 @@ def test_the_command_goes_by_boot_out_unless_told(frozen_drive):
     assert proc.returncode == 0, proc.stderr
     assert "removed jarmo/game.py (frozen in the firmware)" in proc.stdout
     assert not (frozen_drive / "jarmo").exists()
+
+
+# ---------------------------------------------------------------- a freshly flashed board
+
+def fresh_board(d, full_build=True):
+    """The files CircuitPython itself makes on a new CIRCUITPY drive
+    (supervisor/shared/filesystem.c): the sample code.py (empty on a small
+    build), an empty settings.toml, lib/, sd/ with its placeholder, the
+    files that keep macOS and Linux from writing their own."""
+    d.mkdir(exist_ok=True)
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython 10.3.0 on 2026-01-01; "
+                                    "Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    (d / "code.py").write_text('print("Hello World!")\n' if full_build else "")
+    (d / "settings.toml").write_text("")
+    (d / "lib").mkdir()
+    (d / "sd").mkdir()
+    (d / "sd" / "placeholder.txt").write_text(
+        "SD cards mounted at /sd will hide this file from Python.\n" if full_build else "")
+    (d / ".fseventsd").mkdir()
+    (d / ".fseventsd" / "no_log").write_text("")
+    for name in (".metadata_never_index", ".Trashes", ".Trash-1000"):
+        (d / name).write_text("")
+    return d
+
+
+@pytest.mark.parametrize("full_build", [True, False])
+def test_a_freshly_flashed_board_takes_jarmo_without_force(tmp_path, full_build):
+    d = fresh_board(tmp_path / "CIRCUITPY", full_build)
+    logs = []
+    assert deploy.deploy(str(d), profile="pico", log=logs.append) > 30
+    assert b"Jarmo" in (d / "code.py").read_bytes()
+    assert "replacing CircuitPython's sample code.py" in logs[0], logs[0]
+    assert (d / "sd" / "placeholder.txt").exists()                  # CircuitPython's own files stay
+    assert 'JARMO_PROFILE = "pico"' in (d / "settings.toml").read_text()
+
+
+def test_the_command_deploys_onto_a_fresh_board(tmp_path):
+    d = fresh_board(tmp_path / "CIRCUITPY")
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), str(d),
+                           "--profile", "pico", "--no-mpy"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "--force" not in proc.stdout + proc.stderr
+
+
+def test_a_sample_with_the_users_changes_is_another_program(tmp_path):
+    d = fresh_board(tmp_path / "CIRCUITPY")
+    (d / "code.py").write_text('print("Hello World!")\nprint("and my own line")\n')
+    with pytest.raises(deploy.DeployError, match="another program"):
+        deploy.deploy(str(d), profile="pico", log=lambda s: None)
+
+
+def test_a_frozen_deploy_lists_what_it_removes_in_order_and_counts_it(frozen_drive):
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), str(frozen_drive)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    removed = [line.split()[1] for line in proc.stdout.splitlines()
+               if line.startswith("  removed ")]
+    assert len(removed) > 10 and removed == sorted(removed), removed
+    last = proc.stdout.splitlines()[-1]
+    assert last.endswith("%d removed" % len(removed)), last
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)  # nothing to do now
+    assert "replacing" not in proc.stdout, proc.stdout
+    assert proc.stdout.splitlines()[-1].endswith(": 0 file(s) written, 0 removed"), proc.stdout

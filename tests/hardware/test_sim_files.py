@@ -285,8 +285,8 @@ def test_a_bad_script_file_is_one_clear_line(tmp_path, content, words):
 @pytest.mark.parametrize("content, words", [
     ("hello world\n", ["line 1 'hello world'", "'hello' is not a button", "select", "wait MS"]),
     ("select\nnext world\n", ["line 2 'next world'", "'world' is not a count", "next 3"]),
-    ("wait soon\n", ["line 1 'wait soon'", "wait takes milliseconds", "'soon'"]),
-    ("select 0\n", ["line 1", "a count of 1 or more"]),
+    ("wait soon\n", ["line 1 'wait soon'", "wait takes 0 to 600000 milliseconds", "'soon'"]),
+    ("select 0\n", ["line 1", "a count of 1 to 1000"]),
     ("p2 select 2 now\n", ["line 1", "too many words"]),
 ])
 def test_a_garbage_script_says_which_line_and_why(tmp_path, content, words):

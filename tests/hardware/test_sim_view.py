@@ -96,7 +96,7 @@ def test_legend_names_the_letters_the_rules_can_show():
     standard = "\n".join(legend.piece_legend(Game("standard")))
     assert "South A, North a" in standard and "A archer" in standard and "G guard" in standard
     assert "Golden" not in standard and "marked" not in standard
-    assert "M marked archer" in legend.piece_legend(Game("classic"))
+    assert "A archer  M marked archer" in legend.piece_legend(Game("classic"))
     heroes = "\n".join(legend.piece_legend(Game("standard", expansions=("heroes",))))
     assert "S Golden Soldier" in heroes and "T Golden" in heroes and "hostage" in heroes
     assert all(len(line) <= 25 for g in (Game("classic"), Game("jasyr", expansions=("heroes",)))
@@ -416,7 +416,7 @@ def test_the_end_screen_shows_the_final_position_and_the_winning_move(tmp_path, 
                 assert cells[name].strip(" *") == letters, (state, name, cells[name], text)
             assert cells["c1"] == "*c1*" and cells["d3"].startswith("*"), (state, text)
             assert "*c1* *d3* last move" in text and "Letters: South A, North a" in text
-            assert "South wins: wipe-out" in text
+            assert "South ended it: North" in text and "South wins." in text
             if mode == "none":
                 assert "\x1b" not in "\n".join(rows)
         assert app.pixel("c1") == V.TRAIL           # the LEDs too: where the winning move came from
