@@ -70,7 +70,7 @@ def positions(mix, count):
         snaps = []
         while g.result() is None and g.plies < 160:
             snaps.append(list(g.history()))
-            for code in players[g._turn].choose(g):
+            for code in players[g.mover].choose(g):
                 g.play_code(code)
         if len(snaps) < 6:
             continue

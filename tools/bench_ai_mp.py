@@ -49,7 +49,7 @@ def positions(rules):
         g = Game(rules, (), 300)
         players = (Player("greedy", seed * 2 + 1), Player("greedy", seed * 2 + 2))
         while g.result() is None and g.plies < PLIES[-1]:
-            for code in players[g._turn].choose(g):
+            for code in players[g.mover].choose(g):
                 g.play_code(code)
             if g.plies in PLIES and g.result() is None:
                 found.append(Game.load(g.dump()))

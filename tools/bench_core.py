@@ -37,13 +37,13 @@ def playouts(n, seed, public=True):
     for i in range(n):
         rules, expansions = MIXES[i % 4]
         game = Game(rules, expansions, 200)
-        while game._result is None:
+        while game.outcome is None:
             if public:
                 legal = game.legal()
                 game.play(legal[rng.below(len(legal))])
             else:
-                count = game._gen(buf)
-                game._do(buf[rng.below(count)])
+                count = game.gen_into(buf)
+                game.do_code(buf[rng.below(count)])
             actions += 1
     return actions
 """
