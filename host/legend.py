@@ -8,6 +8,7 @@ player never meets a letter, a mark or a lit LED that nothing explains.
 
 from hardware import profiles
 from jarmo import board as jboard
+from jarmo import rulesets as R
 
 # The face letters of Game.piece() ("Sa", "Ng", "SG", "Na/SA") -> the letter
 # drawn; South upper case, North lower case.
@@ -27,14 +28,19 @@ def piece_label(piece):
     return out
 
 
+def _marks(game):
+    """True when the game's rule set marks a capturing archer (classic)."""
+    rules = getattr(game, "rules", None)
+    return rules is not None and bool(R.row(rules)[R.FEATURES] & R.MARKS)
+
+
 def piece_legend(game):
     """Lines (at most 25 characters) that say what the letters mean, for the
     pieces this game's rules can show."""
-    rules = getattr(game, "rules", None)
     heroes = "heroes" in getattr(game, "expansions", ())
     out = ["Letters: South A, North a",
            "A archer   G guard"]
-    if rules == "classic":
+    if _marks(game):
         out.append("M marked archer")
     if heroes:
         out += ["S Golden Soldier (guard)", "T Golden S., archer face",
@@ -45,7 +51,7 @@ def piece_legend(game):
 def short_piece_legend(game, width):
     """The piece legend in one line that fits width ("" if none does)."""
     kinds = "A archer, G guard"
-    if getattr(game, "rules", None) == "classic":
+    if _marks(game):
         kinds += ", M marked"
     if "heroes" in getattr(game, "expansions", ()):
         kinds += ", S/T Golden Soldier"

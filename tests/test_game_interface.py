@@ -26,6 +26,12 @@ def game_members_used(source):
             if isinstance(node, ast.Attribute) and _is_game(node.value)}
 
 
+def _holds(node, aliases):
+    """node is a Game's member, or a local bound to one."""
+    return (isinstance(node, ast.Attribute) and _is_game(node.value)) or (
+        isinstance(node, ast.Name) and node.id in aliases)
+
+
 def game_writes(source):
     """Where a module changes a Game's state itself: assigns a member, or
     stores into or mutates a member's array or list (directly or through a
@@ -40,10 +46,6 @@ def game_writes(source):
                     and _is_game(node.value.value)):
                 aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
 
-        def held(node):
-            return (isinstance(node, ast.Attribute) and _is_game(node.value)) or (
-                isinstance(node, ast.Name) and node.id in aliases)
-
         for node in ast.walk(fn):
             targets = ()
             if isinstance(node, ast.Assign):
@@ -53,10 +55,10 @@ def game_writes(source):
             for t in targets:
                 if isinstance(t, ast.Attribute) and _is_game(t.value):
                     found.append("%s = (line %d)" % (t.attr, node.lineno))
-                elif isinstance(t, ast.Subscript) and held(t.value):
+                elif isinstance(t, ast.Subscript) and _holds(t.value, aliases):
                     found.append("[...] = (line %d)" % node.lineno)
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in MUTATORS and held(node.func.value)):
+                    and node.func.attr in MUTATORS and _holds(node.func.value, aliases)):
                 found.append("%s() (line %d)" % (node.func.attr, node.lineno))
     return list(dict.fromkeys(found))    # (a nested function is walked twice)
 
