@@ -208,7 +208,8 @@ def test_the_check_sees_names_that_are_gone():
         "`jarmo/gone.py`: no file jarmo/gone.py", "`app_base.SPOTS`: no SPOTS in jarmo.app_base",
         "`Game.vanished`: no Game.vanished", "`vanished()`: no function vanished",
         "`SCORED_RULE_SETS`: no name SCORED_RULE_SETS", "`jarmo.gone`: no gone in jarmo",
-        "`PlayerOfOld`: no name PlayerOfOld", "`Overlay`: no state class Overlay", "`jarmo.game.GONE_TOO`: no GONE_TOO in jarmo.game"])
+        "`PlayerOfOld`: no name PlayerOfOld", "`Overlay`: no state class Overlay",
+        "`jarmo.game.GONE_TOO`: no GONE_TOO in jarmo.game"])
 
 
 def test_the_hardware_package_names_each_of_its_modules():
