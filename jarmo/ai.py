@@ -342,7 +342,7 @@ def level_number(level):
 class Player:
     # The quiet-move fast path of the search (Player._search); off, every
     # action runs through Game.do_code: the same tree, only slower (the
-    # differential test, tests/core/test_fast_path.py, turns it off).
+    # differential test, tests/test_fast_path.py, turns it off).
     fast_path = True
 
     def __init__(self, level="greedy", seed=0, slice_nodes=SLICE):
@@ -875,7 +875,7 @@ class Player:
                 # board only for the evaluation (fast = 1); deeper, it is
                 # played as Game.do_code would (Game.end_quiet_turn), and
                 # taken back by Game.undo_code (fast = 2).  Searches with and
-                # without it agree node for node (tests/core/test_fast_path.py).
+                # without it agree node for node (tests/test_fast_path.py).
                 fast = 0
                 t = a >> _TARGET
                 quiet = (not a & _KIND_BITS and not top[t] and (t < 20 if m == 0 else t > 4)

@@ -516,7 +516,7 @@ class Game:
         """End the turn of a quiet move already made with move_piece (entry:
         its undo-log entry) as do_code would, but without _end_check: the
         search's fast path calls it where it has ruled out every result
-        (tests/core/test_fast_path.py: the search plays the same with and
+        (tests/test_fast_path.py: the search plays the same with and
         without it).  undo_code takes it back."""
         self.undo_log.append(entry)
         self.ply_count += 1
