@@ -268,8 +268,8 @@ def test_feather_oled_menu_on_the_display(tmp_path, firmware_option, kind):
 def test_pico_first_start_leaves_as_much_heap_as_any_later_start(tmp_path, firmware_option):
     """A board that never ran Jarmo (blank nvm, no older saves) imports the
     older saves once at its first start: the code that does it is forgotten
-    after, so the menu has the heap a later start has (within one small
-    block: the trace's figures differ by a few bytes between boots)."""
+    after, so the menu has the heap a later start has (within 512 bytes: the
+    two starts read different records; the modules left behind took 2.9 KB)."""
     with booted(tmp_path, firmware_option, "pico") as dev:
         wait_state(dev, "menu", 8000)
         first = [free for state, free, _us, _ms in trace(dev).states() if state == "menu"][0]
@@ -279,5 +279,5 @@ def test_pico_first_start_leaves_as_much_heap_as_any_later_start(tmp_path, firmw
         wait_state(dev, "menu", 8000)
         later = [free for state, free, _us, _ms in stage.Trace(dev.console[seen:]).states()
                  if state == "menu"][0]
-        assert first >= later - 256, (first, later)
+        assert first >= later - 512, (first, later)
         assert "Traceback" not in "\n".join(dev.console)
