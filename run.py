@@ -247,7 +247,8 @@ firmware on emulated RP2040 boards (tests/device/, with rp2040js). By
 default every rule, every app path and one game on the emulated board, in
 about 3 minutes; --full adds the volume runs (thousands of seeded games,
 the long runs against tests/reference/, every device test), as CI does.
-Arguments go to pytest, e.g. `python3 run.py test -k legendary -x`. The
+Arguments go to pytest, e.g. `python3 run.py test -k legendary -x`;
+`-n 2` runs independent tests on two processes (pytest-xdist), as CI does. The
 firmware comes from --firmware PATH or JARMO_FIRMWARE (a UF2, or a folder
 of them), else from ../shared/rp2040/; without one the device tests skip
 and say where to get it. On first use it creates .venv and installs

@@ -1,6 +1,8 @@
 """Hardware layer: CircuitPython APIs (neopixel, keypad, displayio) around jarmo.App.
 
-Modules: profiles, leds (with the pixel map), buttons, display, mainloop,
-trace.  Everything here goes on the board; the host side (terminal
+Modules: profiles (the boards), config (settings.toml's values), leds (with
+the pixel map), buttons, display, mainloop, flash (where the saves' log
+lives), link (the link cable's UART), trace (the device tests' console
+lines).  Everything here goes on the board; the host side (terminal
 simulator, Blinka helpers) lives in host/.
 """

@@ -31,6 +31,7 @@ def open_store(path=FALLBACK, root="/", use_nvm=True):
     import sys
 
     from jarmo.storage import R_IMPORTED, Store
+    from jarmo.unload import forget_module
     try:
         sector = nvm() if use_nvm else None
         if sector is None:
@@ -46,5 +47,5 @@ def open_store(path=FALLBACK, root="/", use_nvm=True):
         problems = import_once(store, root)
         for name in list(sys.modules):      # used once: off the heap again
             if name not in loaded:
-                del sys.modules[name]
+                forget_module(name)
     return store, problems

@@ -8,6 +8,7 @@ player never meets a letter, a mark or a lit LED that nothing explains.
 
 from hardware import profiles
 from jarmo import board as jboard
+from jarmo import rulesets as R
 
 # The face letters of Game.piece() ("Sa", "Ng", "SG", "Na/SA") -> the letter
 # drawn; South upper case, North lower case.
@@ -28,14 +29,9 @@ def piece_label(piece):
 
 
 def _marks(game):
-    """True if the game's rules mark archers that capture (classic) instead
-    of making them guards: its letters are A and M, never G."""
-    from jarmo import rulesets as R
+    """True when the game's rule set marks a capturing archer (classic)."""
     rules = getattr(game, "rules", None)
-    try:
-        return bool(R.row(rules)[R.FEATURES] & R.MARKS)
-    except (ValueError, TypeError):
-        return False
+    return rules is not None and bool(R.row(rules)[R.FEATURES] & R.MARKS)
 
 
 def piece_legend(game):

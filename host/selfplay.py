@@ -18,6 +18,7 @@ import sys
 import time
 
 from host.opponents import check_level, make_player
+from jarmo import rulesets as R
 from jarmo.game import EXPANSIONS, REASONS, RULE_SETS, Game
 
 DEFAULT_PLY_LIMIT = 300
@@ -243,8 +244,8 @@ def parse_selfplay(argv):
     for e in opts["expansions"]:
         if e not in EXPANSIONS:
             raise UsageError("unknown expansion %r: expected heroes or challenges" % e)
-    if opts["rules"] == "classic" and opts["expansions"]:
-        raise UsageError("the classic rule set takes no expansions")
+    if opts["expansions"] and R.row(opts["rules"])[R.FEATURES] & R.NO_EXPANSIONS:
+        raise UsageError("the %s rule set takes no expansions" % opts["rules"])
     for side in ("south", "north"):
         try:
             check_level(opts[side])

@@ -37,6 +37,7 @@ from host.gamefiles import FileError, data_folder, open_store, read_replay
 from host.link import parse_address
 from host.screen import Screen
 from host.terminal import ProfileKeys, Terminal, TerminalInput, unicode_ok
+from jarmo import rulesets as R
 from jarmo.game import EXPANSIONS, RULE_SETS
 
 COMMAND = "python3 run.py play"   # how players start it: the name in its messages
@@ -124,8 +125,8 @@ def check_options(opts):
     for e in opts.get("expansions", ()):
         if e not in EXPANSIONS:
             raise ValueError("--expansions takes %s, not %r" % (" and/or ".join(EXPANSIONS), e))
-    if opts.get("rules") == "classic" and opts.get("expansions"):
-        raise ValueError("the expansions do not go with the classic rules")
+    if opts.get("expansions") and R.row(opts.get("rules", "standard"))[R.FEATURES] & R.NO_EXPANSIONS:
+        raise ValueError("the expansions do not go with the %s rules" % opts["rules"])
     if "opponent" in opts and opts["opponent"] not in opponent_names():
         raise ValueError("--opponent must be one of %s" % ", ".join(opponent_names()))
 

@@ -189,8 +189,8 @@ use_tables(FROZEN)
 
 def _hash(g, z):
     """A 30-bit key of the position (not of its history), for the transposition table."""
-    top = g._top
-    under = g._under
+    top = g.top
+    under = g.under
     h = 0
     p = -1
     if len(z) == _Z_FULL:     # a number per point and piece byte (frozen code)
@@ -201,7 +201,7 @@ def _hash(g, z):
                 q = under[p]
                 if q:
                     h ^= z[p << _Z_ROW | (q ^ _PRESENT)]
-    elif g._heroes:           # (only the Golden Soldier is ever a hostage)
+    elif g.heroes:           # (only the Golden Soldier is ever a hostage)
         for q in top:         # (iterating over the bytes is cheaper than indexing)
             p += 1
             if q:
@@ -215,15 +215,15 @@ def _hash(g, z):
             p += 1
             if q:
                 h ^= z[p] + z[_Z_BYTE + q]
-    held = g._held
-    pool = g._pool
-    out = g._out
+    held = g.held_count
+    pool = g.pool
+    out = g.out_count
     return h ^ (held[0] | held[1] << _KEY_COUNT | pool[0] << 2 * _KEY_COUNT
                 | pool[1] << 3 * _KEY_COUNT | out[0] << 4 * _KEY_COUNT | out[1] << 5 * _KEY_COUNT
-                | g._held_gold[0] << _KEY_FLAGS | g._held_gold[1] << _KEY_FLAGS + 1
-                | g._pool_gold[0] << _KEY_FLAGS + 2 | g._pool_gold[1] << _KEY_FLAGS + 3
-                | g._turn << _KEY_FLAGS + 4 | g._markers_on << _KEY_FLAGS + 5
-                | g._stage << _KEY_FLAGS + 6)
+                | g.held_gold[0] << _KEY_FLAGS | g.held_gold[1] << _KEY_FLAGS + 1
+                | g.pool_gold[0] << _KEY_FLAGS + 2 | g.pool_gold[1] << _KEY_FLAGS + 3
+                | g.mover << _KEY_FLAGS + 4 | g.markers_on << _KEY_FLAGS + 5
+                | g.stage << _KEY_FLAGS + 6)
 
 
 def _tables(game, part=False):
@@ -238,7 +238,7 @@ def _tables(game, part=False):
     With part=True only one side's half is built per call (about 23 ms on
     the Pico; a step() each): None until both halves are there.
     """
-    key = game._forward         # the game kind: its neighbour tables
+    key = game.forward         # the game kind: its neighbour tables
     tables = _TABLES.get(key)
     if tables is None:
         half = _HALVES.get(key)
@@ -283,7 +283,7 @@ def prepare_tables(rules):
 
 def _side_tables(game, side):
     """(target masks, flat distances, distances to each camp point) of a side."""
-    table = game._nbrs[side]
+    table = game.neighbours[side]
     m = []
     for f in range(25):
         bits = 0
@@ -340,6 +340,10 @@ def level_number(level):
 
 # An AI player of one level; seed fixes its tie-breaks (same seed, same game).
 class Player:
+    # The quiet-move fast path of the search (Player._search); off, every
+    # action runs through Game.do_code: the same tree, only slower (the
+    # differential test, tests/test_fast_path.py, turns it off).
+    fast_path = True
 
     def __init__(self, level="greedy", seed=0, slice_nodes=SLICE):
         self.level = level_number(level)
@@ -447,7 +451,7 @@ class Player:
             df = self._ttdf
             for k in range(self._ttmask + 1):
                 df[k] = 0
-        if g._result is not None:
+        if g.outcome is not None:
             self._answer = []
             return
         if self.level == 0:
@@ -457,10 +461,10 @@ class Player:
         # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
         # only where enabled.
         tt = self._ttmask >= 0
-        self._skip3 = _SKIP3 and tt and not g._scored
+        self._skip3 = _SKIP3 and tt and not g.scored
         lmr = row[R.AI_LMR] if self.lmr_from is None else self.lmr_from
         self._lmr = lmr if tt else 99
-        self._tables = _TABLES.get(g._forward)
+        self._tables = _TABLES.get(g.forward)
         if self._tables is None:
             self._iter = 0        # the first steps build the tables: slices of their own
             self._d = 0
@@ -521,13 +525,13 @@ class Player:
         g = self._g
         buf = self._buffer(0)
         rng = self.rng
-        mover = g._turn
+        mover = g.mover
         line = []
-        while g._result is None and g._turn == mover:
-            n = g._gen(buf)
+        while g.outcome is None and g.mover == mover:
+            n = g.gen_into(buf)
             code = buf[rng.below(n)]
             line.append(code)
-            g._do(code)
+            g.do_code(code)
             self.nodes += 1
         return line
 
@@ -540,7 +544,7 @@ class Player:
     def _begin_iteration(self):
         g = self._g
         self._d = 0
-        self._enter(0, g._turn, -_INF, _INF, self._iter, 0, 1)
+        self._enter(0, g.mover, -_INF, _INF, self._iter, 0, 1)
 
     def _keep_line(self):
         n = self._pvlen[0]
@@ -556,8 +560,8 @@ class Player:
         buf = self._bufs[d]
         if buf is None:
             buf = self._buffer(d)
-        n = g._gen(buf)
-        if d and not g._one_action and (g._stage or g._held[mover]):
+        n = g.gen_into(buf)
+        if d and not g.one_action and (g.stage or g.held_count[mover]):
             n = self._prune(g, buf, n)     # (nothing to prune without held pieces)
         self._n[d] = n
         self._i[d] = 0
@@ -591,14 +595,14 @@ class Player:
         comes before placements, and placements go in increasing point
         order.  Falls back to all actions if nothing would be left.
         """
-        stage = g._stage
-        log = g._log
+        stage = g.stage
+        log = g.undo_log
         last = log[-1] if log else 0
         k = 0
         if stage == 0:
-            top = g._top
-            nbrs = g._nbrs[g._turn]
-            sidebit = g._turn * _NORTH
+            top = g.top
+            nbrs = g.neighbours[g.mover]
+            sidebit = g.mover * _NORTH
             for j in range(n):
                 c = buf[j]
                 if c & _KIND_BITS == _PLACE:
@@ -641,8 +645,8 @@ class Player:
         if keys is None:
             keys = self._keys[d] = array("h", [0] * _MAXGEN)
         g = self._g
-        top = g._top
-        scored = g._scored
+        top = g.top
+        scored = g.scored
         dist = self._tables[2 + mover]
         k1 = self._killer[2 * d]
         k2 = self._killer[2 * d + 1]
@@ -764,8 +768,8 @@ class Player:
         The per-depth arrays' invariants are in the comment above.
         """
         g = self._g
-        do = g._do
-        undo = g._undo
+        do = g.do_code
+        undo = g.undo_code
         bufs = self._bufs
         keysd = self._keys
         nn = self._n
@@ -780,7 +784,7 @@ class Player:
         pvcode = self._pvcode
         pvlen = self._pvlen
         tables = self._tables
-        evalf = eval_scored if g._scored else eval_race
+        evalf = eval_scored if g.scored else eval_race
         ordered = self.level >= 2
         ttmask = self._ttmask
         if ttmask >= 0:
@@ -799,20 +803,21 @@ class Player:
         budget = self.budget
         nodes = self.nodes
         stop = nodes + limit
-        top = g._top
+        top = g.top
         lmr = self._lmr
-        under = g._under
-        held = g._held
-        log = g._log
-        canmove = g._can_move
-        scored = g._scored
+        under = g.under
+        held = g.held_count
+        log = g.undo_log
+        canmove = g.can_move
+        scored = g.scored
         targets = TARGETS
-        pool = g._pool
-        out = g._out
-        classic = g._ban            # the back-and-forth ban, no repetition, no wipe-out
-        jasyr = g._one_action       # a placement is a whole turn
+        pool = g.pool
+        out = g.out_count
+        classic = g.ban            # the back-and-forth ban, no repetition, no wipe-out
+        jasyr = g.one_action       # a placement is a whole turn
         plim = g.ply_limit - 1 if g.ply_limit else 0x20000000   # 2**29: more than any game
         size = self._size
+        fastpath = self.fast_path
         d = self._d
         while True:
             i = ii[d]
@@ -865,80 +870,61 @@ class Player:
                 # not enter the enemy camp and leaves nothing to do after it
                 # ends the turn with no result (the repetition, ply limit and
                 # stuck tests are checked here as Game._end_check does them;
-                # where one might find something, Game._do runs).  At the
+                # where one might find something, Game.do_code runs).  At the
                 # last turn searched such a move is a leaf, played on the
                 # board only for the evaluation (fast = 1); deeper, it is
-                # played as Game._do would, log entry included, and taken
-                # back by Game._undo (fast = 2).
+                # played as Game.do_code would (Game.end_quiet_turn), and
+                # taken back by Game.undo_code (fast = 2).  Searches with and
+                # without it agree node for node (tests/test_fast_path.py).
                 fast = 0
                 t = a >> _TARGET
                 quiet = (not a & _KIND_BITS and not top[t] and (t < 20 if m == 0 else t > 4)
                          and not under[(a >> _SOURCE) & _POINT_BITS])
-                if ((quiet or (scored and not a & _KIND_BITS and tdep[d] <= 1))
-                        and (jasyr or not held[m]) and not g._markers_on and g._plies < plim):
+                if fastpath and ((quiet or (scored and not a & _KIND_BITS and tdep[d] <= 1))
+                        and (jasyr or not held[m]) and not g.markers_on and g.ply_count < plim):
                     if not classic and len(log) >= 7:
                         e2 = log[-1]
                         e3 = log[-2]
                         if ((e2 | e3) & _KIND_BITS or not (m ^ (e2 >> _SIDE_BIT)) & 1 or (m ^ (e3 >> _SIDE_BIT)) & 1
                                 or e3 & _ACTION_BITS == ((a >> _SOURCE) & _POINT_BITS) << _TARGET | t << _SOURCE):
-                            # Maybe a repetition: _end_check's full test.
-                            log.append(a | m << _SIDE_BIT)
-                            if g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
+                            # Maybe a repetition: Game._end_check's full test.
+                            if g.would_repeat(a | m << _SIDE_BIT):
                                 t = -1       # a repetition: the full path
-                            log.pop()
-                    if t >= 0 and not quiet:
-                        # Any other move that ends the last turn (classic and
-                        # standard): Game._move and _unmove, with the tests of
-                        # Game._end_check that a capture or a move into the
-                        # enemy camp calls for; where one finds a result or
-                        # the turn goes on (a piece recovered), Game._do.
+                    if t >= 0:
                         f = (a >> _SOURCE) & _POINT_BITS
-                        e = a | m << _SIDE_BIT | g._stage << _STAGE | g._move(m, f, t)
+                        e = a | m << _SIDE_BIT | g.stage << _STAGE | g.move_piece(m, f, t)
                         o = 1 - m
-                        if not ((held[m] and not jasyr)
-                                or (not classic and (pool[o] + out[o] == 5 or pool[m] + out[m] == 5))
-                                or ((t < 5 if m else t >= 20) and g._all_in_camp(m))
-                                or (e >> _CAPTURED & _BYTE_BITS and g._all_in_camp(o))):
-                            g._turn = o
-                            v = -evalf(g, tables)
-                            x = targets[0]
-                            if (x & (x - 1) if classic else x) or canmove(o):
-                                nodes += 1
-                                fast = 1
-                            g._turn = m
-                        g._unmove(m, f, t, e)
-                    elif t >= 0:
-                        f = (a >> _SOURCE) & _POINT_BITS
-                        p = top[f]
-                        top[f] = 0
-                        top[t] = p
-                        if tdep[d] <= 1:
-                            g._turn = 1 - m
-                            v = -evalf(g, tables)
-                            # Stuck?  With a point to move to (two in classic,
-                            # where one move may be banned) the other side is
-                            # not; else Game._can_move tells (if not: Game._do).
-                            x = targets[0] if scored else 0
-                            if (x & (x - 1) if classic else x) or canmove(1 - m):
-                                nodes += 1
-                                fast = 1
-                            top[t] = 0
-                            top[f] = p
-                            g._turn = m
-                        elif canmove(1 - m):
-                            log.append(a | m << _SIDE_BIT | g._stage << _STAGE | ((p >> _FLAGS) & _FLAG_BITS) << _MOVER)
-                            g._plies += 1
-                            g._stage = 0
-                            g._turn = 1 - m
-                            fast = 2
+                        if quiet and tdep[d] > 1:
+                            # Stuck?  Game.can_move tells (if so: Game.do_code).
+                            if canmove(o):
+                                g.end_quiet_turn(e)
+                                fast = 2
+                            else:
+                                g.unmove_piece(m, f, t, e)
                         else:
-                            top[t] = 0
-                            top[f] = p
+                            # A leaf.  A move that is not quiet (classic and
+                            # standard) takes the tests of Game._end_check
+                            # that a capture or a move into the enemy camp
+                            # calls for; where one finds a result or the turn
+                            # goes on (a piece recovered), Game.do_code.
+                            if quiet or not ((held[m] and not jasyr)
+                                             or (not classic and (pool[o] + out[o] == 5 or pool[m] + out[m] == 5))
+                                             or ((t < 5 if m else t >= 20) and g.all_in_camp(m))
+                                             or (e >> _CAPTURED & _BYTE_BITS and g.all_in_camp(o))):
+                                v = -evalf(g, tables, o)
+                                # Stuck?  With a point to move to (two in
+                                # classic, where one move may be banned) the
+                                # other side is not; else Game.can_move tells.
+                                x = targets[0] if scored else 0
+                                if (x & (x - 1) if classic else x) or canmove(o):
+                                    nodes += 1
+                                    fast = 1
+                            g.unmove_piece(m, f, t, e)
                 if fast != 1:
                     if not fast:
                         do(a)
                     nodes += 1
-                    res = g._result
+                    res = g.outcome
                     if res is not None:
                         w = res.winner
                         if w is None:
@@ -947,15 +933,15 @@ class Player:
                             v = _WIN - d
                         else:
                             v = d - _WIN
-                    elif g._turn == m:
+                    elif g.mover == m:
                         if d + 1 < size:
                             nw[d] = null
                             d += 1
                             self._enter(d, m, lo, hi, tdep[d - 1], 0, ft[d - 1])
                             continue
-                        v = evalf(g, tables)     # a path too long for the stacks
+                        v = evalf(g, tables, m)     # a path too long for the stacks
                     elif tdep[d] <= 1 or d + 1 >= size:
-                        v = -evalf(g, tables)
+                        v = -evalf(g, tables, 1 - m)
                     else:
                         td = tdep[d] - 1
                         if red and td >= _LMR_MIN:

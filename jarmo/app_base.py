@@ -1,11 +1,10 @@
 # App base: the names every app module shares, and the State every screen is.
 #
 # A leaf: it imports nothing of the app, so every app module can import it
-# and no app module imports upwards (tests/app/test_app_layers.py). The
-# layers, lowest first: app_base, app_view, app_turn, app_play, app_menu,
-# app_screens, app_help, app; each imports only from layers below it. A
-# state never imports another state's module: it goes there with
-# ``app.goto(S_...)``, and App (the top) holds the states.
+# and no app module imports upwards (the order: tests/layers.py, checked
+# by tests/app/test_app_layers.py). A state never imports another state's
+# module: it goes there with ``app.goto(S_...)``, and App (the top) holds
+# the states.
 
 try:
     from micropython import const

@@ -28,7 +28,7 @@
 #   FLIP_PLACE guard       camp point    c5*@a1
 #   REDEPLOY -             camp point    r@a1
 #
-# Undo-log entry (Game._log: one small int per action played, < 2**28)
+# Undo-log entry (Game.undo_log: one small int per action played, < 2**28)
 #   bits 0-12   the action code (entry & ACTION_BITS)
 #   bit 13      the side that acted (0 south, 1 north)
 #   bits 14-15  the turn's stage before the action (START PLACED AFTER AFTER_R)
@@ -105,20 +105,29 @@ def source(code):
 def target(code):
     return code >> TARGET & POINT_BITS
 
-# The Game members the search (jarmo.ai) and the explanations (jarmo.explain)
-# may use besides the public API: the position as arrays and small ints,
-# the rule set's features as flags (jarmo/rulesets.py) and the move tables,
-# and the fast generation, play and undo the rules use themselves (no
-# legality check, no text). Nothing else of a Game is theirs to touch
-# (tests/test_game_interface.py reads both modules for it).
+
+# The search interface of a Game: the members the search (jarmo.ai), its
+# evaluation (jarmo.evaluation) and the explanations (jarmo.explain) use
+# besides the public API.  The position as arrays and small ints (read
+# only: the search changes a position through the methods below), the rule
+# set's features as flags (jarmo/rulesets.py) and the move tables, and the
+# fast generation, play and undo the rules use themselves (no legality
+# check, no text).  Nothing else of a Game is theirs to touch, and they
+# touch no private member (tests/test_game_interface.py reads the modules).
 SEARCH_MEMBERS = (
-    # the position (undo-log entries as above)
-    "_top", "_under", "_held", "_pool", "_out", "_held_gold", "_pool_gold",
-    "_markers", "_markers_on", "_turn", "_stage", "_plies", "_result", "_log",
+    # the position: top[p] and under[p] piece bytes per point; per side
+    # (index 0 South, 1 North) held_count, pool (captured, recoverable),
+    # out_count (out for good), held_gold and pool_gold (the Golden Soldier
+    # among them); marker_points, markers_on; mover (the side to act, 0 or
+    # 1), stage (the turn's stage), ply_count, outcome (a Result or None),
+    # undo_log (one entry a played action, as above)
+    "top", "under", "held_count", "pool", "out_count", "held_gold", "pool_gold",
+    "marker_points", "markers_on", "mover", "stage", "ply_count", "outcome", "undo_log",
     # the rule set's features, the expansions, the move tables
-    "_scored", "_marks", "_ban", "_camp_safe", "_guards_stay", "_forward",
-    "_taken_held", "_one_action", "_heroes", "_nbrs",
-    # generation into a buffer, play and undo of a code, the rules' own tests
-    "_gen", "_do", "_undo", "_move", "_unmove", "_repeat_move", "_can_move",
-    "_all_in_camp",
+    "scored", "marks", "ban", "camp_safe", "guards_stay", "forward",
+    "taken_held", "one_action", "heroes", "neighbours",
+    # generation into a buffer, play and undo of a code, the rules' own
+    # tests, and the quiet-move fast path's halves of do_code
+    "gen_into", "do_code", "undo_code", "move_piece", "unmove_piece", "repeat_move",
+    "would_repeat", "can_move", "all_in_camp", "end_quiet_turn",
 )

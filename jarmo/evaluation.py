@@ -71,15 +71,16 @@ def _free(top, side):
     return free * 25
 
 
-def eval_scored(g, tables):
+def eval_scored(g, tables, side):
     """Classic and standard: points on the board (1 a piece, 2 on the enemy camp),
     progress, held and recoverable pieces, and the best capture the side to act
-    has (it may play it now) against the best the other side threatens."""
+    (side: 0 South, 1 North) has (it may play it now) against the best the other
+    side threatens."""
     masks0, masks1, dist0, dist1, single0, single1 = tables
-    top = g._top
-    under = g._under
-    pool = g._pool
-    classic = g._marks          # recalls, no guards
+    top = g.top
+    under = g.under
+    pool = g.pool
+    classic = g.marks          # recalls, no guards
     # Free points of each side's enemy camp (not taken by its own pieces), and
     # whether each side's own camp has an empty point.
     # (Written out: a loop costs more than the work.  A point is free for a
@@ -109,7 +110,7 @@ def eval_scored(g, tables):
     recall1 = classic and pool[1] and camp_free1
     vals = _VALUES
     prog = _PROG
-    heroes = g._heroes
+    heroes = g.heroes
     score0 = score1 = 0
     att0 = att1 = 0
     own0 = own1 = 0
@@ -176,15 +177,15 @@ def eval_scored(g, tables):
             v -= _PIECE
         if v > gain1:
             gain1 = v
-    held = g._held
+    held = g.held_count
     if held[0]:
         score0 += held[0] * (_HELD if camp_free0 else _HELD - 20)
     if held[1]:
         score1 += held[1] * (_HELD if camp_free1 else _HELD - 20)
     score0 += pool[0] * _POOL
     score1 += pool[1] * _POOL
-    if g._markers_on:
-        markers = g._markers
+    if g.markers_on:
+        markers = g.marker_points
         for k in range(2):
             q = top[markers[k]]
             if q:
@@ -195,7 +196,7 @@ def eval_scored(g, tables):
                     score0 += _MARKER
     # For the search's stuck test: the points the side to act can move to
     # (any piece off its enemy camp to a point without its own piece).
-    if g._turn:
+    if side:
         TARGETS[0] = att1 & ~own1
         return score1 - score0 + gain1 * 7 // 8 - gain0 // 4
     TARGETS[0] = att0 & ~own0
@@ -210,16 +211,16 @@ _BIT = {}                        # 1 << p: p
 _SCRATCH = bytearray(10)    # outside pieces of each side, for _match (not re-entrant)
 
 
-def eval_race(g, tables):
+def eval_race(g, tables, side):
     """Legendary and Jasyr: no points; whoever first has every piece on the
     board on the enemy camp wins.  Count the moves each side still needs (a
     captured piece needs none: captures help the victim, except the last
-    piece), with the side to act half a move ahead."""
+    piece), with the side to act (side: 0 South, 1 North) half a move ahead."""
     masks0, masks1, dist0, dist1, single0, single1 = tables
-    top = g._top
-    under = g._under
+    top = g.top
+    under = g.under
     scratch = _SCRATCH
-    heroes = g._heroes
+    heroes = g.heroes
     n0 = n1 = 0
     need0 = need1 = 0
     att0 = att1 = 0
@@ -247,7 +248,6 @@ def eval_race(g, tables):
                         need0 += dist0[_FREE_ALL + f] + _HOSTAGE_STEPS
     need0 += _match(top, single0, dist1, 0, n0, _free(top, 0) // 25)
     need1 += _match(top, single1, dist0, 1, n1, _free(top, 1) // 25)
-    side = g._turn
     if side:
         v = (need0 - need1) * _STEP + _STEP // 2
     else:
@@ -255,19 +255,19 @@ def eval_race(g, tables):
     # A side with one piece left off the enemy camp and nothing in hand: the
     # side to act may capture it, which wipes it out (nothing else left: a
     # win) or leaves it without a legal action (a draw).
-    held = g._held
-    pool = g._pool
+    held = g.held_count
+    pool = g.pool
     if side == 0 and n1 == 1 and not held[1] and not pool[1]:
         f = scratch[5]
-        if (att0 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & _GUARD):
-            if 5 - pool[1] - g._out[1] == 1:
+        if (att0 >> f) & 1 and not under[f] and not (g.taken_held and top[f] & _GUARD):
+            if 5 - pool[1] - g.out_count[1] == 1:
                 v += _WIN // 4
             elif v < 0:
                 v = 0
     elif side == 1 and n0 == 1 and not held[0] and not pool[0]:
         f = scratch[0]
-        if (att1 >> f) & 1 and not under[f] and not (g._taken_held and top[f] & _GUARD):
-            if 5 - pool[0] - g._out[0] == 1:
+        if (att1 >> f) & 1 and not under[f] and not (g.taken_held and top[f] & _GUARD):
+            if 5 - pool[0] - g.out_count[0] == 1:
                 v += _WIN // 4
             elif v < 0:
                 v = 0

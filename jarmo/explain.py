@@ -37,23 +37,23 @@ def why_illegal(game, code, text):
 
 
 def _reason(game, code):
-    if game._result is not None:
+    if game.outcome is not None:
         return "the game is over"
     kind = kind_of(code)
     a = source(code)
     b = target(code)
-    side = game._turn
+    side = game.mover
     if kind == MOVE:
         return _move_reason(game, side, a, b)
     if kind == DONE:
-        if game._stage < AFTER:
+        if game.stage < AFTER:
             return "move first: done only ends a turn after the move"
         return "done is not possible now"
-    if kind == RECALL and not game._marks:
+    if kind == RECALL and not game.marks:
         return "recalls are only in the classic rules"
-    if kind in (FLIP, FLIP_PLACE) and not game._guards_stay:
+    if kind in (FLIP, FLIP_PLACE) and not game.guards_stay:
         return "flipping a guard is only in the legendary rules"
-    if kind == REDEPLOY and game._stage != AFTER_R:
+    if kind == REDEPLOY and game.stage != AFTER_R:
         return "a redeploy needs both remote camps, right after your move"
     if kind in (RECALL, FLIP, FLIP_PLACE):
         reason = _source_reason(game, side, kind, a)
@@ -67,10 +67,10 @@ def _reason(game, code):
 
 
 def _move_reason(game, side, a, b):
-    top = game._top
+    top = game.top
     p = top[a]
     enemy_row = HOME_ROW[1 - side]
-    if game._stage >= AFTER:
+    if game.stage >= AFTER:
         return _moved(game)
     if not p:
         return "there is no piece on %s" % NAMES[a]
@@ -78,23 +78,23 @@ def _move_reason(game, side, a, b):
         return "the piece on %s is not yours" % NAMES[a]
     if ROW[a] == enemy_row:
         return "%s is on the enemy camp, where pieces never move" % NAMES[a]
-    if b not in game._nbrs[side][a]:
-        if game._forward and b in game._nbrs[1 - side][a]:
+    if b not in game.neighbours[side][a]:
+        if game.forward and b in game.neighbours[1 - side][a]:
             return "in %s pieces never move backwards" % game.rules
         return "no line joins %s and %s" % (NAMES[a], NAMES[b])
     q = top[b]
     if q and (q & NORTH) >> 1 == side:
         return "your own piece stands on %s" % NAMES[b]
-    if q and game._camp_safe and ROW[b] == HOME_ROW[side]:
+    if q and game.camp_safe and ROW[b] == HOME_ROW[side]:
         return "the piece on %s is on the enemy camp: it cannot be taken" % NAMES[b]
-    if game._ban:
+    if game.ban:
         return "no third back-and-forth: play another move first"
     return "that move is not possible now"
 
 
 def _source_reason(game, side, kind, a):
-    p = game._top[a]
-    if game._stage != START:
+    p = game.top[a]
+    if game.stage != START:
         return "that takes a whole turn and you have already acted"
     if not p or (p & NORTH) >> 1 != side or ROW[a] != HOME_ROW[1 - side]:
         return "you need your own piece on the enemy camp at %s" % NAMES[a]
@@ -102,22 +102,22 @@ def _source_reason(game, side, kind, a):
         return "the archer on %s has not captured yet" % NAMES[a]
     if kind != RECALL and (not p & GUARD or p & GOLD and not p & GUARD):
         return "the piece on %s is not a guard" % NAMES[a]
-    if not game._pool[side]:
+    if not game.pool[side]:
         return "none of your pieces is captured"
     return None
 
 
 def _camp_reason(game, side, kind, b):
     if kind == PLACE:
-        if not game._held[side]:
+        if not game.held_count[side]:
             return "you hold no pieces"
-        if game._one_action and game._stage != START:
+        if game.one_action and game.stage != START:
             return "in %s placing a held piece takes a whole turn" % game.rules
-    if kind == REDEPLOY and not game._pool[side]:
+    if kind == REDEPLOY and not game.pool[side]:
         return "none of your pieces is captured"
     if ROW[b] != HOME_ROW[side]:
         return "pieces come back on your own camp (rank %d)" % (HOME_ROW[side] + 1)
-    if game._top[b]:
+    if game.top[b]:
         return "%s is not empty" % NAMES[b]
     if game.on_board(SIDE_NAMES[side]) >= 5:
         return "a side has at most 5 pieces on the board"
@@ -125,7 +125,7 @@ def _camp_reason(game, side, kind, b):
 
 
 def _moved(game):
-    if game._stage == AFTER_R:
+    if game.stage == AFTER_R:
         return "you have moved: redeploy, place or say done"
     return "you have moved: place a held piece or say done"
 
@@ -133,10 +133,10 @@ def _moved(game):
 def piece_reason(game, name):
     """Why the own piece on `name` offers nothing to do this turn."""
     a = NAMES.index(name)
-    side = game._turn
-    if game._result is not None:
+    side = game.mover
+    if game.outcome is not None:
         return "the game is over"
-    if game._stage >= AFTER:
+    if game.stage >= AFTER:
         return _moved(game)
     if ROW[a] == HOME_ROW[1 - side]:
         return "%s is on the enemy camp, where pieces never move" % name
@@ -148,23 +148,23 @@ def refusal(game, sel, c):
     (-1 none, a point 0..24, or 26 the redeploy), `c` the pick (a point, or
     25 done). The app offers every legal action as picks, so the pick is
     never legal; this builds the action it would be and says why not."""
-    side = game._turn
+    side = game.mover
     if sel == 26:
         return _reason(game, action(REDEPLOY, 0, c))
     if sel >= 0:
         if ROW[sel] == HOME_ROW[1 - side]:      # frozen: it recalls or flips
-            kind = RECALL if game._marks else FLIP_PLACE
+            kind = RECALL if game.marks else FLIP_PLACE
         else:
             kind = MOVE
         return _reason(game, action(kind, sel, c))
     if c >= 25:
         return _reason(game, DONE)
-    p = game._top[c]
+    p = game.top[c]
     name = NAMES[c]
     if p and (p & NORTH) >> 1 == side:
         return piece_reason(game, name)
     if p:
         return "the piece on %s is not yours" % name
-    if not game._held[side] and game._stage < AFTER:
+    if not game.held_count[side] and game.stage < AFTER:
         return "%s is empty: pick one of your pieces first" % name
     return _reason(game, action(PLACE, 0, c))

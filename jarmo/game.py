@@ -144,19 +144,19 @@ class Game:
         # where the rules differ; the AI reads the row's tuning.
         self.row = row
         f = row[R.FEATURES]
-        self._scored = bool(f & R.SCORED)
-        self._marks = bool(f & R.MARKS)
-        self._ban = bool(f & R.BAN)
+        self.scored = bool(f & R.SCORED)
+        self.marks = bool(f & R.MARKS)
+        self.ban = bool(f & R.BAN)
         self._ties_stand = bool(f & R.TIES_STAND)
-        self._camp_safe = bool(f & R.CAMP_SAFE)
-        self._guards_stay = bool(f & R.GUARDS_STAY)
-        self._forward = bool(f & R.FORWARD)
-        self._taken_held = bool(f & R.TAKEN_HELD)
-        self._one_action = bool(f & R.ONE_ACTION)
-        self._heroes = "heroes" in expansions
+        self.camp_safe = bool(f & R.CAMP_SAFE)
+        self.guards_stay = bool(f & R.GUARDS_STAY)
+        self.forward = bool(f & R.FORWARD)
+        self.taken_held = bool(f & R.TAKEN_HELD)
+        self.one_action = bool(f & R.ONE_ACTION)
+        self.heroes = "heroes" in expansions
         self._challenges = "challenges" in expansions
-        self._nbrs = _neighbour_tables(self._forward)
-        self._markers = (point(MARKERS[0]), point(MARKERS[1]))
+        self.neighbours = _neighbour_tables(self.forward)
+        self.marker_points = (point(MARKERS[0]), point(MARKERS[1]))
         self._buffer = [0] * _BUFFER_SIZE
         self._setup()
 
@@ -165,76 +165,76 @@ class Game:
         for f in range(5):
             top[f] = _PRESENT
             top[20 + f] = _PRESENT | _NORTH
-        if self._heroes:
+        if self.heroes:
             # Each side's right-hand corner piece is its Golden Soldier, guard up.
             top[4] |= _GOLD | _GUARD
             top[20] |= _GOLD | _GUARD
-        self._top = top
-        self._under = bytearray(25)     # the hostage under a stack, else 0
+        self.top = top
+        self.under = bytearray(25)     # the hostage under a stack, else 0
         # Per side: held, captured (recoverable), out for good, and whether
         # the Golden Soldier is among the held / captured pieces.
-        self._held = bytearray(2)
-        self._pool = bytearray(2)
-        self._out = bytearray(2)
-        self._held_gold = bytearray(2)
-        self._pool_gold = bytearray(2)
-        self._markers_on = self._challenges
-        self._turn = 0
-        self._stage = _START
-        self._plies = 0
-        self._log = []
-        self._result = None
+        self.held_count = bytearray(2)
+        self.pool = bytearray(2)
+        self.out_count = bytearray(2)
+        self.held_gold = bytearray(2)
+        self.pool_gold = bytearray(2)
+        self.markers_on = self._challenges
+        self.mover = 0
+        self.stage = _START
+        self.ply_count = 0
+        self.undo_log = []
+        self.outcome = None
 
     # ----------------------------------------------------------- queries
 
     @property
     def turn(self):
         """The side that acts now: "south" or "north"."""
-        return SIDE_NAMES[self._turn]
+        return SIDE_NAMES[self.mover]
 
     @property
     def plies(self):
         """Completed turns so far."""
-        return self._plies
+        return self.ply_count
 
     def piece(self, name):
         """None, or the piece on a point as "S"/"N" + face; "top/bottom" for a stack."""
         p = self._point(name)
-        top = self._top[p]
+        top = self.top[p]
         if not top:
             return None
-        under = self._under[p]
+        under = self.under[p]
         if under:
             return piece_text(top) + "/" + piece_text(under)
         return piece_text(top)
 
     def held(self, side):
-        return self._held[side_index(side)]
+        return self.held_count[side_index(side)]
 
     def captured(self, side):
-        return self._pool[side_index(side)]
+        return self.pool[side_index(side)]
 
     def out(self, side):
-        return self._out[side_index(side)]
+        return self.out_count[side_index(side)]
 
     def on_board(self, side):
         """Pieces of a side on the board (hostages included)."""
         s = side_index(side)
-        return 5 - self._held[s] - self._pool[s] - self._out[s]
+        return 5 - self.held_count[s] - self.pool[s] - self.out_count[s]
 
     def markers(self):
         """Names of the remote-camp markers still in play."""
-        if self._markers_on:
+        if self.markers_on:
             return MARKERS
         return ()
 
     def open_turn(self):
         """True when the mover has moved and may still place, redeploy or say done."""
-        return self._stage >= _AFTER and self._result is None
+        return self.stage >= _AFTER and self.outcome is None
 
     def result(self):
         """None while the game runs, else a Result."""
-        return self._result
+        return self.outcome
 
     def piece_at(self, p):
         """The piece byte (jarmo.codes flags) on point index p (0..24); 0 if empty.
@@ -242,39 +242,39 @@ class Game:
         On a stack it is the top piece; under_at(p) is the hostage below."""
         if not 0 <= p < 25:
             raise ValueError("a point index is 0..24, not %r" % (p,))
-        return self._top[p]
+        return self.top[p]
 
     def under_at(self, p):
         """The piece byte of the hostage under the stack on point p; 0 if none."""
         if not 0 <= p < 25:
             raise ValueError("a point index is 0..24, not %r" % (p,))
-        return self._under[p]
+        return self.under[p]
 
     def legal_codes(self):
         """Every legal action now, as a new list of action codes, each once."""
         buf = self._buffer
-        return buf[:self._gen(buf)]
+        return buf[:self.gen_into(buf)]
 
     def legal(self):
         """Every legal action now, as notation strings, each once (the order
         of legal_codes())."""
         buf = self._buffer
-        n = self._gen(buf)
+        n = self.gen_into(buf)
         return [action_text(buf[i]) for i in range(n)]
 
     def history(self):
         """The actions played so far, in order, as notation strings."""
-        return [action_text(entry & _ACTION_BITS) for entry in self._log]
+        return [action_text(entry & _ACTION_BITS) for entry in self.undo_log]
 
     def history_codes(self, start=0):
         """The action codes played so far from the start-th on, in order."""
-        log = self._log
+        log = self.undo_log
         return [log[i] & _ACTION_BITS for i in range(start, len(log))]
 
     @property
     def actions(self):
         """How many actions have been played."""
-        return len(self._log)
+        return len(self.undo_log)
 
     # ----------------------------------------------------------- actions
 
@@ -284,13 +284,13 @@ class Game:
         code = parse_action(text)
         if not self._is_legal(code):
             self._refuse(code, text)
-        self._do(code)
+        self.do_code(code)
 
     def play_code(self, code):
         """Play one action code; IllegalMove says why not (the game is unchanged)."""
         if not self._is_legal(code):
             self._refuse(code, None)
-        self._do(code)
+        self.do_code(code)
 
     def _refuse(self, code, text):
         """Raise IllegalMove for a code that is not legal now (text: as given)."""
@@ -306,13 +306,13 @@ class Game:
 
     def undo(self):
         """Take back the last action."""
-        if not self._log:
+        if not self.undo_log:
             raise IllegalMove("nothing to undo")
-        self._undo()
+        self.undo_code()
 
     def _is_legal(self, code):
         buf = self._buffer
-        n = self._gen(buf)
+        n = self.gen_into(buf)
         for i in range(n):
             if buf[i] == code:
                 return True
@@ -326,16 +326,16 @@ class Game:
 
     # ----------------------------------------------------- move generation
 
-    def _gen(self, buf, first_only=False):
+    def gen_into(self, buf, first_only=False):
         """Write the legal action codes into buf; return how many.
 
         With first_only it stops at the first one found (a stuck test).
         """
-        if self._result is not None:
+        if self.outcome is not None:
             return 0
-        side = self._turn
-        stage = self._stage
-        top = self._top
+        side = self.mover
+        stage = self.stage
+        top = self.top
         own_row = HOME_ROW[side]
         enemy_row = HOME_ROW[1 - side]
         n = 0
@@ -345,14 +345,14 @@ class Game:
                     if not top[b]:
                         buf[n] = _REDEPLOY | b << _TARGET
                         n += 1
-            if not self._one_action and self._can_place(side):
+            if not self.one_action and self._can_place(side):
                 n = self._gen_camp(buf, n, _PLACE, 0)
             buf[n] = _DONE
             return n + 1
         sidebit = side << 1
-        nbrs = self._nbrs[side]
-        camp_safe = self._camp_safe
-        banned = self._repeat_move(side) if self._ban else -1
+        nbrs = self.neighbours[side]
+        camp_safe = self.camp_safe
+        banned = self.repeat_move(side) if self.ban else -1
         row = ROW                 # (globals cost a look-up each time on MicroPython)
         f = -1
         for p in top:             # (iterating over the bytes is cheaper than indexing)
@@ -369,12 +369,12 @@ class Game:
                     n += 1
             if n and first_only:
                 return n
-        if self._can_place(side) and (stage == _START or not self._one_action):
+        if self._can_place(side) and (stage == _START or not self.one_action):
             n = self._gen_camp(buf, n, _PLACE, 0)
-        if stage == _START and self._pool[side]:
-            if self._marks:
+        if stage == _START and self.pool[side]:
+            if self.marks:
                 n = self._gen_sources(buf, n, _RECALL, _MARK, enemy_row, True)
-            elif self._guards_stay:
+            elif self.guards_stay:
                 n = self._gen_sources(buf, n, _FLIP, _GUARD, enemy_row, False)
                 if self._room(side):
                     n = self._gen_sources(buf, n, _FLIP_PLACE, _GUARD, enemy_row, True)
@@ -382,8 +382,8 @@ class Game:
 
     def _gen_camp(self, buf, n, kind, a):
         """Actions of one kind for every empty point of the mover's camp."""
-        top = self._top
-        first = HOME_ROW[self._turn] * 5
+        top = self.top
+        first = HOME_ROW[self.mover] * 5
         for b in range(first, first + 5):
             if not top[b]:
                 buf[n] = kind | a << _SOURCE | b << _TARGET
@@ -392,8 +392,8 @@ class Game:
 
     def _gen_sources(self, buf, n, kind, flag, enemy_row, to_camp):
         """Recalls or flips: one per own piece with `flag` on the enemy camp."""
-        top = self._top
-        sidebit = self._turn << 1
+        top = self.top
+        sidebit = self.mover << 1
         for a in range(enemy_row * 5, enemy_row * 5 + 5):
             p = top[a]
             if p and (p & _NORTH) == sidebit and p & flag:
@@ -406,9 +406,9 @@ class Game:
 
     def _room(self, side):
         """An empty point on the side's camp and fewer than 5 pieces on the board."""
-        if self._held[side] + self._pool[side] + self._out[side] == 0:
+        if self.held_count[side] + self.pool[side] + self.out_count[side] == 0:
             return False
-        top = self._top
+        top = self.top
         first = HOME_ROW[side] * 5
         for b in range(first, first + 5):
             if not top[b]:
@@ -416,13 +416,13 @@ class Game:
         return False
 
     def _can_place(self, side):
-        return self._held[side] > 0 and self._room(side)
+        return self.held_count[side] > 0 and self._room(side)
 
-    def _repeat_move(self, side):
+    def repeat_move(self, side):
         """The move x-y if the side's own last four moves were x-y, y-x, x-y, y-x."""
         moves = 0
         last = second = 0
-        log = self._log
+        log = self.undo_log
         i = len(log) - 1
         while i >= 0 and moves < 4:
             entry = log[i]
@@ -448,74 +448,95 @@ class Game:
 
     # ------------------------------------------------------- making moves
 
-    def _do(self, code):
+    def do_code(self, code):
         """Apply a legal action code (unchecked) and settle the turn."""
-        side = self._turn
+        side = self.mover
         kind = code & _KIND_BITS
         a = (code >> _SOURCE) & _POINT_BITS
         b = code >> _TARGET
-        entry = code | side << _SIDE_BIT | self._stage << _STAGE
-        top = self._top
+        entry = code | side << _SIDE_BIT | self.stage << _STAGE
+        top = self.top
         ends_turn = True
         if kind == _MOVE:
             # The AI's hot path, written out: a quiet move (nothing taken, no
             # hostage left behind, not into the enemy camp) only moves the piece.
             p = top[a]
-            if top[b] or self._under[a] or (b < 5 if side else b >= 20):   # (b on the enemy camp)
-                entry |= self._move(side, a, b)
+            if top[b] or self.under[a] or (b < 5 if side else b >= 20):   # (b on the enemy camp)
+                entry |= self.move_piece(side, a, b)
             else:
                 entry |= ((p >> _FLAGS) & 7) << _MOVER
                 top[a] = 0
                 top[b] = p
-            if self._markers_on and self._redeploy_possible(side):
-                self._stage = _AFTER_R
+            if self.markers_on and self._redeploy_possible(side):
+                self.stage = _AFTER_R
                 ends_turn = False
-            elif self._held[side] and not self._one_action and self._room(side):
-                self._stage = _AFTER
+            elif self.held_count[side] and not self.one_action and self._room(side):
+                self.stage = _AFTER
                 ends_turn = False
         elif kind == _PLACE:
-            entry |= self._bring_back(self._held, self._held_gold, side, b) << _BROUGHT
-            if self._stage >= _AFTER:
+            entry |= self._bring_back(self.held_count, self.held_gold, side, b) << _BROUGHT
+            if self.stage >= _AFTER:
                 ends_turn = not self._after_placing(side)
-            elif not self._one_action:
-                self._stage = _PLACED
+            elif not self.one_action:
+                self.stage = _PLACED
                 ends_turn = False
         elif kind == _DONE:
             pass
         elif kind == _RECALL:
             top[a] &= ~_MARK
-            self._pool[side] -= 1
+            self.pool[side] -= 1
             top[b] = _PRESENT | side << 1
         elif kind == _FLIP:
             top[a] &= ~_GUARD
             entry |= self._recover(side) << _BROUGHT
         elif kind == _FLIP_PLACE:
             top[a] &= ~_GUARD
-            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << _BROUGHT
+            entry |= self._bring_back(self.pool, self.pool_gold, side, b) << _BROUGHT
         else:  # _REDEPLOY
-            entry |= self._bring_back(self._pool, self._pool_gold, side, b) << _BROUGHT
-            self._markers_on = False
+            entry |= self._bring_back(self.pool, self.pool_gold, side, b) << _BROUGHT
+            self.markers_on = False
             ends_turn = not self._after_placing(side)
-        self._log.append(entry)
+        self.undo_log.append(entry)
         if ends_turn:
             # The turn passes (_end_turn written out: this runs after every
             # turn of the AI's search).
-            self._plies += 1
-            self._stage = _START
+            self.ply_count += 1
+            self.stage = _START
             other = 1 - side
-            self._turn = other
+            self.mover = other
             result = self._end_check(side)
-            if result is None and not self._can_move(other) and not self._gen(self._buffer, True):
+            if result is None and not self.can_move(other) and not self.gen_into(self._buffer, True):
                 result = self._stuck_result()
             if result is not None:
-                self._result = result
-        elif not self._gen(self._buffer, True):
-            self._result = self._stuck_result()
+                self.outcome = result
+        elif not self.gen_into(self._buffer, True):
+            self.outcome = self._stuck_result()
 
-    def _move(self, side, a, b):
+    def end_quiet_turn(self, entry):
+        """End the turn of a quiet move already made with move_piece (entry:
+        its undo-log entry) as do_code would, but without _end_check: the
+        search's fast path calls it where it has ruled out every result
+        (tests/test_fast_path.py: the search plays the same with and
+        without it).  undo_code takes it back."""
+        self.undo_log.append(entry)
+        self.ply_count += 1
+        self.stage = _START
+        self.mover = 1 - (entry >> _SIDE_BIT & 1)
+
+    def would_repeat(self, entry):
+        """True if the move whose undo-log entry is given, played now, would
+        make both sides' last four moves a back-and-forth (_end_check's
+        repetition test)."""
+        log = self.undo_log
+        log.append(entry)
+        found = self.repeat_move(0) >= 0 and self.repeat_move(1) >= 0
+        log.pop()
+        return found
+
+    def move_piece(self, side, a, b):
         """Move the piece on a to b; return the undo fields of the move."""
-        top = self._top
-        under = self._under
+        top = self.top
+        under = self.under
         p = top[a]
         q = top[b]
         fields = q << _CAPTURED | ((p >> _FLAGS) & 7) << _MOVER
@@ -526,17 +547,17 @@ class Game:
         else:
             top[a] = 0
         if q:
-            if self._heroes and q & _GOLD and q & _GUARD and not under[b]:
+            if self.heroes and q & _GOLD and q & _GUARD and not under[b]:
                 under[b] = q & ~_GUARD   # the Golden Soldier becomes a hostage
                 fields |= _TO_HOSTAGE << _WHERE
             else:
                 fields |= self._capture(q) << _WHERE
             enemy_row = HOME_ROW[1 - side]
-            if self._marks:
+            if self.marks:
                 p |= _MARK
             elif not p & (_GUARD | _GOLD) and ROW[b] != enemy_row:
                 p |= _GUARD   # promotion: captured outside the enemy's own camp
-        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self._guards_stay:
+        if ROW[b] == HOME_ROW[1 - side] and p & _GUARD and not self.guards_stay:
             p &= ~_GUARD      # a guard entering the enemy camp turns archer ...
             fields |= self._recover(side) << _BROUGHT   # ... and recovers a piece
         top[b] = p
@@ -548,43 +569,43 @@ class Game:
         gold = q & _GOLD
         if gold and not q & _GUARD:
             where = _TO_OUT           # a Golden Soldier captured as an archer
-        elif self._taken_held:
+        elif self.taken_held:
             where = _TO_HELD if q & _GUARD else _TO_OUT
         else:
             where = _TO_POOL
         if where == _TO_POOL:
-            self._pool[owner] += 1
+            self.pool[owner] += 1
             if gold:
-                self._pool_gold[owner] = 1
+                self.pool_gold[owner] = 1
         elif where == _TO_HELD:
-            self._held[owner] += 1
+            self.held_count[owner] += 1
             if gold:
-                self._held_gold[owner] = 1
+                self.held_gold[owner] = 1
         else:
-            self._out[owner] += 1
+            self.out_count[owner] += 1
         return where
 
     def _recover(self, side):
         """Move one captured piece to the hand; 0 if none, 1 ordinary, 2 golden."""
-        pool = self._pool
+        pool = self.pool
         if not pool[side]:
             return 0
         pool[side] -= 1
-        self._held[side] += 1
-        if pool[side] < self._pool_gold[side]:   # only the Golden Soldier was left
-            self._pool_gold[side] = 0
-            self._held_gold[side] = 1
+        self.held_count[side] += 1
+        if pool[side] < self.pool_gold[side]:   # only the Golden Soldier was left
+            self.pool_gold[side] = 0
+            self.held_gold[side] = 1
             return 2
         return 1
 
     def _bring_back(self, count, gold, side, b):
-        """Put a held (count = _held) or captured (_pool) piece on b, archer
+        """Put a held (count = held_count) or captured (pool) piece on b, archer
         face up, ordinary pieces before the Golden Soldier; 1 ordinary, 2 golden."""
         count[side] -= 1
         golden = count[side] < gold[side]
         if golden:
             gold[side] = 0
-        self._top[b] = _PRESENT | side << 1 | (_GOLD if golden else 0)
+        self.top[b] = _PRESENT | side << 1 | (_GOLD if golden else 0)
         return 2 if golden else 1
 
     def _after_placing(self, side):
@@ -592,53 +613,53 @@ class Game:
 
         An earned redeploy stays on offer for the rest of the turn (RULES.md 8
         "in that turn"; docs/RULES-DECISIONS.md 3)."""
-        if self._stage == _AFTER_R and self._redeploy_possible(side):
+        if self.stage == _AFTER_R and self._redeploy_possible(side):
             return True
-        if not self._one_action and self._can_place(side):
-            self._stage = _AFTER
+        if not self.one_action and self._can_place(side):
+            self.stage = _AFTER
             return True
         return False
 
     def _redeploy_possible(self, side):
-        if not self._markers_on or not self._pool[side] or not self._room(side):
+        if not self.markers_on or not self.pool[side] or not self._room(side):
             return False
-        top = self._top
+        top = self.top
         sidebit = side << 1
-        for m in self._markers:
+        for m in self.marker_points:
             if not top[m] or (top[m] & _NORTH) != sidebit:
                 return False
         return True
 
     # ------------------------------------------------------------- undo
 
-    def _undo(self):
-        entry = self._log.pop()
+    def undo_code(self):
+        entry = self.undo_log.pop()
         side = (entry >> _SIDE_BIT) & 1
-        if self._turn != side:
-            self._plies -= 1      # the action had ended the turn
-            self._turn = side
-        self._stage = (entry >> _STAGE) & 3
-        self._result = None
+        if self.mover != side:
+            self.ply_count -= 1      # the action had ended the turn
+            self.mover = side
+        self.stage = (entry >> _STAGE) & 3
+        self.outcome = None
         kind = entry & _KIND_BITS
         a = (entry >> _SOURCE) & _POINT_BITS
         b = (entry >> _TARGET) & _POINT_BITS
-        top = self._top
+        top = self.top
         if kind == _MOVE:
             # a capture, a recovery, a hostage left behind
             if entry >> _WHERE or (entry >> _CAPTURED) & _POINT_BITS or top[a]:
-                self._unmove(side, a, b, entry)
+                self.unmove_piece(side, a, b, entry)
             else:                       # a quiet move (the AI's hot path)
                 top[a] = _PRESENT | side << 1 | ((entry >> _MOVER) & 7) << _FLAGS
                 top[b] = 0
             return
         which = (entry >> _BROUGHT) & 3
         if kind == _PLACE:
-            self._held[side] += 1
-            self._held_gold[side] |= which >> 1
+            self.held_count[side] += 1
+            self.held_gold[side] |= which >> 1
             top[b] = 0
         elif kind == _RECALL:
             top[a] |= _MARK
-            self._pool[side] += 1
+            self.pool[side] += 1
             top[b] = 0
         elif kind == _FLIP:
             top[a] |= _GUARD
@@ -647,14 +668,14 @@ class Game:
             if kind == _FLIP_PLACE:
                 top[a] |= _GUARD
             else:
-                self._markers_on = True
-            self._pool[side] += 1
-            self._pool_gold[side] |= which >> 1
+                self.markers_on = True
+            self.pool[side] += 1
+            self.pool_gold[side] |= which >> 1
             top[b] = 0
 
-    def _unmove(self, side, a, b, entry):
-        top = self._top
-        under = self._under
+    def unmove_piece(self, side, a, b, entry):
+        top = self.top
+        under = self.under
         q = (entry >> _CAPTURED) & _POINT_BITS
         if top[a]:                 # the mover had stood on a stack
             under[a] = top[a]
@@ -667,40 +688,40 @@ class Game:
             if where == _TO_HOSTAGE:
                 under[b] = 0
             elif where == _TO_POOL:
-                self._pool[owner] -= 1
+                self.pool[owner] -= 1
                 if gold:
-                    self._pool_gold[owner] = 0
+                    self.pool_gold[owner] = 0
             elif where == _TO_HELD:
-                self._held[owner] -= 1
+                self.held_count[owner] -= 1
                 if gold:
-                    self._held_gold[owner] = 0
+                    self.held_gold[owner] = 0
             else:
-                self._out[owner] -= 1
+                self.out_count[owner] -= 1
         if entry >> _BROUGHT:
             self._unrecover(side, (entry >> _BROUGHT) & 3)
 
     def _unrecover(self, side, which):
         if which:
-            self._held[side] -= 1
-            self._pool[side] += 1
+            self.held_count[side] -= 1
+            self.pool[side] += 1
             if which == 2:
-                self._held_gold[side] = 0
-                self._pool_gold[side] = 1
+                self.held_gold[side] = 0
+                self.pool_gold[side] = 1
 
     # ------------------------------------------------------- end of game
 
-    def _can_move(self, side):
+    def can_move(self, side):
         """True if the side has a legal move now (a quick test at the start of
         its turn, for the stuck check: it runs after every turn of the AI's
         search).  Scans from the side's home row outwards, where its pieces
         usually are; False says only "no move", not "no action"."""
-        top = self._top
-        nbrs = self._nbrs[side]
+        top = self.top
+        nbrs = self.neighbours[side]
         sidebit = side << 1
         own_row = HOME_ROW[side]
         enemy_row = HOME_ROW[1 - side]
-        camp_safe = self._camp_safe
-        ban = self._ban
+        camp_safe = self.camp_safe
+        ban = self.ban
         row = ROW
         found = -1                # with the ban: the first move found (it may be banned)
         if side:
@@ -718,7 +739,7 @@ class Game:
                         return True   # (two moves: the back-and-forth ban forbids one at most)
                     found = f << _SOURCE | t << _TARGET
             f += step
-        return found >= 0 and found != self._repeat_move(side)
+        return found >= 0 and found != self.repeat_move(side)
 
     def _end_check(self, mover):
         """RULES.md section 2 order: wipe-out, camp, repetition, ply limit.
@@ -726,28 +747,28 @@ class Game:
         This runs at the end of every turn of the AI's search: the last action
         rules out most of it before the slower tests run (same results)."""
         other = 1 - mover
-        ban = self._ban
-        log = self._log
+        ban = self.ban
+        log = self.undo_log
         last = log[-1]
         moved = not last & _KIND_BITS     # the turn ended with a move (_MOVE)
         # Pieces leave the board and the hand only by captures: a turn that
         # ended with a move that took nothing made its only move (the turn
         # ends with the move or after it) and captured nothing.
         if not ban and (not moved or last >> _CAPTURED & _POINT_BITS):
-            pool = self._pool
-            out = self._out
+            pool = self.pool
+            out = self.out_count
             if pool[other] + out[other] == 5:   # nothing on board or held
                 return self._win(mover, WIPEOUT)
             if pool[mover] + out[mover] == 5:
                 return self._win(other, WIPEOUT)
         # Legendary and Jasyr: a side wins at the end of *its* turn only.  A
         # move that ends outside the enemy camp leaves a piece outside.
-        if (not moved or ROW[last >> _TARGET & _POINT_BITS] == HOME_ROW[other]) and self._all_in_camp(mover):
-            return self._tally(CAMP) if self._scored else self._win(mover, CAMP)
+        if (not moved or ROW[last >> _TARGET & _POINT_BITS] == HOME_ROW[other]) and self.all_in_camp(mover):
+            return self._tally(CAMP) if self.scored else self._win(mover, CAMP)
         # The other side was not all in camp after its own turn (the game would
         # have ended), and its pieces change since only by a capture: a last
         # action that is a move taking nothing was the turn's only move.
-        if self._scored and (not moved or last >> _CAPTURED & _POINT_BITS) and self._all_in_camp(other):
+        if self.scored and (not moved or last >> _CAPTURED & _POINT_BITS) and self.all_in_camp(other):
             return self._tally(CAMP)
         if not ban and len(log) >= 8:     # a repetition takes 4 moves a side
             # Quick test: after three single-move turns (side bit 13), the
@@ -757,24 +778,24 @@ class Game:
             if ((last | e2 | e3) & _KIND_BITS or not (last ^ e2) >> _SIDE_BIT & 1
                     or (last ^ e3) >> _SIDE_BIT & 1
                     or e3 & _ACTION_BITS == _reverse(last & _ACTION_BITS)):
-                if self._repeat_move(0) >= 0 and self._repeat_move(1) >= 0:
+                if self.repeat_move(0) >= 0 and self.repeat_move(1) >= 0:
                     return self._tally(REPETITION)
         limit = self.ply_limit
-        if limit is not None and self._plies >= limit:
+        if limit is not None and self.ply_count >= limit:
             return self._tally(LIMIT)
         return None
 
     def _stuck_result(self):
         return self._tally(STUCK)
 
-    def _all_in_camp(self, side):
+    def all_in_camp(self, side):
         """All the side's pieces on the board (at least one) stand on its enemy camp.
 
         The same as "its _score() points are twice its pieces in camp, and
         those are not none", but it stops at the first own piece (or hostage)
         outside the camp: this runs after every turn of the AI's search."""
-        top = self._top
-        under = self._under
+        top = self.top
+        under = self.under
         sidebit = side << 1
         if side:                          # North's enemy camp is row 1: points 0..4
             p, stop, step, camp = 24, 4, -1, 0
@@ -802,8 +823,8 @@ class Game:
     def _score(self, side):
         """(points, pieces on the enemy camp) of a side: 2 a piece there, 1 elsewhere."""
         enemy_row = HOME_ROW[1 - side]
-        top = self._top
-        under = self._under
+        top = self.top
+        under = self.under
         sidebit = side << 1
         points = in_camp = 0
         for p in range(25):
@@ -823,7 +844,7 @@ class Game:
 
     def _tally(self, reason):
         """Score both sides; more points wins, then (unless ties stand) more pieces in camp."""
-        if not self._scored:
+        if not self.scored:
             return Result(None, None, reason)
         south, south_camp = self._score(0)
         north, north_camp = self._score(1)
@@ -837,7 +858,7 @@ class Game:
     def _win(self, side, reason):
         """An outright win: the winner scores its tally, the loser nothing."""
         points = None
-        if self._scored:
+        if self.scored:
             mine = self._score(side)[0]
             points = (mine, 0) if side == 0 else (0, mine)
         return Result(SIDE_NAMES[side], points, reason)
@@ -866,15 +887,15 @@ class Game:
         if (self.rules, self.expansions, self.ply_limit) != \
                 (other.rules, other.expansions, other.ply_limit):
             raise ValueError("sync_from needs a game of the same rules and expansions")
-        for name in ("_top", "_under", "_held", "_pool", "_out", "_held_gold", "_pool_gold"):
+        for name in ("top", "under", "held_count", "pool", "out_count", "held_gold", "pool_gold"):
             getattr(self, name)[:] = getattr(other, name)
-        self._markers_on = other._markers_on
-        self._turn = other._turn
-        self._stage = other._stage
-        self._plies = other._plies
-        self._result = other._result
-        log = self._log
-        src = other._log
+        self.markers_on = other.markers_on
+        self.mover = other.mover
+        self.stage = other.stage
+        self.ply_count = other.ply_count
+        self.outcome = other.outcome
+        log = self.undo_log
+        src = other.undo_log
         del log[:]
         for k in range(max(0, len(src) - log_tail), len(src)):
             log.append(src[k])
@@ -884,18 +905,18 @@ class Game:
         (tops and hostages), each side's held, captured and out pieces (and
         where its Golden Soldier is), the side to act, the turn's stage and
         the markers. Not the history, the ply count or the result."""
-        s = bytearray(self._top)
-        s.extend(self._under)
-        for counts in (self._held, self._pool, self._out, self._held_gold, self._pool_gold):
+        s = bytearray(self.top)
+        s.extend(self.under)
+        for counts in (self.held_count, self.pool, self.out_count, self.held_gold, self.pool_gold):
             s.extend(counts)
-        s.append(self._turn)
-        s.append(self._stage)
-        s.append(1 if self._markers_on else 0)
+        s.append(self.mover)
+        s.append(self.stage)
+        s.append(1 if self.markers_on else 0)
         return bytes(s)
 
     def __repr__(self):
         return "<Game %s %s ply %d>" % (self.rules, "+".join(self.expansions) or "-",
-                                        self._plies)
+                                        self.ply_count)
 
 
 def _reverse(code):

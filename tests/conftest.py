@@ -55,13 +55,55 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Without --full, the tests marked `full` are deselected (not run, not skipped)."""
-    if config.getoption("--full"):
-        return
-    volume = [item for item in items if item.get_closest_marker("full") is not None]
-    if volume:
-        config.hook.pytest_deselected(items=volume)
-        items[:] = [item for item in items if item.get_closest_marker("full") is None]
+    """Without --full, the tests marked `full` are deselected (not run, not
+    skipped). On several processes (pytest-xdist's -n), the longest first."""
+    if not config.getoption("--full"):
+        volume = [item for item in items if item.get_closest_marker("full") is not None]
+        if volume:
+            config.hook.pytest_deselected(items=volume)
+            items[:] = [item for item in items if item.get_closest_marker("full") is None]
+    if _parallel(config):
+        _longest_first(config, items)
+
+
+# Durations of the last runs (the cache's jarmo/durations, seconds by test
+# id): with the tests spread over processes, the run ends when the last
+# process does, so the longest tests go first and the short ones fill in.
+# A test not timed yet counts as long if it boots an emulated board.
+DURATIONS = "jarmo/durations"
+_DEVICE_GUESS = 60.0
+
+
+def _parallel(config):
+    return bool(getattr(config.option, "numprocesses", None)) or hasattr(config, "workerinput")
+
+
+def _longest_first(config, items):
+    cache = getattr(config, "cache", None)      # (None with -p no:cacheprovider)
+    known = cache.get(DURATIONS, {}) if cache is not None else {}
+
+    def seconds(item):
+        guess = _DEVICE_GUESS if "tests/device/" in item.nodeid else 0.0
+        return known.get(item.nodeid, guess)
+
+    items.sort(key=seconds, reverse=True)      # (stable: ties keep their order)
+
+
+_TIMED = {}
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        _TIMED[report.nodeid] = round(report.duration, 1)
+
+
+def pytest_sessionfinish(session):
+    # the controlling process keeps the figures (workers send it their reports)
+    config = session.config
+    if _TIMED and getattr(config, "cache", None) is not None and not hasattr(config, "workerinput"):
+        known = config.cache.get(DURATIONS, {})
+        known.update(_TIMED)
+        config.cache.set(DURATIONS, known)
 
 
 def pytest_report_header(config):

@@ -27,22 +27,22 @@ def _play_checked(rules, expansions, south, north, seed, kinds):
     g = Game(rules, expansions, 200)
     players = (Player(south, seed * 2 + 1), Player(north, seed * 2 + 2))
     while g.result() is None:
-        side = g._turn
+        side = g.mover
         turn = players[side].choose(g)
         assert turn
         for code in turn:
-            assert g.result() is None and g._turn == side
+            assert g.result() is None and g.mover == side
             legal = g.legal_codes()
             assert code in legal, (rules, expansions, code, legal, g.history())
             kind = code & 7
-            if kind == 2 and g._stage == 0 and (rules == "jasyr"):
+            if kind == 2 and g.stage == 0 and (rules == "jasyr"):
                 kinds.add((rules, "whole-turn place"))
             elif kind == 2:
-                kinds.add((rules, "place before the move" if g._stage < 2 else "place after the move"))
+                kinds.add((rules, "place before the move" if g.stage < 2 else "place after the move"))
             else:
                 kinds.add((rules, KIND_NAMES[kind]))
             g.play_code(code)
-        assert g.result() is not None or g._turn != side
+        assert g.result() is not None or g.mover != side
     return g
 
 
@@ -177,7 +177,7 @@ g = Game('standard', ('heroes', 'challenges'))
 players = (Player('greedy', 1), Player('greedy', 2))
 most = 0
 for k in range(16):
-    p = players[g._turn]
+    p = players[g.mover]
     p.choose(g)                      # first use of the buffers, then measure
     gc.collect()
     gc.disable()
@@ -220,7 +220,7 @@ def test_every_level_holds_little_ram_between_turns():
                       "g = Game(%r, ('heroes', 'challenges'))\np = Player(%d, 1)\nq = Player(2, 2)\n"
                       "for k in range(10):\n"
                       "    if g.result() is None:\n"
-                      "        for code in (p if g._turn == 0 else q).choose(g):\n"
+                      "        for code in (p if g.mover == 0 else q).choose(g):\n"
                       "            g.play_code(code)" % (rules, level),
                       collect, collect, "import gc; _held = gc.mem_alloc()",
                       "p = None", collect, collect,

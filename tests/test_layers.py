@@ -1,7 +1,8 @@
-"""jarmo/ in layers: the rules core, then the AI, the saves and the link
-protocol beside each other, then the app. A module imports its own layer and those below it,
-never one above (checked on the source, function-level imports too), and
-every module has a layer, so a new one is placed on purpose.
+"""jarmo/ in layers (tests/layers.py): the rules core, then the AI, the
+saves and the link protocol beside each other, then the app. A module
+imports its own layer and those below it, never one above (checked on the
+source, function-level imports too), and every module has a layer, so a new
+one is placed on purpose.
 
 The layers are named, not folders: a subpackage costs RAM on the board
 (docs/ARCHITECTURE.md, "Layers": about 240 bytes a subpackage on the
@@ -11,22 +12,10 @@ emulated Pico), so jarmo/ stays one folder and this test keeps the order.
 import pathlib
 
 from tests.app.test_app_layers import _names, imported_by
+from tests.layers import LAYERS
 
 JARMO = pathlib.Path(__file__).resolve().parents[1] / "jarmo"
 
-# what each layer may import besides itself
-LAYERS = {
-    "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
-                   "game", "match", "save", "unload")),
-    "ai": (("rules",), ("ai", "evaluation")),
-    "saves": (("rules",), ("flashfile", "storage", "compaction", "gamerec")),
-    "link": (("rules",), ("link",)),
-    "app": (("rules", "ai", "saves", "link"), ("buttons", "players", "linkplay", "stats", "campaign", "legacy",
-                                                 "app", "app_base", "app_link",
-                                       "app_view", "app_turn", "app_legend", "app_end", "app_play", "app_assist",
-                                       "app_menu", "app_screens", "app_help", "app_stats", "app_campaign",
-                                       "app_lesson", "app_start")),
-}
 LAYER_OF = dict((m, name) for name, (_below, modules) in LAYERS.items() for m in modules)
 
 

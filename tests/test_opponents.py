@@ -22,7 +22,7 @@ def test_the_legacy_opponent_plays_the_turns_of_the_former_level_5(rules):
     players = (make_player("3-legacy", 5), make_player(2, 6))
     line = []
     while g.result() is None:
-        p = players[g._turn]
+        p = players[g.mover]
         turn = p.choose(g)
         line.append((turn, p.nodes))
         for code in turn:

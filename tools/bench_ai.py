@@ -35,8 +35,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from host.selfplay import run_games  # noqa: E402
+from jarmo.rulesets import RULE_SETS  # noqa: E402
 
-RULES = ("classic", "standard", "legendary", "jasyr")
+RULES = RULE_SETS
 PAIRS = (("greedy", "random", 90.0), ("2", "greedy", 65.0), ("3", "2", 65.0),
          ("3", "3-legacy", 50.0), ("4", "3", 65.0))
 

@@ -29,20 +29,21 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from jarmo import rulesets as R  # noqa: E402
 from jarmo.ai import Player  # noqa: E402
-from jarmo.game import Game  # noqa: E402
+from jarmo.game import EXPANSIONS, Game  # noqa: E402
 from jarmo.rng import Rng  # noqa: E402
 
 SHARED = os.environ.get("JARMO_RP2040", os.path.join(os.path.dirname(ROOT), "shared", "rp2040"))
 FIRMWARE = os.path.join(SHARED, "circuitpython-raspberry_pi_pico.uf2")
 MPY_CROSS = os.path.join(SHARED, "mpy-cross")
 
-MIXES = ("classic", "standard", "standard+heroes+challenges", "legendary",
-         "legendary+heroes+challenges", "jasyr", "jasyr+heroes+challenges")
-ALL_MIXES = ("classic", "standard", "standard+heroes", "standard+challenges",
-             "standard+heroes+challenges", "legendary", "legendary+heroes",
-             "legendary+challenges", "legendary+heroes+challenges", "jasyr",
-             "jasyr+heroes", "jasyr+challenges", "jasyr+heroes+challenges")
+# Every rule set, alone and with both expansions (where it takes them);
+# ALL_MIXES: with every set of expansions.
+_TAKES = tuple(r for r in R.RULE_SETS if not R.row(r)[R.FEATURES] & R.NO_EXPANSIONS)
+MIXES = tuple(m for r in R.RULE_SETS for m in ((r, r + "+" + "+".join(EXPANSIONS)) if r in _TAKES else (r,)))
+ALL_MIXES = tuple(m for r in R.RULE_SETS for m in (
+    (r, r + "+heroes", r + "+challenges", r + "+heroes+challenges") if r in _TAKES else (r,)))
 # Limits per level name (ms): any whole turn, and any step() slice.
 LIMITS = {"greedy": 50, "2": 150, "3": 1000, "4": 3000}
 SLICE_LIMIT = 30
@@ -70,7 +71,7 @@ def positions(mix, count):
         snaps = []
         while g.result() is None and g.plies < 160:
             snaps.append(list(g.history()))
-            for code in players[g._turn].choose(g):
+            for code in players[g.mover].choose(g):
                 g.play_code(code)
         if len(snaps) < 6:
             continue

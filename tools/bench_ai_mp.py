@@ -23,7 +23,7 @@ except NameError:          # MicroPython runPython: no __file__; the runner set 
     pass
 
 from jarmo.ai import Player
-from jarmo.game import Game
+from jarmo.game import RULE_SETS, Game
 
 MP = sys.implementation.name == "micropython"
 HAS_ALLOC = hasattr(gc, "mem_alloc")      # MicroPython only
@@ -49,7 +49,7 @@ def positions(rules):
         g = Game(rules, (), 300)
         players = (Player("greedy", seed * 2 + 1), Player("greedy", seed * 2 + 2))
         while g.result() is None and g.plies < PLIES[-1]:
-            for code in players[g._turn].choose(g):
+            for code in players[g.mover].choose(g):
                 g.play_code(code)
             if g.plies in PLIES and g.result() is None:
                 found.append(Game.load(g.dump()))
@@ -135,7 +135,7 @@ def main():
     print("  %s:" % name)
     print("  (ms per turn, mean over the positions; nodes = actions applied; bytes = most allocated"
           " by one turn, gc disabled)")
-    for rules in ("classic", "standard", "legendary", "jasyr"):
+    for rules in RULE_SETS:
         games = positions(rules)
         g_us, g_nodes, g_max, g_alloc, g_pn = measure("greedy", games, alloc=True)
         l_us, l_nodes, l_max, l_alloc, l_pn = measure(2, games, alloc=True)

@@ -27,23 +27,25 @@ BUDGET_PLY_ALLOC = 2 * 1024
 # Plays n random games of every mix with jarmo.rng; shared by both interpreters.
 PLAYOUT = """
 from jarmo import Game
+from jarmo import rulesets as R
+from jarmo.game import EXPANSIONS
 from jarmo.rng import Rng
-MIXES = (("classic", ()), ("standard", ("heroes", "challenges")),
-         ("legendary", ("heroes", "challenges")), ("jasyr", ("heroes", "challenges")))
+# every rule set, with both expansions where it takes them
+MIXES = tuple((r, () if R.row(r)[R.FEATURES] & R.NO_EXPANSIONS else EXPANSIONS) for r in R.RULE_SETS)
 def playouts(n, seed, public=True):
     rng = Rng(seed)
     actions = 0
     buf = [0] * 96
     for i in range(n):
-        rules, expansions = MIXES[i % 4]
+        rules, expansions = MIXES[i % len(MIXES)]
         game = Game(rules, expansions, 200)
-        while game._result is None:
+        while game.outcome is None:
             if public:
                 legal = game.legal()
                 game.play(legal[rng.below(len(legal))])
             else:
-                count = game._gen(buf)
-                game._do(buf[rng.below(count)])
+                count = game.gen_into(buf)
+                game.do_code(buf[rng.below(count)])
             actions += 1
     return actions
 """

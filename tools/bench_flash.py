@@ -29,13 +29,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from jarmo.rulesets import RULE_SETS  # noqa: E402
+
 CYCLES = 100000
 GAMES_A_DAY = 50
 BUDGET_PER_100_TURNS = 1.0
 BUDGET_YEARS = 20
 BUDGET_SAVE_MS = 5.0
 BUDGET_PASS_MS = 100.0
-RULES = ("classic", "standard", "legendary", "jasyr")
+RULES = RULE_SETS
 
 
 def projection(erases, games, turns):
@@ -60,7 +62,7 @@ def host(games):
     turns = 0
     programmed = 0
     for k in range(games):
-        new_game(clock, RULES[k % 4], opponent="AI greedy")
+        new_game(clock, RULES[k % len(RULES)], opponent="AI greedy")
         for _ in range(400):
             if app.state == "play":
                 legal = app.game.legal()

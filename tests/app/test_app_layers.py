@@ -1,27 +1,18 @@
 """The app's modules import only downwards: no cycles, no module imports jarmo.app.
 
-The layers are app_base's comment: a module may import app modules of lower
-layers only (a state goes to another state with App.goto, never by
+The layers are tests/layers.py's APP_STEPS: a module may import app modules
+of lower steps only (a state goes to another state with App.goto, never by
 importing it). Checked on the source with ast, function-level imports too.
 """
 
 import ast
 import pathlib
 
+from tests.layers import APP_STEPS
+
 JARMO = pathlib.Path(__file__).resolve().parents[2] / "jarmo"
 
-# lowest first; modules on one layer do not import each other
-LAYERS = (
-    ("app_base",),
-    ("app_view",),
-    ("app_turn", "app_legend", "app_end", "stats"),
-    ("app_play",),
-    ("app_assist",),
-    ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson", "app_link"),
-    ("app_start",),
-    ("app",),
-)
-LAYER = dict((name, k) for k in range(len(LAYERS)) for name in LAYERS[k])
+LAYER = dict((name, k) for k in range(len(APP_STEPS)) for name in APP_STEPS[k])
 
 
 def app_modules():
@@ -70,8 +61,8 @@ def test_the_app_modules_import_each_other_without_a_cycle():
 def test_every_app_module_has_a_layer():
     # a new app module takes the lowest layer above everything it imports
     missing = [name for name in app_modules() if name not in LAYER]
-    assert not missing, "app modules without a layer in LAYERS: %s" % missing
-    assert not [name for name in LAYER if name not in app_modules()], "LAYERS names a module gone"
+    assert not missing, "app modules without a step in tests/layers.py APP_STEPS: %s" % missing
+    assert not [name for name in LAYER if name not in app_modules()], "APP_STEPS names a module gone"
 
 
 def test_the_layered_modules_import_only_downwards():

@@ -21,7 +21,9 @@ def test_at_least_eight_battles_at_rising_levels_across_rule_sets():
     assert levels == sorted(levels)
     assert set(levels) == {0, 1, 2, 3, 4}          # random .. 4
     assert max(levels) < len(LEVELS)
-    assert set(b[0] for b in BATTLES) == set(RULE_SETS)
+    # (a rule set needs no battle: a new one goes at the end, the progress
+    # being one byte a battle by position)
+    assert set(b[0] for b in BATTLES) <= set(RULE_SETS)
     assert set(e for b in BATTLES for e in b[1]) == set(EXPANSIONS)
     for rules, expansions, _level, side in BATTLES:
         Game(rules, expansions)                    # every battle is a valid game

@@ -354,7 +354,7 @@ def test_the_action_buffers_hold_every_legal_action():
     # and a flip with a placement (legendary): 6 each; plus 5 placements.
     for rules in ("classic", "standard", "legendary", "jasyr"):
         g = Game(rules)
-        assert max(len(points) for side in g._nbrs for points in side) <= 6
+        assert max(len(points) for side in g.neighbours for points in side) <= 6
     assert 5 * 6 + 5 <= len(Player(2)._buffer(0))
     most = 0
     for rules, expansions in MIXES:
@@ -476,13 +476,13 @@ def test_the_menu_keeps_only_the_tables_of_the_game_it_would_start():
 def _full_end_check(g, mover):
     """The end-of-turn tests without the quick ones (RULES.md section 2 order)."""
     other = 1 - mover
-    if not g._ban and 5 in (g._pool[other] + g._out[other], g._pool[mover] + g._out[mover]):
+    if not g.ban and 5 in (g.pool[other] + g.out_count[other], g.pool[mover] + g.out_count[mover]):
         return "wipeout"
-    if g._all_in_camp(mover) or (g._scored and g._all_in_camp(other)):
+    if g.all_in_camp(mover) or (g.scored and g.all_in_camp(other)):
         return "camp"
-    if not g._ban and g._repeat_move(0) >= 0 and g._repeat_move(1) >= 0:
+    if not g.ban and g.repeat_move(0) >= 0 and g.repeat_move(1) >= 0:
         return "repetition"
-    if g.ply_limit is not None and g._plies >= g.ply_limit:
+    if g.ply_limit is not None and g.ply_count >= g.ply_limit:
         return "limit"
     return None
 

@@ -10,9 +10,14 @@ Trace parses hardware/trace.py's console lines; expected_grb() turns an app
 frame into the bytes the pixel pin must carry.
 """
 
+import contextlib
+import fcntl
+import hashlib
 import importlib.util
 import os
 import re
+import shutil
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
@@ -50,15 +55,50 @@ def build_drive(folder, profile, mpy=True, trace=2, files=None, frozen=False, **
     """
     os.makedirs(folder, exist_ok=True)
     compiler = deploy.find_mpy_cross(mpy_cross_path()) if mpy and mpy_cross_path() and not frozen else None
+    if compiler is not None:
+        compiler = CachedMpyCross(compiler.path, compiler.banner)
     pairs = [("JARMO_TRACE", str(trace))]
     for key, value in settings.items():
         pairs.append(deploy.parse_setting("%s=%s" % (key, value)))
-    deploy.deploy(folder, profile, mpy_cross=compiler, force=True, settings=pairs,
-                  log=lambda s: None, frozen=frozen)
+    with _one_deploy_at_a_time():
+        deploy.deploy(folder, profile, mpy_cross=compiler, force=True, settings=pairs,
+                      log=lambda s: None, frozen=frozen)
     for name, data in (files or {}).items():
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
     return folder
+
+
+class CachedMpyCross(deploy.MpyCross):
+    """mpy-cross with its output kept by what went in (the compiler's banner,
+    the name, the source): every device test deploys the project, and most
+    files are the same every time (the cache is the firmware's folder, kept
+    between CI runs with it)."""
+
+    def compile(self, src, dst, name):
+        with open(src, "rb") as f:
+            key = hashlib.sha256(("%s\0%s\0" % (self.banner, name)).encode() + f.read()).hexdigest()
+        kept = os.path.join(_firmware_tool().cache_dir(), "mpy", key[:2], key + ".mpy")
+        if not os.path.exists(kept):
+            super().compile(src, dst, name)
+            os.makedirs(os.path.dirname(kept), exist_ok=True)
+            part = "%s.%d" % (kept, os.getpid())
+            shutil.copyfile(dst, part)
+            os.replace(part, kept)         # whole or not at all: another worker may read it
+            return
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(kept, dst)
+
+
+@contextlib.contextmanager
+def _one_deploy_at_a_time():
+    """Deploys fill the checkout's lib/ (tools/deploy.fill_lib) before copying
+    it: tests run in parallel (pytest-xdist) take turns."""
+    path = os.path.join(tempfile.gettempdir(), "jarmo-deploy-%s.lock"
+                        % hashlib.sha256(ROOT.encode()).hexdigest()[:12])
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def firmware_unavailable(profile_name, kind, firmware_option=None):

@@ -10,10 +10,12 @@ the ARM compiler is installed (seconds once built) and skipped otherwise.
 
 import pytest
 
+from hardware.profiles import PROFILES
 from tests.device import stage
 from tests.device.test_game_on_device import booted, play_a_turn_and_the_ais, tap, trace, wait_state
 
-DEVICE_PROFILES = ("pico", "qtpy_bff", "feather_oled", "joystick", "tabletop")
+# every profile of a board (not the PC's), a firmware each
+DEVICE_PROFILES = tuple(name for name, prof in PROFILES.items() if prof["board_id"])
 
 
 def repl(dev, command, answer, timeout_ms=5000):

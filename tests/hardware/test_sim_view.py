@@ -574,3 +574,11 @@ def test_without_a_display_a_line_says_what_the_lit_leds_mean(tmp_path):
         assert any("(it blinks: SELECT does it)" in t for t in said)
     finally:
         leds.pixels.deinit()
+
+
+def test_every_screen_of_the_app_has_its_row_in_the_view():
+    """A new screen (a row of jarmo.app_base.SCREENS) fails here until the
+    simulator knows when its LEDs show the board and what they mean."""
+    from jarmo import app_base as B
+    ids = set(range(len(B.SCREENS) // B.SCREEN))
+    assert set(view.SCREEN_LEDS) == ids | {view.REPLAY}

@@ -1,0 +1,32 @@
+"""The layers of jarmo/: the one list tests/test_layers.py and
+tests/app/test_app_layers.py check (the docs and the modules' comments
+name this file rather than copy it).
+
+A module imports its own layer and those below it, never one above; in the
+app layer its own modules import only from lower steps of APP_STEPS.
+"""
+
+# The app layer's own order, lowest first; modules on one step do not
+# import each other (a state goes to another with App.goto).
+APP_STEPS = (
+    ("app_base",),
+    ("app_view",),
+    ("app_turn", "app_legend", "app_end", "stats"),
+    ("app_play",),
+    ("app_assist",),
+    ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson", "app_link"),
+    ("app_start",),
+    ("app",),
+)
+
+# layer: (the layers it may import besides itself, its modules)
+LAYERS = {
+    "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
+                   "game", "match", "save", "unload")),
+    "ai": (("rules",), ("ai", "evaluation")),
+    "saves": (("rules",), ("flashfile", "storage", "compaction", "gamerec")),
+    "link": (("rules",), ("link",)),
+    "app": (("rules", "ai", "saves", "link"),
+            ("buttons", "players", "linkplay", "campaign", "legacy")
+            + tuple(m for step in APP_STEPS for m in step)),
+}
