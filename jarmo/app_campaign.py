@@ -16,7 +16,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State
+from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State, unfinished
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.campaign import BATTLES, Progress
 from jarmo.game import Game
@@ -82,12 +82,13 @@ class Campaign(State):
             if running == self.k:
                 app.next_turn()             # the battle in progress: back to it
                 return
-            if self.progress.is_open(self.k) and (asked or running < 0):
+            if self.progress.is_open(self.k) and (asked or not unfinished(app)):
                 start(app, self.k)
                 return
             if self.progress.is_open(self.k):
-                self.ask = 1                # it would leave the other one unfinished
-                self.msg = "Battle %d unfinished" % (running + 1)
+                self.ask = 1                # it would leave the running game unfinished
+                self.msg = "Battle %d unfinished" % (running + 1) if running >= 0 else \
+                    "Game unfinished"
             else:
                 self.msg = "Win battle %d first" % self.k
         self._text(app)
@@ -110,6 +111,9 @@ class Campaign(State):
         """The ladder on the LEDs (behind the text on a display too)."""
         p = self.progress
         now = app.now
+        if self.ask and V.blink(now, 512):
+            V.draw_question(buf, now)   # asked: red flashes between the ladder's frames
+            return
         V.clear(buf)
         breathe = 48 + (V.tri(now, 2048) >> 1)
         for k in range(len(BATTLES)):
