@@ -141,15 +141,6 @@ def expansions(s):
     return out
 
 
-def unfinished(app):
-    """A running game (or match) that starting another would throw away: one
-    still being played, or a match with games to come (asked first: the
-    menu's New game, the campaign's ladder)."""
-    g = app.game
-    m = app.match
-    return g is not None and (g.result() is None or m is not None and not m.over())
-
-
 def wrap(text, width=21, lines=2):
     """Up to `lines` lines of at most `width` characters, cut at spaces."""
     out = []

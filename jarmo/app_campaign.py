@@ -16,7 +16,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State, unfinished
+from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.campaign import BATTLES, Progress
 from jarmo.game import Game
@@ -79,10 +79,15 @@ class Campaign(State):
         elif b == SELECT:
             # the battle in progress (app.battle is -1 outside one), while not over
             running = app.battle if app.battle >= 0 and app.game.result() is None else -1
+            # a running game or match left unfinished by the battle (the
+            # menu's unfinished(); a battle is one game, never a match)
+            g = app.game
+            m = app.match
+            left = g is not None and (g.result() is None or m is not None and not m.over())
             if running == self.k:
                 app.next_turn()             # the battle in progress: back to it
                 return
-            if self.progress.is_open(self.k) and (asked or not unfinished(app)):
+            if self.progress.is_open(self.k) and (asked or not left):
                 start(app, self.k)
                 return
             if self.progress.is_open(self.k):
@@ -112,7 +117,7 @@ class Campaign(State):
         p = self.progress
         now = app.now
         if self.ask and V.blink(now, 512):
-            V.draw_question(buf, now)   # asked: red flashes between the ladder's frames
+            V.draw_count(buf, 0, 25, V.RED)     # asked: red flashes between the ladder's frames
             return
         V.clear(buf)
         breathe = 48 + (V.tri(now, 2048) >> 1)

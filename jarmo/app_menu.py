@@ -49,7 +49,6 @@ from jarmo.app_base import (
     State,
     expansions,
     takes_expansions,
-    unfinished,
 )
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
 from jarmo.game import Game
@@ -268,12 +267,17 @@ class Menu(State):
                 return
         elif not ITEMS[item * ITEM + VALUES]:     # Resume, New game, Statistics, How to play, ...
             if b == SELECT:
+                g = app.game
+                m = app.match
                 if item == RESUME:
                     resume(app)
                 elif item == NEW and app.battle >= 0 and app.game.result() is None:
                     app.goto(S_CAMPAIGN, -1)    # the battle would be left unfinished: ask there
-                elif item == NEW and app.battle < 0 and unfinished(app):
-                    self.asked = True               # it would be thrown away: ask first
+                elif item == NEW and app.battle < 0 and g is not None and (
+                        g.result() is None or m is not None and not m.over()):
+                    # a game still played, or a match with games to come,
+                    # would be thrown away: ask first
+                    self.asked = True
                 elif item == NEW:
                     new_game(app)
                 elif item == HINT:
@@ -297,7 +301,10 @@ class Menu(State):
         one white LED at the item's fixed place (ITEMS) says which item, and
         its value is a count of LEDs lit from a1."""
         if self.asked:
-            V.draw_question(buf, app.now)
+            # the question: every LED flashes red (the refusal's colour)
+            V.clear(buf)
+            if V.blink(app.now, 512):
+                V.draw_count(buf, 0, 25, V.RED)
             return
         if app.has_display:
             app.board.draw(buf, app.now)

@@ -169,14 +169,6 @@ def clear(buf):
         buf[j] = 0
 
 
-def draw_question(buf, now):
-    """A question that would throw a game away (SELECT again: yes): every
-    LED flashes red, the refusal's colour, until it is answered."""
-    on = blink(now, 512)
-    for i in range(25):
-        put(buf, i, RED if on else 0)
-
-
 def blink(now, period=1024):
     """True in the first half of each period (period a power of two)."""
     return not now & (period >> 1)
