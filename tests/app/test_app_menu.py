@@ -1,5 +1,7 @@
 """The menus: every item, values, LED-only menu, statistics screen."""
 
+import pytest
+
 from jarmo import app_menu as M
 from jarmo import app_view as V
 from jarmo.app import App
@@ -419,3 +421,24 @@ def test_starting_a_battle_during_a_game_asks_before_leaving_it():
     clock.press(SELECT)
     clock.press(SELECT)                             # yes
     assert app.game is not game and app.battle == 0
+
+
+@pytest.mark.parametrize("item", ["First game", "Statistics", "How to play"])
+def test_the_screens_that_keep_the_running_game_ask_nothing(item):
+    """The lesson (its own Game), Statistics and How to play leave the running
+    game as it is: no question, and Resume goes back to the same game."""
+    app, clock = _in_a_game()
+    game = app.game
+    plies = game.plies
+    menu_to(clock, item)
+    clock.press(SELECT)
+    assert app.state != "menu" and "SELECT again" not in " ".join(app.text), app.text
+    clock.run(1000)
+    for _ in range(3):
+        if app.state == "menu":
+            break
+        clock.press(MENU)
+    assert app.state == "menu", app.state
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.game is game and game.plies == plies and app.state == "play"
