@@ -79,15 +79,21 @@ class Campaign(State):
         elif b == SELECT:
             # the battle in progress (app.battle is -1 outside one), while not over
             running = app.battle if app.battle >= 0 and app.game.result() is None else -1
+            # a running game or match left unfinished by the battle (the
+            # menu's unfinished(); a battle is one game, never a match)
+            g = app.game
+            m = app.match
+            left = g is not None and (g.result() is None or m is not None and not m.over())
             if running == self.k:
                 app.next_turn()             # the battle in progress: back to it
                 return
-            if self.progress.is_open(self.k) and (asked or running < 0):
+            if self.progress.is_open(self.k) and (asked or not left):
                 start(app, self.k)
                 return
             if self.progress.is_open(self.k):
-                self.ask = 1                # it would leave the other one unfinished
-                self.msg = "Battle %d unfinished" % (running + 1)
+                self.ask = 1                # it would leave the running game unfinished
+                self.msg = "Battle %d unfinished" % (running + 1) if running >= 0 else \
+                    "Game unfinished"
             else:
                 self.msg = "Win battle %d first" % self.k
         self._text(app)
@@ -110,6 +116,9 @@ class Campaign(State):
         """The ladder on the LEDs (behind the text on a display too)."""
         p = self.progress
         now = app.now
+        if self.ask and V.blink(now, 512):
+            V.draw_count(buf, 0, 25, V.RED)     # asked: red flashes between the ladder's frames
+            return
         V.clear(buf)
         breathe = 48 + (V.tri(now, 2048) >> 1)
         for k in range(len(BATTLES)):

@@ -195,12 +195,14 @@ class Menu(State):
     def __init__(self):
         self.item = NEW
         self.offer = False      # the linked board's offer is shown in the title
+        self.asked = False      # New game asked: it would throw the running game away
 
     def enter(self, app, item):
         """Open on `item` (None: Resume with a game, else New game)."""
         if item is None or not visible(app.settings, item, _resumable(app)):
             item = RESUME if app.game is not None else NEW
         self.item = item
+        self.asked = False
         self._text(app)
 
     def tick(self, app):
@@ -230,6 +232,10 @@ class Menu(State):
         return [i for i in ORDER if visible(s, i, resumable)]
 
     def _text(self, app):
+        if self.asked:
+            app.set_text((label(app.settings, NEW) + "?", "The game in play is",
+                          "left unfinished.", "SELECT again: yes", "Other buttons: no"))
+            return
         items = self._items(app)
         k = items.index(self.item) if self.item in items else 0
         first = max(0, min(k - 1, len(items) - 4))
@@ -245,7 +251,13 @@ class Menu(State):
         items = self._items(app)
         k = items.index(self.item) if self.item in items else 0
         item = items[k]
-        if b == NEXT or b == DOWN:
+        if self.asked:
+            # the answer: SELECT again is yes, any other button no (and only that)
+            self.asked = False
+            if b == SELECT:
+                new_game(app)
+                return
+        elif b == NEXT or b == DOWN:
             self.item = items[(k + 1) % len(items)]
         elif b == UP:
             self.item = items[(k - 1) % len(items)]
@@ -255,10 +267,17 @@ class Menu(State):
                 return
         elif not ITEMS[item * ITEM + VALUES]:     # Resume, New game, Statistics, How to play, ...
             if b == SELECT:
+                g = app.game
+                m = app.match
                 if item == RESUME:
                     resume(app)
                 elif item == NEW and app.battle >= 0 and app.game.result() is None:
                     app.goto(S_CAMPAIGN, -1)    # the battle would be left unfinished: ask there
+                elif item == NEW and app.battle < 0 and g is not None and (
+                        g.result() is None or m is not None and not m.over()):
+                    # a game still played, or a match with games to come,
+                    # would be thrown away: ask first
+                    self.asked = True
                 elif item == NEW:
                     new_game(app)
                 elif item == HINT:
@@ -267,7 +286,8 @@ class Menu(State):
                     resume(app)
                 else:
                     app.goto(ITEMS[item * ITEM + OPENS])    # the screen the item opens
-                return
+                if not self.asked:
+                    return
         else:
             change(s, item, -1 if b == LEFT else 1)
             if item == OPPONENT and s[OPPONENT - RULE] == LINK and app.line is None:
@@ -280,6 +300,12 @@ class Menu(State):
         """The board behind the menu; without a display, the LED-only menu:
         one white LED at the item's fixed place (ITEMS) says which item, and
         its value is a count of LEDs lit from a1."""
+        if self.asked:
+            # the question: every LED flashes red (the refusal's colour)
+            V.clear(buf)
+            if V.blink(app.now, 512):
+                V.draw_count(buf, 0, 25, V.RED)
+            return
         if app.has_display:
             app.board.draw(buf, app.now)
             return

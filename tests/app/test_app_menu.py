@@ -1,9 +1,11 @@
 """The menus: every item, values, LED-only menu, statistics screen."""
 
+import pytest
+
 from jarmo import app_menu as M
 from jarmo import app_view as V
 from jarmo.app import App
-from jarmo.buttons import LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
+from jarmo.buttons import BACK, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from tests.app.drive import Clock, Rand, menu_to, new_game, play_out, set_option, wait_state
 from tests.app.memstore import MemoryStore
 
@@ -324,3 +326,119 @@ def test_each_menu_item_is_one_row():
     assert rows[B.TIMER][B.VALUES] == len(B.TIMER_S)
     assert [r[B.TITLE] for r in rows if r[B.OPENS] >= 0] == \
         ["Statistics", "How to play", "Campaign", "First game"]
+
+
+# ------------------------------------------ leaving a running game is asked first
+
+def _in_a_game(has_display=True, opponent="human"):
+    """A game under way (a move played), the menu opened from it."""
+    app = App(has_display=has_display)
+    clock = Clock(app)
+    clock.run(100)
+    new_game(clock, opponent=opponent)
+    wait_state(clock, "play")
+    from tests.app.drive import play
+    play(clock, app.game.legal()[0])
+    wait_state(clock, "play")
+    clock.press(MENU)
+    assert app.state == "menu"
+    return app, clock
+
+
+def test_new_game_during_a_game_asks_before_leaving_it():
+    """New game would throw the running game away: the display asks, SELECT
+    again says yes, any other button says no and keeps the game."""
+    app, clock = _in_a_game()
+    game = app.game
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.game is game and app.state == "menu"
+    said = " ".join(app.text)
+    assert "New game?" in said and "unfinished" in said and "SELECT again: yes" in said, said
+    assert all(len(x) <= 21 for x in app.text) and len(app.text) <= 5
+    clock.press(NEXT)                               # no: the game stays, the menu is back
+    assert app.game is game and app.state == "menu" and ">New game" in app.text
+    clock.press(SELECT)
+    clock.press(BACK)                               # BACK says no too
+    assert app.game is game and app.state == "menu" and ">New game" in app.text
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.game is game and app.state == "play"
+    clock.press(MENU)
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    clock.press(SELECT)                             # yes
+    assert app.game is not game and app.state == "play" and app.game.plies == 0
+
+
+def test_without_a_display_the_question_flashes_every_led_red():
+    app, clock = _in_a_game(has_display=False)
+    game = app.game
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    seen = set()
+    for _ in range(20):
+        clock.run(64)
+        seen.add(tuple(app.pixel(i) for i in range(25)))
+    assert (V.RED,) * 25 in seen and len(seen) > 1, seen   # flashing, all red
+    clock.press(SELECT)
+    assert app.game is not game
+
+
+def test_a_finished_game_or_none_is_left_without_a_question():
+    app = App()
+    clock = Clock(app)
+    clock.run(100)
+    new_game(clock)                                 # no game yet: starts at once
+    assert app.state == "play"
+    play_out(clock, Rand(3))
+    assert app.game.result() is not None
+    for _ in range(3):                              # the end, its result, the menu
+        if app.state != "menu":
+            clock.press(MENU)
+    assert app.state == "menu"
+    game = app.game
+    menu_to(clock, "New game")
+    clock.press(SELECT)
+    assert app.game is not game and app.state == "play"
+
+
+def test_starting_a_battle_during_a_game_asks_before_leaving_it():
+    """The campaign's ladder starts a battle in place of the running game
+    (not a battle): asked first, SELECT again: yes."""
+    app, clock = _in_a_game()
+    game = app.game
+    menu_to(clock, "Campaign")
+    clock.press(SELECT)
+    assert app.state == "campaign"
+    clock.press(SELECT)                             # battle 1 would replace the game
+    assert app.game is game and app.state == "campaign" and app.battle == -1
+    said = " ".join(app.text)
+    assert "Game unfinished" in said and "SELECT again" in said, said
+    clock.press(NEXT)                               # no
+    assert app.game is game
+    clock.press(PREV)
+    clock.press(SELECT)
+    clock.press(SELECT)                             # yes
+    assert app.game is not game and app.battle == 0
+
+
+@pytest.mark.parametrize("item", ["First game", "Statistics", "How to play"])
+def test_the_screens_that_keep_the_running_game_ask_nothing(item):
+    """The lesson (its own Game), Statistics and How to play leave the running
+    game as it is: no question, and Resume goes back to the same game."""
+    app, clock = _in_a_game()
+    game = app.game
+    plies = game.plies
+    menu_to(clock, item)
+    clock.press(SELECT)
+    assert app.state != "menu" and "SELECT again" not in " ".join(app.text), app.text
+    clock.run(1000)
+    for _ in range(3):
+        if app.state == "menu":
+            break
+        clock.press(MENU)
+    assert app.state == "menu", app.state
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    assert app.game is game and game.plies == plies and app.state == "play"

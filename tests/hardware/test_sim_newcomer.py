@@ -56,7 +56,8 @@ def test_resume_after_a_start_option_plays_the_saved_game_and_new_game_the_optio
     proc = run(tmp_path, ["--rules", "jasyr"], "select\nwait 100\nquit\n")     # Resume
     last = screens(proc)[-1]
     assert "standard" in last and board_of(last)["c2"] == "A", last
-    proc = run(tmp_path, ["--rules", "jasyr"], "next 2\nselect\nwait 100\nquit\n")  # New game
+    # New game, asked first (the saved game would be thrown away): yes
+    proc = run(tmp_path, ["--rules", "jasyr"], "next 2\nselect\nselect\nwait 100\nquit\n")
     last = screens(proc)[-1]
     assert "jasyr" in last and re.search(r"South.* to move", last), last
     assert "c2" not in board_of(last)                          # all at home

@@ -167,7 +167,22 @@ def test_run_py_web_answers_help_without_building(args):
     assert proc.returncode == 0 and "--build" in proc.stdout
 
 
-def test_the_legend_names_every_colour_a_game_lights():
+def test_the_legend_names_how_the_leds_alone_tell_the_opponents_move():
+    # without a display the opponent's move stays on the LEDs until the player
+    # plays: its trail, its arrival glowing again, a capture strobing again
+    # (jarmo/app_play.py); and a question that would throw a game away
+    # flashes every LED red (the menu's New game, the campaign's ladder)
+    from jarmo.app_view import RED, TRAIL, WHITE
+    lines = App.legend()
+    said = " | ".join(m for m, c in lines if c == WHITE)
+    assert "arrival" in said and "again every 1.5 s" in said, said
+    assert "two white strobes" in said, said
+    assert any("opponent's move" in m for m, c in lines if c == TRAIL), lines
+    assert any("question" in m and "SELECT again" in m for m, c in lines if c == RED), lines
+
+
+@pytest.mark.parametrize("has_display", [True, False])
+def test_the_legend_names_every_colour_a_game_lights(has_display):
     # a game against the AI with the timer, a hint and a capture or two: every
     # colour lit is the legend's, or a dimmer shade of one (a blink, the
     # spinner's tail, the breathing); the page shows the legend beside the board
@@ -190,7 +205,7 @@ def test_the_legend_names_every_colour_a_game_lights():
                 for p in range(25):
                     seen.setdefault(self.app.pixel(p), (self.app.state, self.app.text))
 
-    app = App(store=MemoryStore(), has_display=True, seed=3)
+    app = App(store=MemoryStore(), has_display=has_display, seed=3)
     clock = Watching(app)
     set_option(clock, "Timer", "15 s")
     new_game(clock, "standard", heroes=True, challenges=True, opponent="AI greedy")
