@@ -247,8 +247,9 @@ firmware on emulated RP2040 boards (tests/device/, with rp2040js). By
 default every rule, every app path and one game on the emulated board, in
 about 3 minutes; --full adds the volume runs (thousands of seeded games,
 the long runs against tests/reference/, every device test), as CI does.
-Arguments go to pytest, e.g. `python3 run.py test -k legendary -x`;
-`-n 2` runs independent tests on two processes (pytest-xdist), as CI does. The
+Arguments go to pytest, e.g. `python3 run.py test -k legendary -x`.
+The whole suite runs on two processes (pytest-xdist, `-n 2`); a run of
+named test files, or with `-n 0`, runs in one. The
 firmware comes from --firmware PATH or JARMO_FIRMWARE (a UF2, or a folder
 of them), else from ../shared/rp2040/; without one the device tests skip
 and say where to get it. On first use it creates .venv and installs
@@ -349,6 +350,20 @@ def command_help(command):
     return 0
 
 
+def parallel_args(args):
+    """The whole suite runs on two processes (pytest-xdist; worksteal: an idle
+    process takes tests queued for the other, as their lengths differ by
+    minutes). A run of named files or tests, or one that sets -n itself,
+    stays as asked."""
+    named = any(not a.startswith("-") and os.path.exists(os.path.join(ROOT, a.split("::")[0]))
+                for a in args)
+    if named or any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in args):
+        return []
+    if (os.cpu_count() or 1) < 2:
+        return []
+    return ["-n", "2", "--dist", "worksteal"]
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
@@ -364,7 +379,7 @@ def main(argv):
     py = ensure_venv()
     if command == "test":
         ensure_node(required=in_ci())
-        execute([py, "-P", "-m", "pytest", "-q"] + args)
+        execute([py, "-P", "-m", "pytest", "-q"] + parallel_args(args) + args)
     elif command == "play":
         env = dict(os.environ)
         env["BLINKA_OS_AGNOSTIC"] = "1"
