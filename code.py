@@ -113,9 +113,14 @@ if not ON_HOST and profile["link"]:
         # the AI keeps neither the UART's buffer nor their code in the heap
         from hardware.link import make_line
         return make_line(profile)
+# idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S)
+from hardware import power  # noqa: E402
+dim_ms, off_ms, power_problems = power.read_settings(os.getenv)
+idle = power.Idle(dim_ms, off_ms, None if ON_HOST else power.led_switch(profile))
+del power
 app = App(store=store, has_display=screen is not None,
           tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-          problems=SETTING_PROBLEMS + store_problems, line=line)
+          problems=SETTING_PROBLEMS + power_problems + store_problems, line=line)
 from jarmo.app import PRELOAD  # noqa: E402
 
 
@@ -160,6 +165,8 @@ if TRACE:
     probe = trace.Probe(leds, frames=TRACE >= 2,
                         store=store if os.getenv("JARMO_TRACE_FLASH") else None,
                         ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
+    probe.idle = idle
+    inputs.poll = probe.timed_poll(inputs.poll)
 
 # ----------------------------------------------------------------------------
 # Main loop (hardware/mainloop.py: the simulator runs the very same function)
@@ -167,7 +174,7 @@ if TRACE:
 try:
     run_guarded(app, inputs, leds, screen, clock, on_show, probe,
                 restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                sleep=None if ON_HOST else sleep)
+                sleep=None if ON_HOST else sleep, idle=idle)
 finally:
     if ON_HOST:
         on_show.finish()

@@ -59,7 +59,8 @@ from jarmo.unload import forget_module
 # refused pick) and the How to play pages load when first needed.
 PRELOAD = ("jarmo.evaluation", "jarmo.ai")     # the AI and its evaluation, a pass each
 
-_AI_STEPS = const(2)        # player.step() calls per tick; each applies at most
+_AI_STEPS = const(1)        # player.step() calls per tick (the buttons are polled
+                            # between ticks: hardware/mainloop.py); each applies at most
                             # ai.SLICE actions (the player's slice_nodes)
 _REDRAW = const(32)         # ms between redraws when nothing happened
 
