@@ -87,12 +87,16 @@ from hardware import flash  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
+DISPLAY_STEPS = ()
 if profile["display"] is not None or ON_HOST:
     # the display stack (displayio, the text's TileGrid, hardware/display.py:
     # about 2.8 KB of heap) only for boards that have a display; the host
-    # keeps the text off-screen
-    from hardware.display import TextDisplay, make_display  # noqa: E402
-    screen = TextDisplay(make_display(profile["display"]))
+    # keeps the text off-screen. The display is made and attached after the
+    # first LED frame, the first steps of the preload: the board lights sooner.
+    from hardware.display import TextDisplay, attach_later  # noqa: E402
+    screen = TextDisplay()
+    if not ON_HOST:
+        DISPLAY_STEPS = attach_later(screen, profile["display"])
 
 
 # A game's screens are loaded with jarmo.app and stay; the menu and the rare
@@ -136,7 +140,8 @@ def _tables_of(rules):
 # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
 # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
 # the same pass would take it over the 100 ms pass budget.
-PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"), _tables_of("jasyr")) + PRELOAD
+PRELOAD_ALL = () if ON_HOST else \
+    DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr")) + PRELOAD
 
 if ON_HOST:
     if not EVENTS:

@@ -41,13 +41,23 @@ class TextDisplay:
         self.text = [""] * lines        # what the display shows (or will, once drawn)
         self.drawn = [""] * lines       # what its bitmap holds
         self.shown_version = -1
-        self.display = display
+        self.display = None
         self.canvas = None
         if display is not None:
-            self.canvas = Canvas()
-            display.auto_refresh = False
-            display.root_group = self.canvas.group
-            display.refresh()           # the whole screen, blank, once (45 to 78 ms; before the game starts)
+            self.attach(display)
+
+    def attach(self, display):
+        """Show the text on `display` from now on (code.py attaches the OLED
+        after the first LED frame: the board lights before the display is
+        up). The whole screen, blank, is sent once (45 to 78 ms); the text
+        then follows a few characters a pass."""
+        self.display = display
+        self.canvas = Canvas()
+        display.auto_refresh = False
+        display.root_group = self.canvas.group
+        display.refresh()
+        for i in range(len(self.drawn)):
+            self.drawn[i] = ""
 
     @property
     def busy(self):
@@ -73,15 +83,16 @@ class TextDisplay:
         first changed line set, and the display refreshed (only the changed
         area goes out)."""
         canvas = self.canvas
+        display = self.display
         for row in range(len(self.text)):
             new = self.text[row]
             old = self.drawn[row]
             if new != old:
-                if canvas is None:
+                if canvas is None or display is None:
                     self.drawn[row] = new
                     return
                 end = canvas.line(row, old, new, CHUNK)
-                self.display.refresh()
+                display.refresh()
                 # what the line shows now: the new text up to `end`, the old after it
                 self.drawn[row] = new if end >= max(len(old), len(new)) else \
                     (new[:end] + " " * (end - len(new)))[:end] + old[end:]
@@ -160,7 +171,8 @@ SH1107_START = (
     b"\xdb\x01\x35"      # VCOM deselect level
     b"\xa4\x00"          # show the RAM's contents
     b"\xa6\x00"          # normal, not inverted
-    b"\xaf\x80\x64"      # display on, then 100 ms
+    b"\xaf\x00"          # display on (adafruit's waits 100 ms here; the RAM
+                         # takes writes at once, and the wait would hold the main loop)
 )
 
 
@@ -178,8 +190,23 @@ def make_sh1107_128x64():
     bus = I2CDisplayBus(i2c, device_address=0x3C)
     # the settings adafruit_displayio_sh1107's SH1107 class passes for this wing
     return BusDisplay(bus, SH1107_START, width=128, height=64, rotation=90, color_depth=1,
+                      auto_refresh=False,
                       grayscale=True, pixels_in_byte_share_row=False, data_as_commands=True,
                       brightness_command=0x81, single_byte_bounds=True, SH1107_addressing=True)
+
+
+def attach_later(screen, kind):
+    """The steps that put a profile's display under `screen` after start-up,
+    each in a main-loop pass of its own (code.py's preload): the display
+    made, then the blank screen sent."""
+    made = []
+
+    def make():
+        made.append(make_display(kind))
+
+    def attach():
+        screen.attach(made.pop())
+    return (make, attach)
 
 
 def make_display(kind):
