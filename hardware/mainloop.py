@@ -71,6 +71,13 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
 
+    def show(app):
+        # the app's frame on the LEDs now, in the middle of a pass: before a
+        # save writes the flash (jarmo/app.py App.turn_over)
+        if idle is None or idle.level != _OFF:
+            leds.update(app)
+    app.show = show
+
     def press(button, seat):
         # a press while the board is dark only wakes it
         if idle is not None and idle.wake(now_of[0]):

@@ -53,6 +53,9 @@ def _ns():
     return time.monotonic_ns()
 
 
+STARTED = _ns()     # code.py imports this module first thing when tracing
+
+
 def _free():
     """Free heap after a collection (CircuitPython's gc has mem_free)."""
     gc.collect()
@@ -71,7 +74,7 @@ class Probe:
         self.frames = frames
         self.ballast_state = ballast    # fill the heap when this state is entered
         self.ballast = None
-        self.start = _ns()
+        self.start = STARTED        # times are ms since code.py started
         self.t0 = 0
         self.state = None
         self.state_max = 0

@@ -107,6 +107,7 @@ class App:
         self.msg = ()           # a note for the display (a refusal, a failed save)
         self.menu_title = "Jarmo"   # "Saved game found" from a start-up that found one until it is left
         self.now = 0
+        self.show = None        # show(app): the main loop's, draws the LEDs now
         self.dirty = True
         self._drawn = 0
         self._stats = None      # jarmo.stats.Stats once loaded
@@ -363,6 +364,12 @@ class App:
     def turn_over(self):
         """A turn is complete: save, then the next turn or the end."""
         over = self.game.result() is not None
+        if self.show is not None and self.store is not None:
+            # the turn is lit before its save holds the CPU (a flash sector
+            # written: about 50 ms on an RP2040, code does not run meanwhile)
+            self.board.read(self.game)
+            self._render()
+            self.show(self)
         self.save()
         if over:
             # counted at the end (the statistics name this saved game, so a
