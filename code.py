@@ -20,7 +20,6 @@ the console, for the device tests and benchmarks.
 # ----------------------------------------------------------------------------
 # Configuration (settings.toml; a wrong value is named at start-up, never fatal)
 # ----------------------------------------------------------------------------
-import gc
 import os
 import sys
 
@@ -101,8 +100,8 @@ if profile["display"] is not None or ON_HOST:
 
 
 # A game's screens are loaded with jarmo.app and stay; the menu and the rare
-# screens come and go (jarmo/app.py). The AI is imported during the first
-# passes after start-up (PRELOAD), never at a state change.
+# screens come and go (jarmo/app.py). The AI is imported before the first
+# frame (below), never at a state change.
 if ON_HOST:
     store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
                                              use_nvm=False)
@@ -141,11 +140,14 @@ def _tables_of(rules, side=None):
 # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
 # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
 # the same pass would take it over the 100 ms pass budget.
-# A collection before each import, in a pass of its own: none lands in the
-# import's pass (jarmo.ai's took 60 ms on the stock Pico).
+# The AI's modules are imported before the first frame: an import cannot be
+# split, and jarmo.ai's took 60 ms on the stock Pico, more than a pass may
+# hold the buttons (50 ms); the first frame comes 80 ms later for it.
+if not ON_HOST:
+    for name in PRELOAD:
+        __import__(name)
 PRELOAD_ALL = () if ON_HOST else \
-    DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1)) + \
-    tuple(step for name in PRELOAD for step in (gc.collect, name))
+    DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
 
 if ON_HOST:
     if not EVENTS:

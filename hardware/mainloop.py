@@ -19,8 +19,8 @@ the host the clock and the input decide the pace.
 Sleeping (the device: code.py passes time.sleep): while nothing is due
 (app.busy is False: no AI thinking, no save in steps; nothing left to
 preload) a pass starts at most every PERIOD ms, and the rest of the period
-is slept, the CPU waiting for an interrupt: buttons are answered within a
-period, the LEDs still animate at 50 passes a second (the app redraws every
+is slept, the CPU waiting for an interrupt, in naps of NAP ms that end
+early when a key's event waits: buttons are answered within a nap, the LEDs still animate at 50 passes a second (the app redraws every
 32 ms at most), and the CPU idles for most of a human's turn (the battery
 gains; an emulator that skips waiting time runs at real time). While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
@@ -38,6 +38,7 @@ PERIOD = 20         # ms from the start of an idle pass to the next one
 LISTEN = 5          # ... while a linked board's turn is awaited (app.listening,
                     # jarmo/linkplay.py): it shows up to 15 ms sooner
 OFF_PERIOD = 45     # ... while the LEDs are off: polls still at most 50 ms apart
+NAP = 4             # ms a nap: a press ends the sleep after at most this (inputs.waiting)
 # the naps in seconds by the ms left, made once: a float made in every pass
 # would be garbage in every pass (and none can be made when RAM runs out)
 _NAPS = tuple(ms / 1000 for ms in range(OFF_PERIOD + 1))
@@ -59,7 +60,9 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     preload: module names imported (or functions called) one per pass
     after the first, so that later state changes find their code loaded
     and their tables built (an import stalls a pass).
-    sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep).
+    sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep);
+    inputs.waiting() -> bool, if it has one, ends the sleep when a key's
+    event waits.
     idle: a hardware.power.Idle (dims and darkens the LEDs), or None.
     """
     naps = None if sleep is None else _NAPS
@@ -67,6 +70,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     pending.reverse()                   # pop() from the end takes them in order
     tick = app.tick
     poll = inputs.poll
+    waiting = getattr(inputs, "waiting", None)
     pressed = [False]
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
@@ -108,9 +112,13 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         if naps is not None and not pending and not app.busy and not _has_step(app, screen):
             period = OFF_PERIOD if level == _OFF else \
                 LISTEN if getattr(app, "listening", False) else PERIOD
+            # naps of at most NAP ms, until the period is over or a key's event waits
             left = period - ticks_diff(clock(), now)
-            if 0 < left <= OFF_PERIOD:
-                sleep(naps[left])
+            while 0 < left <= OFF_PERIOD:
+                sleep(naps[NAP if left > NAP else left])
+                if waiting is not None and waiting():
+                    break
+                left = period - ticks_diff(clock(), now)
 
 
 def _other_step(app, screen, tick, now, pending):
