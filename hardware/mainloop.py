@@ -4,8 +4,9 @@ Every pass starts by draining the buttons' events into app.press, so no
 press waits longer than one step of work, whatever the state: the buttons
 are polled at most one step apart.  Then the pass does one step:
 
-  - a press came: app.tick(now) and the LEDs drawn at once (the answer to
-    the press is lit in the pass that took it), the text taken;
+  - a press came (or the first pass): app.draw(now) and the LEDs drawn at
+    once (the answer to the press is lit in the pass that took it), the
+    text taken; the state's own work (app.tick) waits for the next pass;
   - else the text display's step (hardware/display.py: a few characters
     drawn and sent over I2C), while it has one;
   - else a step of a compaction of the saves (the app's store: a flash
@@ -20,8 +21,9 @@ Sleeping (the device: code.py passes time.sleep): while nothing is due
 (app.busy is False: no AI thinking, no save in steps; nothing left to
 preload) a pass starts at most every PERIOD ms, and the rest of the period
 is slept, the CPU waiting for an interrupt, in naps of NAP ms that end
-early when a key's event waits: buttons are answered within a nap, the LEDs still animate at 50 passes a second (the app redraws every
-32 ms at most), and the CPU idles for most of a human's turn (the battery
+early when a key's event waits: buttons are answered within a nap, the
+LEDs still animate at 50 passes a second (the app redraws every 32 ms at
+most), and the CPU idles for most of a human's turn (the battery
 gains; an emulator that skips waiting time runs at real time). While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
 (jarmo/linkplay.py sets app.listening) a pass starts every LISTEN ms, so
@@ -71,6 +73,8 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     tick = app.tick
     poll = inputs.poll
     waiting = getattr(inputs, "waiting", None)
+    draw = getattr(app, "draw", None)
+    first = True
     pressed = [False]
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
@@ -99,7 +103,11 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             break
         drawn = texted = False
         if pressed[0] or not _other_step(app, screen, tick, now, pending):
-            tick(now)
+            if draw is not None and (pressed[0] or first):
+                draw(now)               # the answer lit; the state's tick next pass
+                first = False
+            else:
+                tick(now)
             if idle is not None:
                 level = _idle_level(idle, app, leds, screen, now)
             if level != _OFF:

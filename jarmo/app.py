@@ -176,6 +176,14 @@ class App:
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
 
+    def draw(self, now_ms):
+        """Only the picture brought up to date (a pass that took a press, or
+        the first: the answer is lit before the state's own work of
+        tick(), which the next pass does)."""
+        self.now = now_ms & TICKS_MASK
+        if self.dirty:
+            self._render()
+
     def get_link(self):
         """The link (jarmo.linkplay.AppLink), made now if it was not."""
         if self.link is None:

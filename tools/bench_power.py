@@ -260,7 +260,7 @@ def svg(result, path):
     # the states as bands
     band = None
     colours = {"menu": "#eef", "play": "#efe", "ai": "#fee", "dim": "#eee", "dark": "#ddd"}
-    for a, b, state, _c, _l in parts + [(t_end, t_end, None, 0, 0)]:
+    for a, _b, state, _c, _l in parts + [(t_end, t_end, None, 0, 0)]:
         if band is None or state != band[1]:
             if band is not None:
                 out.append('<rect x="%.1f" y="20" width="%.1f" height="%.1f" fill="%s"/>' % (
@@ -277,7 +277,8 @@ def svg(result, path):
         bx = left + 240 + i * 90
         out.append('<rect x="%d" y="%d" width="14" height="10" fill="%s" stroke="#999"/>' % (
             bx, ly - 9, colours[state]))
-        out.append('<text x="%d" y="%d">%s</text>' % (bx + 18, ly, {"play": "your turn", "ai": "AI thinks"}.get(state, state)))
+        words = {"play": "your turn", "ai": "AI thinks"}.get(state, state)
+        out.append('<text x="%d" y="%d">%s</text>' % (bx + 18, ly, words))
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")

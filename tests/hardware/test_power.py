@@ -1,11 +1,10 @@
 """Idle power and the main loop's pace: dim, dark, wake; the buttons polled
 before every step of work; the display's text a few characters a pass."""
 
-from hardware import power
+from hardware import power, profiles
 from hardware.display import CHUNK, COLUMNS, Canvas, TextDisplay
 from hardware.leds import make_leds
 from hardware.mainloop import run
-from hardware import profiles
 from host import blinka
 from jarmo import buttons as B
 from jarmo.app import App
