@@ -247,8 +247,9 @@ def svg(result, path):
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="sans-serif" font-size="11">' % (w, h, w, h),
            '<rect width="100%" height="100%" fill="white"/>',
-           '<text x="%d" y="14">Current over a game against the AI, then idle until dark: %s, %s '
-           'firmware (python3 run.py bench --power)</text>' % (left, result["profile"], result["kind"])]
+           '<text x="%d" y="14">Current over %d turns of a game against the AI, then idle until dark: '
+           '%s, %s firmware (python3 run.py bench --power)</text>' % (
+               left, result["turns"], result["profile"], result["kind"])]
     for ma in range(0, top + 1, 20):
         out.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>' % (left, w - 10, y(ma), y(ma)))
         out.append('<text x="%d" y="%.1f" text-anchor="end">%d mA</text>' % (left - 4, y(ma) + 4, ma))
@@ -288,7 +289,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 run.py bench --power", description=__doc__.split("\n")[0])
     ap.add_argument("--kinds", default="stock")
     ap.add_argument("--profiles", default=",".join(PROFILES))
-    ap.add_argument("--turns", type=int, default=1000, help="at most this many of the player's turns")
+    ap.add_argument("--turns", type=int, default=10, help="at most this many of the player's turns")
     ap.add_argument("--svg", default=None, help="write the first board's picture here")
     ap.add_argument("--firmware", default=None)
     args = ap.parse_args(argv)

@@ -61,8 +61,9 @@ def answer_ms(dev, pin, on_release, hold=TAP_MS):
 
 
 def session(dev, prof, level_turns=TURNS):
-    """The scripted session on a board that has just started; per state the
-    longest wait between polls (ms), and the press-to-light times (ms)."""
+    """The scripted session on a board that has just started: per state the
+    longest wait between polls (ms), the press-to-light times (ms), the
+    presses never answered, the least free heap seen in the game."""
     select = stage.key_pin(prof, "select")
     nxt = stage.key_pin(prof, "next")
     back = stage.key_pin(prof, "back")
@@ -99,11 +100,15 @@ def session(dev, prof, level_turns=TURNS):
         answers.append(answer_ms(dev, back, False))
     dev.run(1000)
     waits = {}
-    states = stage.Trace(dev.console).states()
+    t = stage.Trace(dev.console)
+    frees = [free for name, free, _p, _ms in t.states() if name in ("play", "ai")]
+    frees += [free for _ms, free in t.ai_turns()]
+    states = t.states()
     for i in range(1, len(states)):
         name = states[i - 1][0]
         waits[name] = max(waits.get(name, 0), _poll_us(dev.console, i) / 1000.0)
-    return waits, [a for a in answers if a is not None], answers.count(None)
+    least = min(frees) if frees else None
+    return waits, [a for a in answers if a is not None], answers.count(None), least
 
 
 def _poll_us(lines, i):
@@ -144,7 +149,7 @@ def measure(name, kind, level, firmware_option, log):
         nvm = stage.settings_nvm(opp=opponent, bright=5)
         with Device(firmware, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=600,
                     nvm=nvm) as dev:
-            out["waits"], out["answers"], out["unanswered"] = session(dev, prof)
+            out["waits"], out["answers"], out["unanswered"], out["least_free"] = session(dev, prof)
     log("  %s %s: longest wait between polls %s; press to light median %s max %s ms (%d presses)" % (
         kind, name, ", ".join("%s %.1f" % kv for kv in sorted(out["waits"].items())),
         _fmt(_median(out["answers"])), _fmt(max(out["answers"], default=None)), len(out["answers"])))
@@ -172,6 +177,11 @@ def report(results):
         print("| %s | %s | %s | %s | %s | %d |" % (
             r["kind"], r["profile"], " | ".join(_fmt(r["waits"].get(s)) for s in states),
             _fmt(_median(r["answers"])), _fmt(max(r["answers"], default=None)), len(r["answers"])))
+    print("\nLeast free heap in the game (bytes, gc.mem_free() after gc.collect(), from the top of code.py)")
+    print("| firmware | profile | least free |")
+    print("|---|---|---|")
+    for r in results:
+        print("| %s | %s | %s |" % (r["kind"], r["profile"], r["least_free"]))
     print("\nPower-on to the first lit frame (ms; a second power-on, the board's own boot counted)")
     print("| firmware | profile | power-on to code.py | code.py to first frame | in all | budget |")
     print("|---|---|---|---|---|---|")
