@@ -114,7 +114,7 @@ def play(rec, prof, most_turns):
     turns = 0
     for _ in range(2000):
         names = stage.Trace(rec.dev.console).state_names()
-        if names[-1] in ("end", "result") or turns >= most_turns:
+        if names[-1] in ("end", "result", "menu") or turns >= most_turns:
             break
         if names[-1] != "play":
             rec.run(BIN_MS)
@@ -186,7 +186,7 @@ def measure(name, kind, firmware_option, most_turns, log):
             game_end = dev.t
             rec.run((OFF_S + 4) * 1000)     # left alone: dim, then dark
             parts = timeline(rec, dev.t)
-    game = [p for p in parts if p[1] <= game_end]
+    game = [p for p in parts if p[1] <= game_end and p[2] in ("play", "ai")]
     return {"profile": name, "kind": kind, "turns": turns, "parts": parts, "game": game,
             "states": per_state(parts), "game_ma": _mean(game), "dark": per_state(parts).get("dark")}
 

@@ -20,6 +20,10 @@ def pin_frame(dev, after_t):
     return later[0] if later else None
 
 
+def _pixels_differing(a, b):
+    return sum(a[i:i + 3] != b[i:i + 3] for i in range(0, len(a), 3))
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_option, kind):
@@ -40,6 +44,7 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
 
         dim_line = dev.wait_for(r"^@@IDLE 1 ", (DIM_S + 1) * 1000)
         dim_t = dev.last_match_t()
+        dev.run(300)                                        # the dimmed frame's trace line
         dim = [(v, level) for v, level, _hex in trace(dev).frames() if level < full_level]
         assert dim, "the LEDs were drawn dimmer after %d s: %s" % (DIM_S, dim_line)
 
@@ -57,8 +62,10 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         tap(dev, "back")                                    # any button wakes it
         woke = pin_frame(dev, press_t)
         assert woke is not None, "a press lit the LEDs again"
-        assert woke in [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown], \
-            "the same picture as before, at full brightness"
+        before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
+        # the same picture at full brightness; only the cursor's pixel may be
+        # in another phase of its blinking
+        assert min(_pixels_differing(woke, b) for b in before) <= 1, (woke.hex(), [b.hex() for b in before])
         t = trace(dev)
         assert t.state_names()[-1] == "play" and t.last_game() == game, "the same game, the same turn"
         idle = [line.split()[1] for line in dev.console if line.startswith("@@IDLE ")]
