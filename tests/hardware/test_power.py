@@ -193,3 +193,10 @@ def test_a_forward_rule_sets_tables_built_a_side_a_step():
     built = _NEIGHBOUR_CACHE[True]
     _NEIGHBOUR_CACHE.pop(True)
     assert Game("jasyr")._nbrs == built
+
+
+def test_the_power_model_counts_every_pixel_and_channel():
+    from tools import bench_power as P
+    assert P.led_ma(bytes(75)) == 25 * P.WS2812_IDLE_MA
+    assert P.led_ma(bytes([255]) * 75) == 25 * P.WS2812_IDLE_MA + 75 * P.WS2812_CHANNEL_MA
+    assert P.cpu_ma(1.0) == P.CPU_RUN_MA and P.cpu_ma(0.0) == P.CPU_WAIT_MA
