@@ -87,17 +87,21 @@ from hardware import flash  # noqa: E402
 
 leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
 screen = None
+DISPLAY_STEPS = ()
 if profile["display"] is not None or ON_HOST:
     # the display stack (displayio, the text's TileGrid, hardware/display.py:
     # about 2.8 KB of heap) only for boards that have a display; the host
-    # keeps the text off-screen
-    from hardware.display import TextDisplay, make_display  # noqa: E402
-    screen = TextDisplay(make_display(profile["display"]))
+    # keeps the text off-screen. The display is made and attached after the
+    # first LED frame, the first steps of the preload: the board lights sooner.
+    from hardware.display import TextDisplay, attach_later  # noqa: E402
+    screen = TextDisplay()
+    if not ON_HOST:
+        DISPLAY_STEPS = attach_later(screen, profile["display"])
 
 
 # A game's screens are loaded with jarmo.app and stay; the menu and the rare
-# screens come and go (jarmo/app.py). The AI is imported during the first
-# passes after start-up (PRELOAD), never at a state change.
+# screens come and go (jarmo/app.py). The AI is imported before the first
+# frame (below), never at a state change.
 if ON_HOST:
     store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
                                              use_nvm=False)
@@ -113,16 +117,21 @@ if not ON_HOST and profile["link"]:
         # the AI keeps neither the UART's buffer nor their code in the heap
         from hardware.link import make_line
         return make_line(profile)
+# idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S)
+from hardware import power  # noqa: E402
+dim_ms, off_ms, power_problems = power.read_settings(os.getenv)
+idle = power.Idle(dim_ms, off_ms, None if ON_HOST else power.led_switch(profile))
+del power
 app = App(store=store, has_display=screen is not None,
           tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-          problems=SETTING_PROBLEMS + store_problems, line=line)
+          problems=SETTING_PROBLEMS + power_problems + store_problems, line=line)
 from jarmo.app import PRELOAD  # noqa: E402
 
 
-def _tables_of(rules):
+def _tables_of(rules, side=None):
     def build():
         from jarmo.game import prepare_tables
-        prepare_tables(rules)
+        prepare_tables(rules, side)
     return build
 
 
@@ -131,7 +140,14 @@ def _tables_of(rules):
 # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
 # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
 # the same pass would take it over the 100 ms pass budget.
-PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"), _tables_of("jasyr")) + PRELOAD
+# The AI's modules are imported before the first frame: an import cannot be
+# split, and jarmo.ai's took 60 ms on the stock Pico, more than a pass may
+# hold the buttons (50 ms); the first frame comes 80 ms later for it.
+if not ON_HOST:
+    for name in PRELOAD:
+        __import__(name)
+PRELOAD_ALL = () if ON_HOST else \
+    DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
 
 if ON_HOST:
     if not EVENTS:
@@ -160,6 +176,8 @@ if TRACE:
     probe = trace.Probe(leds, frames=TRACE >= 2,
                         store=store if os.getenv("JARMO_TRACE_FLASH") else None,
                         ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
+    probe.idle = idle
+    inputs.poll = probe.timed_poll(inputs.poll)
 
 # ----------------------------------------------------------------------------
 # Main loop (hardware/mainloop.py: the simulator runs the very same function)
@@ -167,7 +185,7 @@ if TRACE:
 try:
     run_guarded(app, inputs, leds, screen, clock, on_show, probe,
                 restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                sleep=None if ON_HOST else sleep)
+                sleep=None if ON_HOST else sleep, idle=idle)
 finally:
     if ON_HOST:
         on_show.finish()

@@ -255,7 +255,7 @@ of them), else from ../shared/rp2040/; without one the device tests skip
 and say where to get it. On first use it creates .venv and installs
 the pinned packages and the npm packages.
 """,
-    "bench": """usage: python3 run.py bench [--quick] [--device] [--firmware PATH]
+    "bench": """usage: python3 run.py bench [--quick] [--device] [--power] [--firmware PATH]
 
 Runs every benchmark (tools/bench.py) and prints the figures docs/BENCHMARKS.md
 keeps. Host (default): the rules core's memory and speed, the AI's strength
@@ -263,8 +263,10 @@ and cost, the app's memory, the LED layer's memory; the AI strength table
 takes a few minutes, --quick plays 40 games per pairing. --device: the game
 on emulated RP2040 boards with real CircuitPython firmware (heap, boot, the
 longest main-loop pass, the AI's thinking time per level and rule set;
-tools/bench_device.py and tools/bench_ai_device.py); --quick: the budgets
-only.
+tools/bench_device.py and tools/bench_ai_device.py; how fast a press is
+answered and the board starts: tools/bench_response.py); --quick: the
+budgets only. --power: the power model (tools/bench_power.py: current per
+state, hours on a LiPo, docs/power.svg).
 """,
     "lint": """usage: python3 run.py lint [ruff check args]
 

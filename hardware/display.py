@@ -29,6 +29,9 @@ import terminalio
 
 LINES = 5          # app.text has at most 5 lines of at most 21 characters
 COLUMNS = 21       # terminalio.FONT is 6 x 12 pixels: 21 x 5 fit 128 x 64
+CHUNK = 7          # characters drawn and sent in one pass: the buttons are polled
+                   # between such steps (a whole line took up to 87 ms on the
+                   # emulated Feather; hardware/mainloop.py)
 
 
 class TextDisplay:
@@ -38,13 +41,23 @@ class TextDisplay:
         self.text = [""] * lines        # what the display shows (or will, once drawn)
         self.drawn = [""] * lines       # what its bitmap holds
         self.shown_version = -1
-        self.display = display
+        self.display = None
         self.canvas = None
         if display is not None:
-            self.canvas = Canvas()
-            display.auto_refresh = False
-            display.root_group = self.canvas.group
-            display.refresh()           # the whole screen, blank, once (45 to 78 ms; before the game starts)
+            self.attach(display)
+
+    def attach(self, display):
+        """Show the text on `display` from now on (code.py attaches the OLED
+        after the first LED frame: the board lights before the display is
+        up). The whole screen, blank, is sent once (45 to 78 ms); the text
+        then follows a few characters a pass."""
+        self.display = display
+        self.canvas = Canvas()
+        display.auto_refresh = False
+        display.root_group = self.canvas.group
+        display.refresh()
+        for i in range(len(self.drawn)):
+            self.drawn[i] = ""
 
     @property
     def busy(self):
@@ -66,16 +79,29 @@ class TextDisplay:
         return True
 
     def step(self):
-        """One pass of the display's work: draw the first changed line and
-        refresh the display (only the changed area goes out)."""
+        """One pass of the display's work: the next CHUNK characters of the
+        first changed line set, and the display refreshed (only the changed
+        area goes out)."""
         canvas = self.canvas
+        display = self.display
         for row in range(len(self.text)):
-            if self.text[row] != self.drawn[row]:
-                if canvas is not None:
-                    canvas.line(row, self.drawn[row], self.text[row])
-                    self.display.refresh()
-                self.drawn[row] = self.text[row]
+            new = self.text[row]
+            old = self.drawn[row]
+            if new != old:
+                if canvas is None or display is None:
+                    self.drawn[row] = new
+                    return
+                end = canvas.line(row, old, new, CHUNK)
+                display.refresh()
+                # what the line shows now: the new text up to `end`, the old after it
+                self.drawn[row] = new if end >= max(len(old), len(new)) else \
+                    (new[:end] + " " * (end - len(new)))[:end] + old[end:]
                 return
+
+    def awake(self, on):
+        """Light the display, or darken it (contrast 0) while the board is idle."""
+        if self.display is not None:
+            self.display.brightness = 1.0 if on else 0.0
 
     def lines(self):
         """The texts shown now (host renderers read the screen back)."""
@@ -106,21 +132,26 @@ class Canvas:
         self.group = displayio.Group()
         self.group.append(self.grid)
 
-    def line(self, row, old, new):
-        """Turn line `row`'s old text into new: set the tiles from the first
-        character that differs to the end of the longer text."""
+    def line(self, row, old, new, most=COLUMNS):
+        """Turn line `row`'s old text into new, at most `most` characters of
+        it: set the tiles from the first character that differs. Returns the
+        column after the last tile set (the line's end when it is done)."""
         columns = self.columns
         old = old[:columns]             # characters past the edge are not drawn
         new = new[:columns]
-        first = 0
-        while first < len(old) and first < len(new) and old[first] == new[first]:
+        length = max(len(old), len(new))
+        first = 0                       # (past a text's end a blank)
+        while first < length and (old[first] if first < len(old) else " ") == \
+                (new[first] if first < len(new) else " "):
             first += 1
         grid = self.grid
         tiles = self.tiles
         base = row * columns
-        for i in range(first, max(len(old), len(new))):
+        end = min(length, first + most)
+        for i in range(first, end):
             code = ord(new[i]) - 32 if i < len(new) else 0
             grid[base + i] = tiles[code] if 0 <= code < 95 else self.blank
+        return end if end < length else columns
 
 
 # The SH1107's start-up commands (command, count | 0x80 for a delay after,
@@ -140,7 +171,8 @@ SH1107_START = (
     b"\xdb\x01\x35"      # VCOM deselect level
     b"\xa4\x00"          # show the RAM's contents
     b"\xa6\x00"          # normal, not inverted
-    b"\xaf\x80\x64"      # display on, then 100 ms
+    b"\xaf\x00"          # display on (adafruit's waits 100 ms here; the RAM
+                         # takes writes at once, and the wait would hold the main loop)
 )
 
 
@@ -158,8 +190,23 @@ def make_sh1107_128x64():
     bus = I2CDisplayBus(i2c, device_address=0x3C)
     # the settings adafruit_displayio_sh1107's SH1107 class passes for this wing
     return BusDisplay(bus, SH1107_START, width=128, height=64, rotation=90, color_depth=1,
+                      auto_refresh=False,
                       grayscale=True, pixels_in_byte_share_row=False, data_as_commands=True,
                       brightness_command=0x81, single_byte_bounds=True, SH1107_addressing=True)
+
+
+def attach_later(screen, kind):
+    """The steps that put a profile's display under `screen` after start-up,
+    each in a main-loop pass of its own (code.py's preload): the display
+    made, then the blank screen sent."""
+    made = []
+
+    def make():
+        made.append(make_display(kind))
+
+    def attach():
+        screen.attach(made.pop())
+    return (make, attach)
 
 
 def make_display(kind):

@@ -69,6 +69,7 @@ class Leds:
         self._breath_t0 = 0          # ticks_ms when it began
         self._breath_step = -1       # the level last shown
         self.animated = False        # True after update() drew an animation step
+        self.shift = 0               # idle dimming: the level >> shift (hardware/power.py)
 
     def show(self, frame, level=None):
         """Draw a 75-byte RGB frame at a level 0..255; one show()."""
@@ -111,7 +112,7 @@ class Leds:
         if app.frame_version == self.shown_version and b == self.shown_brightness:
             return False
         if b != self.shown_brightness:
-            self.level = scale_level(self.cap, b)
+            self.level = scale_level(self.cap, b) >> self.shift
             self.shown_brightness = b
         self.shown_version = app.frame_version
         self.show(app.frame)
@@ -132,10 +133,23 @@ class Leds:
         if not self.animated:
             return
         self._breath_step = step
-        k = ((scale_level(self.cap, brightness) + 1) * (step * 7 + STEPS) // (8 * STEPS))
+        k = (((scale_level(self.cap, brightness) >> self.shift) + 1) * (step * 7 + STEPS) // (8 * STEPS))
         self.pixels.fill((((colour >> 16) & 255) * k >> 8) << 16
                          | (((colour >> 8) & 255) * k >> 8) << 8 | ((colour & 255) * k >> 8))
         self.pixels.show()
+
+
+    def dim(self, idle_level):
+        """Follow the idle level (hardware/power.py): 0 awake, 1 dimmed (a
+        quarter), 2 dark (one black frame now; update() is not called then).
+        The next update() draws the frame again at the new level."""
+        self.shift = 2 if idle_level == 1 else 0
+        self.shown_brightness = -1
+        self.shown_version = -1
+        self._breath_step = -1
+        if idle_level == 2:
+            self.pixels.fill(0)
+            self.pixels.show()
 
 
 def make_leds(profile, cap=-1, neopixel_class=None):

@@ -1,25 +1,37 @@
 """The main loop shared by code.py (device and host replay) and the simulator.
 
-One pass: drain input events into app.press, app.tick(now), then bring the
-LEDs and the text display up to date (each only when its version changed).
-Two kinds of work take a pass of their own, so that no pass carries two
-heavy steps (60 ms a pass on Jarmo's firmware): the text display's (a
-board's OLED: a changed line drawn and sent over I2C, up to about 25 ms)
-and a step of a compaction of the saves (the app's store: a flash sector
-erased and written, about 53 ms on an RP2040); input waits in keypad's
-queue.  On the device keypad scans in the background and ticks_ms is the
-clock; on the host the clock and the input decide the pace.
+Every pass starts by draining the buttons' events into app.press, so no
+press waits longer than one step of work, whatever the state: the buttons
+are polled at most one step apart.  Then the pass does one step:
+
+  - a press came (or the first pass): app.draw(now) and the LEDs drawn at
+    once (the answer to the press is lit in the pass that took it), the
+    text taken; the state's own work (app.tick) waits for the next pass;
+  - else the text display's step (hardware/display.py: a few characters
+    drawn and sent over I2C), while it has one;
+  - else a step of a compaction of the saves (the app's store: a flash
+    sector erased and written), while it has one;
+  - else app.tick(now) (the AI thinks one slice), the LEDs and the text,
+    then, in a pass of its own, one item of the preload.
+
+On the device keypad scans in the background and ticks_ms is the clock; on
+the host the clock and the input decide the pace.
 
 Sleeping (the device: code.py passes time.sleep): while nothing is due
 (app.busy is False: no AI thinking, no save in steps; nothing left to
 preload) a pass starts at most every PERIOD ms, and the rest of the period
-is slept, the CPU waiting for an interrupt: buttons are answered within a
-period, the LEDs still animate at 50 passes a second (the app redraws every
-32 ms at most), and the CPU idles for most of a human's turn (the battery
+is slept, the CPU waiting for an interrupt, in naps of NAP ms that end
+early when a key's event waits: buttons are answered within a nap, the
+LEDs still animate at 50 passes a second (the app redraws every 32 ms at
+most), and the CPU idles for most of a human's turn (the battery
 gains; an emulator that skips waiting time runs at real time). While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
 (jarmo/linkplay.py sets app.listening) a pass starts every LISTEN ms, so
 that turn shows sooner.
+
+Idle power (hardware/power.py, when code.py passes an Idle): after a short
+idle time the LEDs dim, after a longer one they go dark and the passes
+start every OFF_PERIOD ms; the press that ends it only wakes the board.
 """
 
 from adafruit_ticks import ticks_diff
@@ -27,12 +39,17 @@ from adafruit_ticks import ticks_diff
 PERIOD = 20         # ms from the start of an idle pass to the next one
 LISTEN = 5          # ... while a linked board's turn is awaited (app.listening,
                     # jarmo/linkplay.py): it shows up to 15 ms sooner
+OFF_PERIOD = 45     # ... while the LEDs are off: polls still at most 50 ms apart
+NAP = 4             # ms a nap: a press ends the sleep after at most this (inputs.waiting)
 # the naps in seconds by the ms left, made once: a float made in every pass
 # would be garbage in every pass (and none can be made when RAM runs out)
-_NAPS = tuple(ms / 1000 for ms in range(PERIOD + 1))
+_NAPS = tuple(ms / 1000 for ms in range(OFF_PERIOD + 1))
+_AWAKE = 0          # hardware/power.py's levels (not imported: a board without
+_OFF = 2            # idle power keeps that module out of its heap)
 
 
-def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None):
+def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None,
+        idle=None):
     """Run until inputs.poll() returns False (never, on the device).
 
     inputs.poll(now, press) -> bool delivers pending button events;
@@ -45,48 +62,117 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     preload: module names imported (or functions called) one per pass
     after the first, so that later state changes find their code loaded
     and their tables built (an import stalls a pass).
-    sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep).
+    sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep);
+    inputs.waiting() -> bool, if it has one, ends the sleep when a key's
+    event waits.
+    idle: a hardware.power.Idle (dims and darkens the LEDs), or None.
     """
     naps = None if sleep is None else _NAPS
     pending = list(preload)
     pending.reverse()                   # pop() from the end takes them in order
-    press = app.press
     tick = app.tick
     poll = inputs.poll
+    waiting = getattr(inputs, "waiting", None)
+    draw = getattr(app, "draw", None)
+    first = True
+    pressed = [False]
+    level = _AWAKE
+    now_of = [0]                        # the pass's clock reading, for press()
+
+    def show(app):
+        # the app's frame on the LEDs now, in the middle of a pass: before a
+        # save writes the flash (jarmo/app.py App.turn_over)
+        if idle is None or idle.level != _OFF:
+            leds.update(app)
+    app.show = show
+
+    def press(button, seat):
+        # a press while the board is dark only wakes it
+        if idle is not None and idle.wake(now_of[0]):
+            _wake(app, leds, screen)
+            return
+        pressed[0] = True
+        app.press(button, seat)
+
     while True:
         if probe is not None:
             probe.begin()
-        if screen is not None and screen.busy:
-            screen.step()               # the text display's own pass
-            if probe is not None:
-                probe.end(app, False, False)
-            continue
-        now = clock()
-        if _saving(app):
-            tick(now)                   # a save's flash step, and nothing else this pass
-            if probe is not None:
-                probe.end(app, False, False)
-            continue
+        now = now_of[0] = clock()
+        pressed[0] = False
         if not poll(now, press):
             break
-        tick(now)
-        drawn = leds.update(app)
-        texted = screen.update(app) if screen is not None else False
-        if on_show is not None and (drawn or texted or leds.animated):
-            on_show(now, drawn, texted)
-        if pending:
-            item = pending.pop()
-            if isinstance(item, str):
-                __import__(item)
+        drawn = texted = False
+        if pressed[0] or not _other_step(app, screen, tick, now, pending):
+            if draw is not None and (pressed[0] or first):
+                draw(now)               # the answer lit; the state's tick next pass
+                first = False
             else:
-                item()
+                tick(now)
+            if idle is not None:
+                level = _idle_level(idle, app, leds, screen, now)
+            if level != _OFF:
+                drawn = leds.update(app)
+            texted = screen.update(app) if screen is not None else False
+            if on_show is not None and (drawn or texted or leds.animated):
+                on_show(now, drawn, texted)
         if probe is not None:
             probe.end(app, drawn, texted)
-        if naps is not None and not pending and not app.busy:
-            period = LISTEN if getattr(app, "listening", False) else PERIOD
+        if naps is not None and not pending and not app.busy and not _has_step(app, screen):
+            period = OFF_PERIOD if level == _OFF else \
+                LISTEN if getattr(app, "listening", False) else PERIOD
+            # naps of at most NAP ms, until the period is over or a key's event waits
             left = period - ticks_diff(clock(), now)
-            if 0 < left <= PERIOD:
-                sleep(naps[left])
+            while 0 < left <= OFF_PERIOD:
+                sleep(naps[NAP if left > NAP else left])
+                if waiting is not None and waiting():
+                    break
+                left = period - ticks_diff(clock(), now)
+
+
+def _other_step(app, screen, tick, now, pending):
+    """One step of work that is not the game's own pass (the display's, a
+    compaction's, a preload item); False if there was none."""
+    if screen is not None and screen.busy:
+        screen.step()                   # the text display's own pass
+    elif _saving(app):
+        tick(now)                       # a save's flash step, and nothing else this pass
+    elif pending and app.frame_version and not app.dirty:
+        # after the first frame, in a pass of its own
+        item = pending.pop()
+        if isinstance(item, str):
+            __import__(item)
+        else:
+            item()
+    else:
+        return False
+    return True
+
+
+def _has_step(app, screen):
+    return (screen is not None and screen.busy) or _saving(app)
+
+
+def _idle_level(idle, app, leds, screen, now):
+    """The idle level now (work keeps the board awake); the LEDs and the
+    display follow a change."""
+    if app.busy:
+        idle.touch(now)
+    old = idle.level
+    level = idle.update(now)
+    if level != old:
+        leds.dim(level)
+        # a dark board hides the game: the move timer stands still (app_assist)
+        app.hidden = level == _OFF
+        if screen is not None:
+            screen.awake(level != _OFF)
+    return level
+
+
+def _wake(app, leds, screen):
+    app.hidden = False
+    leds.dim(_AWAKE)
+    if screen is not None:
+        screen.awake(True)
 
 
 def _saving(app):
@@ -95,7 +181,7 @@ def _saving(app):
 
 
 def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, restart=None,
-                preload=(), sleep=None):
+                preload=(), sleep=None, idle=None):
     """run(), but a MemoryError never ends the game.
 
     After one, app.recover() drops what can be rebuilt (the AI's search, the
@@ -108,7 +194,7 @@ def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, rest
     last = None
     while True:
         try:
-            return run(app, inputs, leds, screen, clock, on_show, probe, preload, sleep)
+            return run(app, inputs, leds, screen, clock, on_show, probe, preload, sleep, idle)
         except MemoryError:
             gc.collect()
             now = clock()

@@ -26,6 +26,9 @@ A profile is a dict.  Keys:
                  circuitpython.org); the device tests boot that firmware
   "link"         None, or (TX pin, RX pin) of the link cable's UART (a
                  second board, docs/LINK.md; hardware/link.py)
+  "led_power"    None, or the pin that switches the LEDs' power (a MOSFET,
+                 high = on; hardware/power.py turns it off while the board
+                 is idle and dark; wiring in hardware/PROFILES.md)
 
 Pin names are strings, looked up with getattr(board, name) at setup, so
 this module imports nothing and costs only its constants.
@@ -46,13 +49,13 @@ def three_buttons(next_pin, select_pin, back_pin, labels="abc", seat=0):
 
 def profile(board, pixel_pin, keys=(), board_id=None, display=None, brightness=64,
             tabletop=False, usb_edit_key="c", pixel_order="GRB", rotation=0, serpentine=False,
-            long_ms=600, pull_up=True, link=("TX", "RX")):
+            long_ms=600, pull_up=True, link=("TX", "RX"), led_power=None):
     """A profile: every field named once here, with the default most boards share."""
     return {"board": board, "pixel_pin": pixel_pin, "pixel_order": pixel_order,
             "rotation": rotation, "serpentine": serpentine, "brightness": brightness,
             "keys": keys, "long_ms": long_ms, "pull_up": pull_up, "display": display,
             "tabletop": tabletop, "usb_edit_key": usb_edit_key, "board_id": board_id,
-            "link": link}
+            "link": link, "led_power": led_power}
 
 
 FEATHER_OLED = profile(

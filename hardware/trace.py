@@ -3,9 +3,12 @@
 Printed on the USB console, one line per event, each starting with "@@":
 
     @@BOOT free=N                 heap free after gc.collect() at code.py start
-    @@STATE name free=N pass_us=M ms=T   the app entered state `name`: heap free
-                                  after gc.collect(), the longest pass of the
-                                  state before it, ms since code.py started
+    @@STATE name free=N pass_us=M ms=T poll_us=P   the app entered state
+                                  `name`: heap free after gc.collect(), the
+                                  longest pass of the state before it, ms
+                                  since code.py started, the longest wait
+                                  between two polls of the buttons in the
+                                  state before it (the longest a press waits)
     @@GAME a1-c2 a5-b3 ...        the game's actions so far, at every state
                                   change while a game is on
     @@AI ms=N free=N              one AI turn's thinking time, heap free after
@@ -23,6 +26,10 @@ Printed on the USB console, one line per event, each starting with "@@":
     @@FRAME v level hex           (JARMO_TRACE = 2) app.frame version v drawn
                                   at level 0..255: 75 bytes, RGB per point
     @@MAXPASS us state            a new longest pass after the first frame
+    @@MAXPOLL us state            a new longest wait between two polls of the
+                                  buttons after the first frame
+    @@IDLE level ms=T             the idle level (hardware/power.py: 0 awake,
+                                  1 dim, 2 dark) changed, ms since code.py started
     @@FLASH writes=N us=T compactions=C pass_us=P state
                                   (JARMO_TRACE_FLASH = 1) a pass that wrote the store's log
                                   (jarmo/storage.py): N records appended and
@@ -33,8 +40,8 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   again after every pass, to show that a
                                   MemoryError does not end the game
 
-A pass is timed without the printing and collecting done here, so the
-figures are those of the game alone.  Collecting garbage at every state
+A pass, and the wait between two polls, are timed without the printing
+and collecting done here, so the figures are those of the game alone.  Collecting garbage at every state
 change moves work, not adds it: the game would collect it later anyway.
 """
 
@@ -44,6 +51,9 @@ import time
 
 def _ns():
     return time.monotonic_ns()
+
+
+STARTED = _ns()     # code.py imports this module first thing when tracing
 
 
 def _free():
@@ -64,7 +74,7 @@ class Probe:
         self.frames = frames
         self.ballast_state = ballast    # fill the heap when this state is entered
         self.ballast = None
-        self.start = _ns()
+        self.start = STARTED        # times are ms since code.py started
         self.t0 = 0
         self.state = None
         self.state_max = 0
@@ -73,6 +83,29 @@ class Probe:
         self.thinking_since = -1
         self.text_version = -1
         self.refused = 0            # the link's refusals already logged
+        self.last_poll = 0          # ns when the buttons were last polled (0: never)
+        self.own = 0                # ns spent in end() since then (not the game's)
+        self.state_poll = 0         # the longest wait between polls in this state, us
+        self.max_poll = 0
+        self.idle = None            # hardware.power.Idle, when code.py has one
+        self.idle_level = 0
+
+    def timed_poll(self, poll):
+        """inputs.poll, timing the wait since the previous poll (what a press
+        arriving just after it waits), less this probe's own printing."""
+        def timed(now, press):
+            t = _ns()
+            if self.last_poll:
+                us = (t - self.last_poll - self.own) // 1000
+                if us > self.state_poll:
+                    self.state_poll = us
+                if self.first_frame and us > self.max_poll:
+                    self.max_poll = us
+                    print("@@MAXPOLL", us, self.state)
+            self.own = 0
+            self.last_poll = _ns()
+            return poll(now, press)
+        return timed
 
     def _time(self, store, name, slot):
         # the store's method, timed and counted per pass (an instance attribute
@@ -93,7 +126,16 @@ class Probe:
         self.t0 = _ns()
 
     def end(self, app, drawn, texted):
-        us = (_ns() - self.t0) // 1000
+        t_end = _ns()
+        us = (t_end - self.t0) // 1000
+        self._end(app, drawn, texted, us)
+        self.own += _ns() - t_end
+
+    def _end(self, app, drawn, texted, us):
+        idle = self.idle
+        if idle is not None and idle.level != self.idle_level:
+            self.idle_level = idle.level
+            print("@@IDLE %d ms=%d" % (idle.level, (_ns() - self.start) // 1000000))
         flash = self.flash
         if flash[0] or flash[1]:
             print("@@FLASH writes=%d us=%d compactions=%d pass_us=%d %s" % (
@@ -135,10 +177,11 @@ class Probe:
                 print("@@FRAME", app.frame_version, self.leds.level, bytes(app.frame).hex())
 
     def _state(self, state):
-        print("@@STATE %s free=%d pass_us=%d ms=%d" % (
-            state, _free(), self.state_max, (_ns() - self.start) // 1000000))
+        print("@@STATE %s free=%d pass_us=%d ms=%d poll_us=%d" % (
+            state, _free(), self.state_max, (_ns() - self.start) // 1000000, self.state_poll))
         self.state = state
         self.state_max = 0
+        self.state_poll = 0
 
     def _game(self, app):
         if app.game is not None:

@@ -59,7 +59,8 @@ from jarmo.unload import forget_module
 # refused pick) and the How to play pages load when first needed.
 PRELOAD = ("jarmo.evaluation", "jarmo.ai")     # the AI and its evaluation, a pass each
 
-_AI_STEPS = const(2)        # player.step() calls per tick; each applies at most
+_AI_STEPS = const(1)        # player.step() calls per tick (the buttons are polled
+                            # between ticks: hardware/mainloop.py); each applies at most
                             # ai.SLICE actions (the player's slice_nodes)
 _REDRAW = const(32)         # ms between redraws when nothing happened
 
@@ -111,6 +112,7 @@ class App:
         # out of sight (set by whatever covers it: the simulator's rules pager)
         self.attended = False
         self.hidden = False
+        self.show = None        # show(app): the main loop's, draws the LEDs now
         self.dirty = True
         self._drawn = 0
         self._stats = None      # jarmo.stats.Stats once loaded
@@ -178,6 +180,14 @@ class App:
             if link is not None:
                 link.send_turn(now)         # a turn just completed goes out in this pass
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
+            self._render()
+
+    def draw(self, now_ms):
+        """Only the picture brought up to date (a pass that took a press, or
+        the first: the answer is lit before the state's own work of
+        tick(), which the next pass does)."""
+        self.now = now_ms & TICKS_MASK
+        if self.dirty:
             self._render()
 
     def get_link(self):
@@ -368,6 +378,12 @@ class App:
     def turn_over(self):
         """A turn is complete: save, then the next turn or the end."""
         over = self.game.result() is not None
+        if self.show is not None and self.store is not None:
+            # the turn is lit before its save holds the CPU (a flash sector
+            # written: about 50 ms on an RP2040, code does not run meanwhile)
+            self.board.read(self.game)
+            self._render()
+            self.show(self)
         self.save()
         if over:
             # counted at the end (the statistics name this saved game, so a

@@ -91,10 +91,22 @@ def _neighbour_tables(forward):
     return tables
 
 
-def prepare_tables(rules):
+def prepare_tables(rules, side=None):
     """Build the neighbour tables of a rule set now rather than in its first
-    Game() (about 45 ms on an RP2040: the device does it after start-up)."""
-    _neighbour_tables(bool(R.row(rules)[R.FEATURES] & R.FORWARD))
+    Game() (about 45 ms on an RP2040: the device does it after start-up).
+    side 0, then 1: a side's table a call (a forward rule set's two took 59
+    ms in one step on the emulated Pico, more than a main-loop pass may)."""
+    forward = bool(R.row(rules)[R.FEATURES] & R.FORWARD)
+    if side is None or not forward:
+        _neighbour_tables(forward)
+    elif forward not in _NEIGHBOUR_CACHE:
+        if side == 0 or not _HALF_TABLES:
+            _HALF_TABLES[:] = [neighbours(True, 0)]
+        else:
+            _NEIGHBOUR_CACHE[forward] = (_HALF_TABLES.pop(), neighbours(True, 1))
+
+
+_HALF_TABLES = []   # a forward table's side 0, until prepare_tables builds side 1
 
 
 # How a game ended: winner ("south", "north" or None for a draw), points

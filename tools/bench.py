@@ -4,6 +4,7 @@
     python3 run.py bench --quick         # AI strength over 40 games per pairing
     python3 run.py bench --device        # the game on emulated RP2040 boards (real firmware)
     python3 run.py bench --device --quick
+    python3 run.py bench --power         # the power model (emulated boards), docs/power.svg
 
 Host figures: the rules core's memory and speed, the AI's strength and
 cost, the app logic's memory, the LED layer's memory (MicroPython 1.27
@@ -43,6 +44,7 @@ def host(quick):
 def device(quick, firmware):
     extra = ["--firmware", firmware] if firmware else []
     failed = run("bench_device.py", *(["--quick"] if quick else []), *extra)
+    failed |= run("bench_response.py", *(["--profiles", "pico"] if quick else []), *extra)
     if os.path.exists(os.path.join(TOOLS, "bench_ai_device.py")):
         failed |= run("bench_ai_device.py", *(["--positions", "2"] if quick else []))
     failed |= run("bench_flash.py", "--device", *(["--games", "5"] if quick else []), *extra)
@@ -54,8 +56,14 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="fewer games and boards")
     ap.add_argument("--device", action="store_true",
                     help="the emulated boards (CircuitPython 10.3 firmware) instead of the host")
+    ap.add_argument("--power", action="store_true",
+                    help="the power model on the emulated boards (tools/bench_power.py)")
     ap.add_argument("--firmware", help="a CircuitPython UF2 or a folder of them (device figures)")
     args = ap.parse_args(argv)
+    if args.power:
+        extra = ["--firmware", args.firmware] if args.firmware else []
+        svg = os.path.join(os.path.dirname(TOOLS), "docs", "power.svg")
+        return 1 if run("bench_power.py", "--svg", svg, *extra) else 0
     failed = device(args.quick, args.firmware) if args.device else host(args.quick)
     return 1 if failed else 0
 

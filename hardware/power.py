@@ -1,0 +1,93 @@
+"""Idle power: the LEDs dim after a short idle time, and go off after a longer one.
+
+Idle time counts from the last button press or the last pass with work
+(app.busy: the AI thinking, a save in steps), so the AI's turn never dims
+the board.  Three levels:
+
+  AWAKE   the game as always
+  DIM     the LEDs at a quarter of their level (a press acts as usual)
+  OFF     the LEDs dark (and their power switched off, when the profile
+          names a "led_power" pin: a WS2812 draws about 1 mA dark), the
+          display's contrast at 0; the main loop naps between polls
+          (hardware/mainloop.py). The press that ends it only wakes the
+          board: the game is exactly where it was, in RAM.
+
+Both times are settings (settings.toml JARMO_DIM_S and JARMO_OFF_S, seconds;
+0 turns that level off). The logic takes integer ms and no hardware, so the
+simulator and the tests run it as the board does.
+"""
+
+from adafruit_ticks import ticks_diff
+
+AWAKE = 0
+DIM = 1
+OFF = 2
+DIM_S = 30          # defaults: a player who thinks for half a minute sees the board dim
+OFF_S = 120         # ... and after two minutes it goes dark
+DIM_SHIFT = 2       # DIM draws at level >> DIM_SHIFT (a quarter)
+
+
+class Idle:
+    """The idle level from the time of the last press or work."""
+
+    def __init__(self, dim_ms=DIM_S * 1000, off_ms=OFF_S * 1000, switch=None):
+        self.dim_ms = dim_ms
+        self.off_ms = off_ms
+        self.switch = switch        # the LEDs' power (a MOSFET's gate): .value, or None
+        self.since = None           # ms of the last press or work (None: not yet)
+        self.level = AWAKE
+
+    def touch(self, now):
+        """A press or work at `now`: the idle time starts again."""
+        self.since = now
+
+    def update(self, now):
+        """The level at `now` (AWAKE, DIM or OFF); a change is kept in .level."""
+        if self.since is None:
+            self.since = now
+        idle = ticks_diff(now, self.since)
+        level = AWAKE
+        if self.off_ms and idle >= self.off_ms:
+            level = OFF
+        elif self.dim_ms and idle >= self.dim_ms:
+            level = DIM
+        if level != self.level:
+            self.level = level
+            if self.switch is not None:
+                self.switch.value = level != OFF
+        return level
+
+    def wake(self, now):
+        """A press at `now`; True if the board was OFF (the press only wakes it)."""
+        was_off = self.level == OFF
+        self.touch(now)
+        self.update(now)
+        return was_off
+
+
+def read_settings(getenv):
+    """(dim_ms, off_ms, problems) from settings.toml through getenv (os.getenv)."""
+    problems = []
+    out = []
+    for key, default in (("JARMO_DIM_S", DIM_S), ("JARMO_OFF_S", OFF_S)):
+        value = getenv(key, default)
+        if type(value) is str and value.isdigit():     # a PC's environment
+            value = int(value)
+        if type(value) is not int or value < 0:
+            problems.append("%s must be whole seconds >= 0, not %r: %d used" % (key, value, default))
+            value = default
+        out.append(value * 1000)
+    return out[0], out[1], problems
+
+
+def led_switch(profile):
+    """The LEDs' power switch of a profile (its "led_power" pin, driven high
+    for on), or None."""
+    pin_name = profile.get("led_power")
+    if pin_name is None:
+        return None
+    import board
+    import digitalio
+    switch = digitalio.DigitalInOut(getattr(board, pin_name))
+    switch.switch_to_output(value=True)
+    return switch

@@ -1,0 +1,77 @@
+"""Idle power on real CircuitPython 10 firmware (hardware/power.py): a board
+left alone dims, then goes dark; any button wakes it into the very game it
+showed, and that press does nothing else.
+
+Boots a board: full tier (run.py test --full).
+"""
+
+import pytest
+
+from tests.device import stage
+from tests.device.test_game_on_device import booted, tap, trace, wait_state
+
+DIM_S = 2
+OFF_S = 4
+
+
+def pin_frame(dev, after_t):
+    """The first LED frame on the pin after emulated ms after_t (bytes), or None."""
+    later = [grb for t, grb in dev.frames if t > after_t]
+    return later[0] if later else None
+
+
+def _pixels_differing(a, b):
+    return sum(a[i:i + 3] != b[i:i + 3] for i in range(0, len(a), 3))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_option, kind):
+    with booted(tmp_path, firmware_option, "pico", kind=kind, JARMO_TRACE=2,
+                JARMO_DIM_S=DIM_S, JARMO_OFF_S=OFF_S) as dev:
+        wait_state(dev, "menu", 10000)
+        dev.run(1500)
+        tap(dev, "select")                                  # New game
+        wait_state(dev, "play", 10000)
+        tap(dev, "select")                                  # a piece
+        tap(dev, "select")                                  # its first target: the AI answers
+        wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)
+        game = trace(dev).last_game()
+        assert game, "a turn each was played"
+        shown = trace(dev).frames()[-2:]                    # the turn's picture (the cursor blinks)
+        full_level = shown[-1][1]
+
+        dim_line = dev.wait_for(r"^@@IDLE 1 ", (DIM_S + 1) * 1000)
+        dim_t = dev.last_match_t()
+        dev.run(300)                                        # the dimmed frame's trace line
+        dim = [(v, level) for v, level, _hex in trace(dev).frames() if level < full_level]
+        assert dim, "the LEDs were drawn dimmer after %d s: %s" % (DIM_S, dim_line)
+
+        dev.wait_for(r"^@@IDLE 2 ", (OFF_S - DIM_S + 1) * 1000)
+        dark_t = dev.last_match_t()
+        dev.run(1000)
+        dark = [grb for t, grb in dev.frames if t >= dark_t - 50]
+        assert dark and not any(dark[-1]), "the LEDs are dark"
+        assert dim_t < dark_t
+        frames_dark = len(dev.frames)
+        dev.run(2000)
+        assert len(dev.frames) == frames_dark, "nothing is sent to dark LEDs"
+
+        press_t = dev.t
+        tap(dev, "back")                                    # any button wakes it
+        woke = pin_frame(dev, press_t)
+        assert woke is not None, "a press lit the LEDs again"
+        before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
+        # the same picture at full brightness; only the cursor's pixel may be
+        # in another phase of its blinking
+        assert min(_pixels_differing(woke, b) for b in before) <= 1, (woke.hex(), [b.hex() for b in before])
+        t = trace(dev)
+        assert t.state_names()[-1] == "play" and t.last_game() == game, "the same game, the same turn"
+        idle = [line.split()[1] for line in dev.console if line.startswith("@@IDLE ")]
+        assert idle[-3:] == ["1", "2", "0"], "dim, dark, awake: %s" % idle
+
+        # the waking press did nothing else; the next one is the game's
+        tap(dev, "select")                                  # a piece again
+        tap(dev, "select")                                  # its first target
+        wait_state(dev, "ai", 5000)

@@ -1,0 +1,202 @@
+"""Idle power and the main loop's pace: dim, dark, wake; the buttons polled
+before every step of work; the display's text a few characters a pass."""
+
+from hardware import power, profiles
+from hardware.display import CHUNK, COLUMNS, Canvas, TextDisplay
+from hardware.leds import make_leds
+from hardware.mainloop import run
+from host import blinka
+from jarmo import buttons as B
+from jarmo.app import App
+from jarmo.game import _NEIGHBOUR_CACHE, Game, prepare_tables
+
+
+class Clock:
+    """ms, advanced by the test's inputs."""
+
+    def __init__(self):
+        self.now = 0
+
+    def __call__(self):
+        return self.now
+
+
+class Script:
+    """inputs.poll: at each listed ms a button; the clock moves `step` ms a
+    pass; the loop ends at `end`. Keeps the ms of every poll."""
+
+    def __init__(self, clock, presses, end, step=20):
+        self.clock = clock
+        self.presses = sorted(presses)
+        self.end = end
+        self.step = step
+        self.polls = []
+
+    def poll(self, now, press):
+        self.polls.append(now)
+        while self.presses and self.presses[0][0] <= now:
+            press(self.presses.pop(0)[1], 0)
+        self.clock.now += self.step
+        return now < self.end
+
+
+def _leds():
+    return make_leds(dict(profiles.get("pico"), pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
+
+
+def _lit(leds):
+    return any(leds.pixels.sent)
+
+
+def test_idle_levels_from_the_last_press():
+    idle = power.Idle(dim_ms=1000, off_ms=3000)
+    assert idle.update(0) == power.AWAKE
+    assert idle.update(999) == power.AWAKE
+    assert idle.update(1000) == power.DIM
+    assert idle.update(3000) == power.OFF
+    assert idle.wake(3100) is True              # the press only woke it
+    assert idle.level == power.AWAKE
+    assert idle.update(3100 + 999) == power.AWAKE
+    assert idle.wake(4200) is False             # dimmed: the press acts
+
+
+def test_zero_turns_a_level_off():
+    idle = power.Idle(dim_ms=0, off_ms=0)
+    assert idle.update(0) == power.AWAKE
+    assert idle.update(10 ** 8) == power.AWAKE
+
+
+class Switch:
+    value = None
+
+
+def test_the_led_power_switch_follows_dark():
+    switch = Switch()
+    idle = power.Idle(dim_ms=10, off_ms=20, switch=switch)
+    idle.update(0)
+    idle.update(25)
+    assert switch.value is False
+    idle.wake(30)
+    assert switch.value is True
+
+
+def test_settings_are_named_when_wrong():
+    values = {"JARMO_DIM_S": "soon", "JARMO_OFF_S": 90}
+    dim_ms, off_ms, problems = power.read_settings(lambda key, default: values.get(key, default))
+    assert (dim_ms, off_ms) == (power.DIM_S * 1000, 90000)
+    assert len(problems) == 1 and "JARMO_DIM_S" in problems[0]
+    assert power.read_settings(lambda key, default: {"JARMO_DIM_S": "12"}.get(key, default))[0] == 12000
+
+
+def test_a_board_left_alone_dims_then_goes_dark_then_wakes_lit():
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    leds = _leds()
+    clock = Clock()
+    inputs = Script(clock, [(5000, B.NEXT)], end=6000)      # a press at 5 s wakes it
+    idle = power.Idle(dim_ms=1000, off_ms=3000)
+    drawn = []                                              # (pass ms, idle level, LED level, lit)
+    update = leds.update
+
+    def watched(a):
+        drawn.append((clock.now - inputs.step, idle.level, leds.level, _lit(leds)))
+        return update(a)
+    leds.update = watched
+    run(app, inputs, leds, None, clock, idle=idle)
+    full = [level for t, _lv, level, _l in drawn if 100 <= t < 1000][-1]
+    assert all(lv == power.DIM and level < full for t, lv, level, _l in drawn if 1100 <= t < 3000)
+    assert not [t for t, *_rest in drawn if 3000 <= t < 5000], "dark LEDs are not drawn"
+    assert not _lit(leds) or idle.level == power.AWAKE
+    after = [(lv, level) for t, lv, level, _l in drawn if t >= 5000]
+    assert after and after[-1] == (power.AWAKE, full) and _lit(leds)
+
+
+def test_the_waking_press_does_nothing_else():
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    clock = Clock()
+    idle = power.Idle(dim_ms=100, off_ms=200)
+    run(app, Script(clock, [], end=400), _leds(), None, clock, idle=idle)
+    assert idle.level == power.OFF
+    cursor = app.board.cursor
+    run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 60), _leds(), None, clock, idle=idle)
+    assert idle.level == power.AWAKE and app.board.cursor == cursor
+    run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 60), _leds(), None, clock, idle=idle)
+    assert app.board.cursor != cursor
+
+
+def test_the_buttons_are_polled_before_each_display_step():
+    # a long text change: every step of the display's work is a pass of its own,
+    # and each pass begins with a poll
+    screen = TextDisplay()
+    screen.canvas = FakeCanvas()
+    screen.display = FakeDisplay()
+    app = App(seed=3)
+    clock = Clock()
+    inputs = Script(clock, [], end=400)
+    steps = []
+    real_step = screen.step
+
+    def step():
+        steps.append(len(inputs.polls))
+        real_step()
+    screen.step = step
+    run(app, inputs, _leds(), screen, clock)
+    assert steps, "the display had work"
+    assert len(set(steps)) == len(steps), "one step between two polls"
+
+
+class FakeDisplay:
+    refreshes = 0
+
+    def refresh(self):
+        self.refreshes += 1
+
+
+class FakeCanvas:
+    """Canvas.line without displayio: what is set, a chunk at a time."""
+
+    def __init__(self):
+        self.sets = []
+
+    def line(self, row, old, new, most=COLUMNS):
+        grid = {}
+        real = Canvas.__new__(Canvas)
+        real.columns = COLUMNS
+        real.grid = grid
+        real.tiles = bytes(range(95))
+        real.blank = 0
+        end = Canvas.line(real, row, old, new, most)
+        self.sets.append(len(grid))
+        return end
+
+
+def test_a_line_is_drawn_a_chunk_at_a_time_and_ends_as_the_text():
+    screen = TextDisplay()
+    screen.canvas = canvas = FakeCanvas()
+    screen.display = FakeDisplay()
+    screen.text[0] = "x" * COLUMNS
+    screen.text[1] = "ab"
+    screen.drawn[1] = "abcdefghijklmnop"
+    while screen.busy:
+        screen.step()
+    assert screen.drawn == screen.text
+    assert max(canvas.sets) <= CHUNK
+    assert sum(canvas.sets) == COLUMNS + len("cdefghijklmnop")
+
+
+def test_a_forward_rule_sets_tables_built_a_side_a_step():
+    _NEIGHBOUR_CACHE.pop(True, None)
+    prepare_tables("jasyr", 0)
+    assert True not in _NEIGHBOUR_CACHE
+    prepare_tables("jasyr", 1)
+    built = _NEIGHBOUR_CACHE[True]
+    _NEIGHBOUR_CACHE.pop(True)
+    assert Game("jasyr")._nbrs == built
+
+
+def test_the_power_model_counts_every_pixel_and_channel():
+    from tools import bench_power as P
+    assert P.led_ma(bytes(75)) == 25 * P.WS2812_IDLE_MA
+    assert P.led_ma(bytes([255]) * 75) == 25 * P.WS2812_IDLE_MA + 75 * P.WS2812_CHANNEL_MA
+    assert P.cpu_ma(1.0) == P.CPU_RUN_MA and P.cpu_ma(0.0) == P.CPU_WAIT_MA
