@@ -42,16 +42,22 @@ def offer_of(app):
 
 def start_offer(app, offer, ours):
     """Both boards start the game of the offer; ours: this board proposed it."""
-    rules = RULE_SETS[offer[0]]
-    exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if offer[1] >> k & 1)
-    side = offer[3] if ours else 1 - offer[3]
-    if offer[2]:
-        match = Match(rules, offer[2], exp)
+    start_game_of(app, offer[0], offer[1], offer[2], offer[3] if ours else 1 - offer[3],
+                  offer[4] << 8 | offer[5])
+
+
+def start_game_of(app, rule, bits, games, side, tag):
+    """Start a linked game (or match): rule set index, expansion bits,
+    games in the match (0 one game), this board's side in game 1, the tag."""
+    rules = RULE_SETS[rule]
+    exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if bits >> k & 1)
+    if games:
+        match = Match(rules, games, exp)
         game = match.game
     else:
         match = None
         game = Game(rules, exp)
-    app.seed = app.link_tag = offer[4] << 8 | offer[5]     # the same hints on both boards
+    app.seed = app.link_tag = tag       # the same hints on both boards
     app.set_game(game, match, LINK, side, False)
     app.start_game()
 

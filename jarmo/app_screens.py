@@ -23,8 +23,15 @@ _REASON_WORDS = ("camp", "wipe-out", "repetition", "no moves", "ply limit")
 def forget(app):
     """The game or match is over and seen: nothing to resume any more. The
     store may compact now, between games (jarmo/storage.py)."""
+    link = app.link if app.opp == LINK else None
     app.set_game(None, None, 0, 0, False)
     store = app.store
+    if link is not None:
+        # a finished linked game stays the store's game until the other
+        # board is known to hold all of it (jarmo/linkplay.py)
+        link.keep()
+        if link.on_flash and link.holds_flash():
+            store = None
     if store is not None:
         try:
             store.end_game()
@@ -147,6 +154,9 @@ def result_text(app):
             lines.append("Match: " + ("drawn" if mw is None else
                                       (p[0] if mw == "first" else p[1]) + " win"))
     more = m is not None and not m.over()
+    if app.opp == LINK and not app.link.synced():
+        from jarmo.linkplay import ON_ITS_WAY
+        lines[3:] = [ON_ITS_WAY]
     lines.append("SELECT: next game" if more else
                  "SELECT: campaign" if app.battle >= 0 else "SELECT: menu")
     app.set_text(tuple(x[:21] for x in lines[:5]))

@@ -10,7 +10,11 @@ from jarmo.link import Link
 
 
 class End:
+    made = 0
+
     def __init__(self):
+        End.made += 1
+        self.ident = bytes((0, 0, 0, 0, 0, 0, End.made >> 8 & 255, End.made & 255))   # a board's uid
         self.inq = bytearray()
         self.other = None
         self.cut = False
@@ -60,7 +64,7 @@ class Board:
         self.end = end
         self.side = side
         self.game = Game(rules)
-        self.link = Link(end, nonce)
+        self.link = Link(end, nonce, end.ident)
         self.link.bind(self.game, bytes((1, 0, 0, 0, side, 0, 9)))
 
     def mine(self):
