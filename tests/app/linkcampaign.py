@@ -33,32 +33,7 @@ from jarmo.rng import Rng
 from jarmo.storage import Store
 from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import menu_to, picks
-from tests.core.linkwire import End
-
-class Wire(End):
-    # an end whose bytes reach the other end at the next pass, as two boards
-    # that send in the same millisecond each do before hearing the other
-    def __init__(self):
-        End.__init__(self)
-        self.flight = bytearray()
-
-    def write(self, data):
-        self.written += 1
-        if not self.cut:
-            self.other.flight.extend(bytes(data))
-
-    def arrive(self):
-        if self.flight:
-            self.inq.extend(self.flight)
-            self.flight = bytearray()
-
-
-def wire():
-    a = Wire()
-    b = Wire()
-    a.other = b
-    b.other = a
-    return a, b
+from tests.core.linkwire import wire
 
 KINDS = ("clean", "cable", "noise", "power", "reset", "leave", "tie", "mixed")
 STEP = 10               # ms a pass
@@ -132,7 +107,7 @@ class Campaign:
         self.seed = seed
         self.rng = Rng(seed)
         r = self.rng
-        self.ea, self.eb = wire()
+        self.ea, self.eb = wire(late=True)
         same = kind == "tie"
         seed_a = r.below(65536)
         self.a = Board("a", self.ea, seed_a, Rng(r.below(1 << 30)))
@@ -278,6 +253,7 @@ class Campaign:
         the result at once, and its board may be reset or cut off."""
         r = self.rng
         self.pull(500 + r.below(20000))
+        self.faults_done += 1
         board.leave_at_once = True
         k = r.below(3)
         if k:

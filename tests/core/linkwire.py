@@ -20,6 +20,8 @@ class End:
         self.cut = False
         self.drop = 0           # writes to drop (whole frames)
         self.written = 0
+        self.late = False       # bytes reach the other end at its next arrive()
+        self.flight = bytearray()
 
     def readinto(self, buf):
         n = min(len(buf), len(self.inq))
@@ -36,14 +38,22 @@ class End:
         if self.drop:
             self.drop -= 1
             return
-        self.other.inq.extend(bytes(data))
+        (self.other.flight if self.late else self.other.inq).extend(bytes(data))
+
+    def arrive(self):
+        """Bytes in flight (late) reach this end: two boards that send in
+        the same millisecond each send before hearing the other."""
+        if self.flight:
+            self.inq.extend(self.flight)
+            self.flight = bytearray()
 
 
-def wire():
+def wire(late=False):
     a = End()
     b = End()
     a.other = b
     b.other = a
+    a.late = b.late = late
     return a, b
 
 
