@@ -13,6 +13,7 @@ from jarmo.app_base import (
     LINK,
     MATCH,
     RULE,
+    S_LINK,
     S_MENU,
     SIDE,
     SIDE_WORDS,
@@ -25,6 +26,7 @@ from jarmo.linkplay import NOTES as LINK_NOTES
 from jarmo.linkplay import lean
 from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS
+from jarmo.unload import forget_module
 
 
 def offer_of(app):
@@ -106,3 +108,33 @@ class LinkWait(State):
         if self.status and V.blink(app.now, 1024):
             for i in (0, 4, 20, 24):
                 V.put(buf, i, V.RED)
+
+
+# ---------------------------------------------------------------- the rare paths
+# (jarmo/linkplay.py calls them; this module is loaded for them and let go)
+
+def adopt(app, desc):
+    """This board has no game and the other board has a linked one it
+    should hold (this board's save was lost): start it from the other
+    board's description; its actions come as a resync. Only a single game
+    or a match's first (the caller checks): a later game's match needs the
+    results before it, which only the lost save held."""
+    start_game_of(app, desc[0], desc[1], desc[2], 1 - desc[4], desc[5] << 8 | desc[6])
+    if app.sid != S_LINK:
+        forget_module("jarmo.app_link")     # (this module: loaded for this only)
+
+
+def catch_up(app):
+    """Actions of this board's own side came back from the other board
+    (this board lost them): the turn being picked is dropped and they are
+    played and saved at once."""
+    g = app.game
+    while g.actions > app.saved:
+        g.undo()
+    codes = app.link.take()
+    for c in codes:
+        g.play_code(c)          # checked when they came (jarmo/link.py)
+    app.msg = ("Link: turns back", "from the other board")
+    app.turn_over()
+    if app.sid != S_LINK:
+        forget_module("jarmo.app_link")

@@ -11,12 +11,15 @@
 # do not make a frame are noise: skipped and counted, never acted on.
 #
 # What goes over the line:
-#   HELLO   every BEAT ms: the greeting (version, a boot nonce) and the game
-#           this board has (rule set, expansions, match length and number,
-#           its side, its count of actions and a hash of its move list).
-#           It is the keepalive too: nothing heard for LOST ms = link down.
+#   HELLO   every BEAT ms: the greeting (version, a boot nonce, the board's
+#           identity) and the game this board has (rule set, expansions,
+#           match length and number, its side, its count of actions and a
+#           hash of its move list; DONE: it is over and both hold it all).
+#           It is the keepalive too: nothing heard for 4 of the other
+#           board's HELLO gaps (at least LOST ms) = link down.
 #   OFFER   a board whose player chose New game against the link proposes:
-#           rule set, expansions, match length, its side in game 1, seed.
+#           rule set, expansions, match length, its side in game 1, seed;
+#           its nonce and identity break a tie between two offers.
 #   ACCEPT  the other board takes that offer (both start the same game).
 #   TURN    action codes from action number `start` on, with a hash of the
 #           game's state after them: sent until acknowledged (every RETRY
@@ -226,22 +229,19 @@ class Link:
         return (p[0] == d[0] and p[1] == d[1] and p[2] == d[2] and p[5] == d[5]
                 and p[6] == d[6])
 
-    def lost_after(self):
-        """ms of silence that mean the link is down: LOST, or longer for a
-        board that runs slower than this one (an emulated board: its HELLOs
-        come further apart in this board's clock)."""
-        g = self.gap * _SLOW
-        return g if g > _LOST else _LOST
+    def _silent(self, now):
+        # nothing heard for LOST ms, or longer from a board that runs slower
+        # than this one (an emulated board: its HELLOs come further apart here)
+        return _diff(now, self.heard) >= max(self.gap * _SLOW, _LOST)
 
     def up(self, now):
-        return (self.heard is not None and _diff(now, self.heard) < self.lost_after()
-                and self.peer_version == VERSION)
+        return self.heard is not None and not self._silent(now) and self.peer_version == VERSION
 
     def status(self, now):
         """UP, NO_CABLE, LOST_LINK, OLD_VERSION, OTHER_GAME or DIFFERENT."""
         if self.heard is None:
             return NO_CABLE
-        if _diff(now, self.heard) >= self.lost_after():
+        if self._silent(now):
             return LOST_LINK
         if self.peer_version != VERSION:
             return OLD_VERSION
@@ -256,12 +256,6 @@ class Link:
         later game of the match)."""
         g = self.game
         return g is None or self.peer_count >= g.actions and self.same() or self.later()
-
-    def done(self):
-        """True when the game is over and each board knows the other holds
-        all of it: nothing more to deliver either way."""
-        g = self.game
-        return g is not None and g.result() is not None and self.synced()
 
     def offers_game(self):
         """The other board's linked game (its description, as seen from
@@ -439,7 +433,9 @@ class Link:
                 # both wait: the board that proposed first keeps its offer;
                 # if both did at once, the bigger nonce, then the bigger
                 # identity (equal only for one board talking to itself)
-                if _diff(now, self.offer_t) >= _LISTEN and self._outranks():
+                if _diff(now, self.offer_t) >= _LISTEN and (
+                        self.nonce > self.peer_nonce if self.nonce != self.peer_nonce
+                        else self.ident > self.peer_ident):
                     return
             self.peer_offer = o
             self.peer_offer_t = now
@@ -459,11 +455,6 @@ class Link:
                 self.refused += 1
                 self._note("the other board refused our turn: " + WHY[rx[at + 1] % len(WHY)])
                 self.diverged = True
-
-    def _outranks(self):
-        if self.nonce != self.peer_nonce:
-            return self.nonce > self.peer_nonce
-        return self.ident > self.peer_ident
 
     def _accepted_ours(self):
         self.accepted = self.offer
@@ -611,7 +602,8 @@ class Link:
             for i in range(3, 16):
                 p[i] = 0
         else:
-            p[3] = _HAS | (_DONE if self.done() else 0)
+            # DONE: over, and the other board holds all of it
+            p[3] = _HAS | (_DONE if g.result() is not None and self.synced() else 0)
             p[4:11] = self.desc
             c = self.count()
             h0 = self._hashed

@@ -60,6 +60,13 @@ class Player:
         pass
 
 
+def _app_link():
+    # the rare paths (a game taken from the other board, own turns back)
+    # live in the link wait's module, loaded when needed
+    from jarmo import app_link
+    return app_link
+
+
 class _Silent:
     # the line of a board without a link cable: nothing comes, nothing goes
     def readinto(self, buf):
@@ -114,10 +121,11 @@ class AppLink(Link):
             self._deliver(app)
         elif g is None and app.sid in (S_MENU, S_LINK) and self.up(now):
             desc = self.offers_game()
-            if desc is not None and adopt(app, desc):
+            if desc is not None and desc[3] <= 1:
+                _app_link().adopt(app, desc)
                 return
         if self.game is not None and self.game is g and app.sid == S_PLAY and self.take():
-            catch_up(app)
+            _app_link().catch_up(app)
         self._say_waiting(app)
         # while the other board's turn is awaited, the main loop starts a
         # pass every 5 ms, not 20 (hardware/mainloop.py): its turn shows sooner
@@ -219,32 +227,3 @@ class AppLink(Link):
             return
         for i in (0, 4, 20, 24):
             V.put(buf, i, colour)
-
-
-def adopt(app, desc):
-    """This board has no game and the other board has a linked one it
-    should hold (this board's save was lost): start it from the other
-    board's description; its actions come as a resync. Only a single game
-    or a match's first: a later game's match needs the results before it,
-    which only the lost save held."""
-    if desc[3] > 1:
-        return False
-    from jarmo.app_link import start_game_of
-    start_game_of(app, desc[0], desc[1], desc[2], 1 - desc[4], desc[5] << 8 | desc[6])
-    if app.sid != S_LINK:
-        forget_module("jarmo.app_link")     # (the wait's module: loaded for this only)
-    return True
-
-
-def catch_up(app):
-    """Actions of this board's own side came back from the other board
-    (this board lost them): the turn being picked is dropped and they are
-    played and saved at once."""
-    g = app.game
-    while g.actions > app.saved:
-        g.undo()
-    codes = app.link.take()
-    for c in codes:
-        g.play_code(c)          # checked when they came (jarmo/link.py)
-    app.msg = ("Link: turns back", "from the other board")
-    app.turn_over()
