@@ -138,3 +138,19 @@ def catch_up(app):
     app.turn_over()
     if app.sid != S_LINK:
         forget_module("jarmo.app_link")
+
+
+def release(app, game_id):
+    """A kept linked game is held by both boards, and both know it: the
+    store lets it go, if it is still the store's game."""
+    store = app.store
+    if store is not None and app.game is None:
+        saved = store.game()
+        if saved is not None and saved[0] == game_id:
+            try:
+                store.end_game()
+                store.tidy()
+            except OSError:
+                pass
+    if app.sid != S_LINK:
+        forget_module("jarmo.app_link")

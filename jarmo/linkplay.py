@@ -170,15 +170,7 @@ class AppLink(Link):
         # store's copy ends (if it is still the store's game)
         if self.on_flash and not self.holds_flash():
             self.on_flash = False
-            store = app.store
-            if store is not None and app.game is None:
-                saved = store.game()
-                if saved is not None and saved[0] == self.game_id:
-                    try:
-                        store.end_game()
-                        store.tidy()
-                    except OSError:
-                        pass
+            _app_link().release(app, self.game_id)
 
     def _say_waiting(self, app):
         # the result's line and the menu's title while the last turn is on its way
