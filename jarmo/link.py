@@ -79,7 +79,7 @@ _BUF = const(160)           # receive buffer: more than two whole frames
 
 # HELLO flags (byte 3)
 _HAS = const(1)             # the sender has a linked game (described after)
-_DONE = const(2)            # that game is over and each board holds all of it
+_BOTH_HOLD = const(2)      # that game is over and each board holds all of it
 
 
 def state_hash(game):
@@ -406,7 +406,7 @@ class Link:
                     self._checked = None
             else:
                 self.peer = None
-            self.peer_done = bool(flags & _DONE)
+            self.peer_done = bool(flags & _BOTH_HOLD)
             self.peer_count = rx[at + 11] << 8 | rx[at + 12]
             self.peer_hash = rx[at + 13] << 8 | rx[at + 14]
             self._check_prefix()
@@ -603,7 +603,7 @@ class Link:
                 p[i] = 0
         else:
             # DONE: over, and the other board holds all of it
-            p[3] = _HAS | (_DONE if g.result() is not None and self.synced() else 0)
+            p[3] = _HAS | (_BOTH_HOLD if g.result() is not None and self.synced() else 0)
             p[4:11] = self.desc
             c = self.count()
             h0 = self._hashed

@@ -376,6 +376,7 @@ def test_the_last_turn_with_the_cable_out_reaches_the_other_board_after_its_winn
         pair.run(4000)
         assert stage.board_game(other) == game
         assert "Traceback" not in "\n".join(last.console + other.console)
+        print("latencies", sorted(linked.latencies), pair.wire_stats())
 
 
 def test_equal_offers_from_equal_seeds_in_the_same_millisecond_start_one_game(tmp_path, firmware_option):
