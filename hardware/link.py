@@ -18,6 +18,7 @@ class UartLine:
         import busio
         self.uart = busio.UART(getattr(board, tx), getattr(board, rx), baudrate=BAUD,
                                timeout=0, receiver_buffer_size=256)
+        self.ident = board_ident()
 
     def readinto(self, buf):
         uart = self.uart
@@ -27,6 +28,16 @@ class UartLine:
 
     def write(self, data):
         self.uart.write(data)
+
+
+def board_ident():
+    """This board's identity: its microcontroller's unique id (8 bytes on
+    an RP2040); it breaks a tie between two boards' equal offers."""
+    try:
+        import microcontroller
+        return bytes(microcontroller.cpu.uid)
+    except (ImportError, AttributeError, NotImplementedError):
+        return b""
 
 
 def make_line(profile):

@@ -12,6 +12,7 @@ says "Link lost" meanwhile, and resyncs when the other end is back).
 """
 
 import errno
+import os
 import socket
 import time
 
@@ -37,6 +38,8 @@ class TcpLine:
         self.next_try = 0.0
         self.connects = 0       # connections made (tests, the status line)
         self.cut = False        # tests: pretend the cable is pulled
+        # the stand-in for a board's unique id (jarmo/link.py breaks ties with it)
+        self.ident = os.urandom(8)
 
     @property
     def connected(self):

@@ -13,6 +13,7 @@ from jarmo.app_base import (
     LINK,
     MATCH,
     RULE,
+    S_LINK,
     S_MENU,
     SIDE,
     SIDE_WORDS,
@@ -25,6 +26,7 @@ from jarmo.linkplay import NOTES as LINK_NOTES
 from jarmo.linkplay import lean
 from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS
+from jarmo.unload import forget_module
 
 
 def offer_of(app):
@@ -42,16 +44,22 @@ def offer_of(app):
 
 def start_offer(app, offer, ours):
     """Both boards start the game of the offer; ours: this board proposed it."""
-    rules = RULE_SETS[offer[0]]
-    exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if offer[1] >> k & 1)
-    side = offer[3] if ours else 1 - offer[3]
-    if offer[2]:
-        match = Match(rules, offer[2], exp)
+    start_game_of(app, offer[0], offer[1], offer[2], offer[3] if ours else 1 - offer[3],
+                  offer[4] << 8 | offer[5])
+
+
+def start_game_of(app, rule, bits, games, side, tag):
+    """Start a linked game (or match): rule set index, expansion bits,
+    games in the match (0 one game), this board's side in game 1, the tag."""
+    rules = RULE_SETS[rule]
+    exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if bits >> k & 1)
+    if games:
+        match = Match(rules, games, exp)
         game = match.game
     else:
         match = None
         game = Game(rules, exp)
-    app.seed = app.link_tag = offer[4] << 8 | offer[5]     # the same hints on both boards
+    app.seed = app.link_tag = tag       # the same hints on both boards
     app.set_game(game, match, LINK, side, False)
     app.start_game()
 
@@ -100,3 +108,49 @@ class LinkWait(State):
         if self.status and V.blink(app.now, 1024):
             for i in (0, 4, 20, 24):
                 V.put(buf, i, V.RED)
+
+
+# ---------------------------------------------------------------- the rare paths
+# (jarmo/linkplay.py calls them; this module is loaded for them and let go)
+
+def adopt(app, desc):
+    """This board has no game and the other board has a linked one it
+    should hold (this board's save was lost): start it from the other
+    board's description; its actions come as a resync. Only a single game
+    or a match's first (the caller checks): a later game's match needs the
+    results before it, which only the lost save held."""
+    start_game_of(app, desc[0], desc[1], desc[2], 1 - desc[4], desc[5] << 8 | desc[6])
+    if app.sid != S_LINK:
+        forget_module("jarmo.app_link")     # (this module: loaded for this only)
+
+
+def catch_up(app):
+    """Actions of this board's own side came back from the other board
+    (this board lost them): the turn being picked is dropped and they are
+    played and saved at once."""
+    g = app.game
+    while g.actions > app.saved:
+        g.undo()
+    codes = app.link.take()
+    for c in codes:
+        g.play_code(c)          # checked when they came (jarmo/link.py)
+    app.msg = ("Link: turns back", "from the other board")
+    app.turn_over()
+    if app.sid != S_LINK:
+        forget_module("jarmo.app_link")
+
+
+def release(app, game_id):
+    """A kept linked game is held by both boards, and both know it: the
+    store lets it go, if it is still the store's game."""
+    store = app.store
+    if store is not None and app.game is None:
+        saved = store.game()
+        if saved is not None and saved[0] == game_id:
+            try:
+                store.end_game()
+                store.tidy()
+            except OSError:
+                pass
+    if app.sid != S_LINK:
+        forget_module("jarmo.app_link")

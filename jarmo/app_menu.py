@@ -226,6 +226,9 @@ class Menu(State):
             elif s[OPPONENT - RULE] and s[OPPONENT - RULE] != LINK:
                 ai.prepare_tables_step(RULES[s[0]])     # (no AI plays a linked game)
 
+    def refresh(self, app):
+        self._text(app)
+
     def _items(self, app):
         s = app.settings
         resumable = _resumable(app)

@@ -22,8 +22,15 @@ _PAGE = const(4000)         # ms each page of the result stays
 def forget(app):
     """The game or match is over and seen: nothing to resume any more. The
     store may compact now, between games (jarmo/storage.py)."""
+    link = app.link if app.opp == LINK else None
     app.set_game(None, None, 0, 0, False)
     store = app.store
+    if link is not None:
+        # a finished linked game stays the store's game until the other
+        # board is known to hold all of it (jarmo/linkplay.py)
+        link.keep()
+        if link.on_flash and link.holds_flash():
+            store = None
     if store is not None:
         try:
             store.end_game()

@@ -78,15 +78,19 @@ def _load_game(app, problems):
         app.game_id = -1            # saved again as far as it replayed
         app.save()
     if game.result() is not None:
-        _finished(app)
+        _finished(app, opp == len(OPPONENTS) - 1)
 
 
-def _finished(app):
+def _finished(app, linked):
     """A game that ended before the power went: counted (if it was not yet),
-    a battle's win recorded; then the match's next game, or nothing to resume."""
+    a battle's win recorded; then the match's next game, or nothing to resume.
+    A linked game goes to its result instead: the other board may not hold
+    its last turn yet (the link delivers it; the result says so)."""
     from jarmo.app_screens import count, forget
     if not app.counted:
         count(app)
+    if linked:
+        return
     if app.battle >= 0:
         from jarmo.campaign import record_battle
         record_battle(app)

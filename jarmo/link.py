@@ -11,12 +11,15 @@
 # do not make a frame are noise: skipped and counted, never acted on.
 #
 # What goes over the line:
-#   HELLO   every BEAT ms: the greeting (version, a boot nonce) and the game
-#           this board has (rule set, expansions, match length and number,
-#           its side, its count of actions and a hash of its move list).
-#           It is the keepalive too: nothing heard for LOST ms = link down.
+#   HELLO   every BEAT ms: the greeting (version, a boot nonce, the board's
+#           identity) and the game this board has (rule set, expansions,
+#           match length and number, its side, its count of actions and a
+#           hash of its move list; DONE: it is over and both hold it all).
+#           It is the keepalive too: nothing heard for 4 of the other
+#           board's HELLO gaps (at least LOST ms) = link down.
 #   OFFER   a board whose player chose New game against the link proposes:
-#           rule set, expansions, match length, its side in game 1, seed.
+#           rule set, expansions, match length, its side in game 1, seed;
+#           its nonce and identity break a tie between two offers.
 #   ACCEPT  the other board takes that offer (both start the same game).
 #   TURN    action codes from action number `start` on, with a hash of the
 #           game's state after them: sent until acknowledged (every RETRY
@@ -38,13 +41,17 @@ except ImportError:
 
 from jarmo.checksum import crc16
 
-VERSION = const(1)
+VERSION = const(2)
 SOF = const(0x7E)
 _MAX = const(40)             # payload bytes a frame holds at most
 _CODES = const(16)           # action codes a TURN frame holds at most
 _BEAT = const(250)           # ms between HELLOs
 _RETRY = const(80)           # ms before an unacknowledged TURN goes again
-_LOST = const(1000)          # ms without a frame: the link is down
+_LOST = const(1000)          # ms without a frame: the link is down (at the least)
+_SLOW = const(4)             # a peer's HELLOs this many of its gaps apart: lost
+_GAP_MAX = const(2500)       # the longest gap between HELLOs taken for a slow peer's pace
+_ID = const(8)               # bytes of a board's identity in its HELLO
+_HELLO_LEN = const(16 + _ID)
 _LISTEN = const(300)         # ms a board waits for an offer before it proposes
 
 _HELLO = const(0x48)
@@ -69,6 +76,10 @@ _OUT_OF_TURN = const(1)
 _HASH = const(2)
 
 _BUF = const(160)           # receive buffer: more than two whole frames
+
+# HELLO flags (byte 3)
+_HAS = const(1)             # the sender has a linked game (described after)
+_BOTH_HOLD = const(2)      # that game is over and each board holds all of it
 
 
 def state_hash(game):
@@ -107,9 +118,16 @@ class Link:
     # calls poll(now) every pass; the players module's Link player takes the
     # other board's actions from it (take).
 
-    def __init__(self, transport, nonce=0):
+    def __init__(self, transport, nonce=0, ident=b""):
         self.transport = transport
         self.nonce = nonce & 0xFFFF
+        # the board's identity (microcontroller.cpu.uid; a stand-in on a PC):
+        # two boards that drew the same nonce and make the same offer in the
+        # same millisecond still differ in it, so one offer wins on both
+        self.ident = bytes(ident[:_ID]) + bytes(_ID - len(ident[:_ID]))
+        self.peer_ident = b""
+        self.gap = 0            # ms between the other board's last two HELLOs (its pace)
+        self._hello_t = None    # when its last HELLO came
         self._rx = bytearray(_BUF)
         self._n = 0
         self._chunk = bytearray(32)
@@ -128,6 +146,7 @@ class Link:
         self.peer_nonce = -1
         self.peer_version = -1
         self.peer = None        # the other board's game: its description (bind)
+        self.peer_done = False  # ... over, and it knows this board holds all of it
         self.peer_count = -1    # its count of actions (-1: unknown)
         self.peer_hash = 0
         self.diverged = False
@@ -143,6 +162,7 @@ class Link:
         self._turn_seq = -1
         self._turn_t0 = None
         self._checked = None    # (count, hash) of the peer's last HELLO found a prefix of ours
+        self.kept = False       # the game is over here and kept only until the other board has it
         # offers
         self.offer = None       # our offer (bytes), while our player waits
         self.offer_t = 0        # when our player began to wait
@@ -166,6 +186,7 @@ class Link:
             self._checked = None
             self._turn_at = None
             self.diverged = False
+            self.kept = False
         self.game = game
         self.desc = desc
         self._beat = None       # say so at once
@@ -198,27 +219,53 @@ class Link:
                 return False
         return p[4] == 1 - d[4]
 
+    def later(self):
+        """True when the other board is at a later game of this board's match
+        (it can be there only once it held all of this one)."""
+        d = self.desc
+        p = self.peer
+        if d is None or p is None or not d[2] or p[3] <= d[3]:
+            return False
+        return (p[0] == d[0] and p[1] == d[1] and p[2] == d[2] and p[5] == d[5]
+                and p[6] == d[6])
+
+    def _silent(self, now):
+        # nothing heard for LOST ms, or longer from a board that runs slower
+        # than this one (an emulated board: its HELLOs come further apart here)
+        return _diff(now, self.heard) >= max(self.gap * _SLOW, _LOST)
+
     def up(self, now):
-        return (self.heard is not None and _diff(now, self.heard) < _LOST
-                and self.peer_version == VERSION)
+        return self.heard is not None and not self._silent(now) and self.peer_version == VERSION
 
     def status(self, now):
         """UP, NO_CABLE, LOST_LINK, OLD_VERSION, OTHER_GAME or DIFFERENT."""
         if self.heard is None:
             return NO_CABLE
-        if _diff(now, self.heard) >= _LOST:
+        if self._silent(now):
             return LOST_LINK
         if self.peer_version != VERSION:
             return OLD_VERSION
         if self.diverged:
             return DIFFERENT
-        if self.game is not None and not self.same():
+        if self.game is not None and not self.same() and not self.later():
             return OTHER_GAME
         return UP
 
     def synced(self):
-        """True when the other board has every action of ours."""
-        return self.game is None or self.peer_count >= self.game.actions and self.same()
+        """True when the other board has every action of ours (or is at a
+        later game of the match)."""
+        g = self.game
+        return g is None or self.peer_count >= g.actions and self.same() or self.later()
+
+    def offers_game(self):
+        """The other board's linked game (its description, as seen from
+        there) if it is one this board should take: it goes on, or it is
+        over and the other board does not know that this board holds it.
+        None while this board plays a game of its own, or keeps that one."""
+        p = self.peer
+        if p is None or self.peer_done or self.game is not None and (not self.kept or self.same()):
+            return None
+        return p
 
     # ------------------------------------------------------------ offers
 
@@ -226,7 +273,7 @@ class Link:
         """Our player waits for a game: rule set, expansions, games, our side
         in game 1, seed (2 bytes). The other board's own offer, if it came
         while we listened first, is taken instead (App: link.accepted)."""
-        self.offer = bytes(payload)
+        self.offer = bytes(payload[:6])
         self.offer_t = None     # the wait starts at the next poll (now may be stale)
         self._beat = None
 
@@ -331,7 +378,9 @@ class Link:
     def _frame(self, seq, kind, at, ln, now):
         rx = self._rx
         if kind == _HELLO:
-            if ln < 16:
+            if ln < _HELLO_LEN:
+                self.peer_version = rx[at] if ln else -1
+                self.heard = now
                 return
             self.peer_version = rx[at]
             if self.peer_version != VERSION:
@@ -341,14 +390,23 @@ class Link:
             if nonce != self.peer_nonce:
                 self.peer_nonce = nonce     # the other board (re)started: tell it ours
                 self._beat = None
+            if self._hello_t is not None:
+                d = _diff(now, self._hello_t)
+                if d > _GAP_MAX:
+                    d = _GAP_MAX        # a pause (a pulled cable), not the peer's pace
+                self.gap = (3 * self.gap + d) >> 2
+            self._hello_t = now
             self.heard = now
-            if rx[at + 3] & 1:
+            self.peer_ident = bytes(rx[at + 16:at + 16 + _ID])
+            flags = rx[at + 3]
+            if flags & _HAS:
                 p = self.peer
                 if p is None or p != rx[at + 4:at + 11]:
                     self.peer = bytes(rx[at + 4:at + 11])
                     self._checked = None
             else:
                 self.peer = None
+            self.peer_done = bool(flags & _BOTH_HOLD)
             self.peer_count = rx[at + 11] << 8 | rx[at + 12]
             self.peer_hash = rx[at + 13] << 8 | rx[at + 14]
             self._check_prefix()
@@ -364,15 +422,20 @@ class Link:
             return
         self.heard = now
         if kind == _OFFER:
-            if ln < 6:
+            if ln < 16:
                 return
             o = bytes(rx[at:at + 6])
+            # the proposer's nonce and identity come with its offer (a HELLO
+            # that told them may have been lost)
+            self.peer_nonce = rx[at + 6] << 8 | rx[at + 7]
+            self.peer_ident = bytes(rx[at + 8:at + 16])
             if self.offer is not None:
                 # both wait: the board that proposed first keeps its offer;
-                # if both did at once, the bigger nonce
+                # if both did at once, the bigger nonce, then the bigger
+                # identity (equal only for one board talking to itself)
                 if _diff(now, self.offer_t) >= _LISTEN and (
-                        self.nonce > self.peer_nonce
-                        or self.nonce == self.peer_nonce and self.offer > o):
+                        self.nonce > self.peer_nonce if self.nonce != self.peer_nonce
+                        else self.ident > self.peer_ident):
                     return
             self.peer_offer = o
             self.peer_offer_t = now
@@ -419,7 +482,10 @@ class Link:
         skip = have - start
         played = 0
         why = -1
-        mine = self.desc[4]
+        # this board's own actions come back only from a board that holds
+        # more of the game than this one (this board lost them: a power cut
+        # tore its save); else a turn of our side is out of turn
+        mine = -1 if self.peer_count >= start + k else self.desc[4]
         pending = self.inbox[g.actions - self.inbox_at:] if self.inbox else ()
         for i in range(len(pending) + k - skip):
             if i < len(pending):
@@ -427,7 +493,7 @@ class Link:
             else:
                 j = at + 5 + 2 * (skip + i - len(pending))
                 code = rx[j] << 8 | rx[j + 1]
-            if g.result() is not None or (g.turn == "north") == (mine == 1):
+            if g.result() is not None or mine >= 0 and (g.turn == "north") == (mine == 1):
                 why = _OUT_OF_TURN
                 break
             try:
@@ -531,11 +597,13 @@ class Link:
         p[0] = VERSION
         p[1] = self.nonce >> 8
         p[2] = self.nonce & 255
+        p[16:16 + _ID] = self.ident
         if g is None:
             for i in range(3, 16):
                 p[i] = 0
         else:
-            p[3] = 1
+            # DONE: over, and the other board holds all of it
+            p[3] = _HAS | (_BOTH_HOLD if g.result() is not None and self.synced() else 0)
             p[4:11] = self.desc
             c = self.count()
             h0 = self._hashed
@@ -555,10 +623,15 @@ class Link:
             p[13] = self._list_hash >> 8
             p[14] = self._list_hash & 255
             p[15] = 0
-        self._send(_HELLO, p, 16)
+        self._send(_HELLO, p, _HELLO_LEN)
 
     def _send_offer(self, now):
-        self._send(_OFFER, self.offer, 6)
+        p = self._pay
+        p[0:6] = self.offer
+        p[6] = self.nonce >> 8
+        p[7] = self.nonce & 255
+        p[8:16] = self.ident
+        self._send(_OFFER, p, 16)
 
     def _send_turn(self, now):
         g = self.game

@@ -8,11 +8,23 @@
 # (red corners blinking while it is down). Player is the opponent kind of a
 # linked game (jarmo/players.py's interface): it answers with the other
 # board's actions.
+#
+# A linked game is over only when both boards hold its last action. A
+# finished game the App lets go of (its player left the result, or started
+# another game) stays bound to the link, "kept", and its last turn goes out
+# until the other board has it; on flash it stays the store's game until the
+# other board says it knows this board holds it all (HELLO's DONE), and a
+# start-up hands a finished linked game found there to the link again
+# (jarmo/app_start.py). While the last turn is on its way the result and
+# the menu say so, and the corner LEDs blink white. A board without the
+# linked game (its save torn by a power cut) takes it from the other board
+# (adopt): the game is started from the other board's description and its
+# actions come back as a resync.
 
 import sys
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, S_AI, S_LINK
+from jarmo.app_base import LINK, S_AI, S_LINK, S_MENU, S_PLAY, S_RESULT
 from jarmo.link import Link
 from jarmo.unload import forget_module
 
@@ -25,6 +37,7 @@ _LEAN = sys.implementation.name != "cpython"
 # What the link's status (Link.status) means, in words, by its number.
 NOTES = (None, "Link: no cable?", "Link lost: cable?", "Link: other version",
          "Link: other game", "Link: games differ")
+ON_ITS_WAY = "Last turn on its way"     # the result's line and the menu's title meanwhile
 
 
 class Player:
@@ -45,6 +58,13 @@ class Player:
 
     def drop(self):
         pass
+
+
+def _app_link():
+    # the rare paths (a game taken from the other board, own turns back)
+    # live in the link wait's module, loaded when needed
+    from jarmo import app_link
+    return app_link
 
 
 class _Silent:
@@ -69,23 +89,44 @@ def make(app):
     line = app.line
     if callable(line):
         line = line()           # a board's cable, opened now (code.py)
-    return AppLink(line if line is not None else _Silent(), (app.seed ^ app.now) & 0xFFFF)
+    if line is None:
+        line = _Silent()
+    return AppLink(line, (app.seed ^ app.now) & 0xFFFF, getattr(line, "ident", b""))
 
 
 class AppLink(Link):
-    def __init__(self, transport, nonce):
-        Link.__init__(self, transport, nonce)
+    def __init__(self, transport, nonce, ident=b""):
+        Link.__init__(self, transport, nonce, ident)
         self.shown = None       # the note on the display now (None: up)
         self.since = 0          # when the link was last seen up
+        self.game_id = -1       # the store's id of the bound game (its GAME record)
+        self.on_flash = False   # a kept game is still the store's game
+        self.waiting = False    # the last turn of a finished game is on its way
 
     def player(self):
         return Player(self)
 
     def tick(self, app, now):
         """Every pass: bind the running game, poll, say a change of status."""
-        if self.game is not app.game:
+        g = app.game
+        linked = g if app.opp == LINK else None
+        if self.game is linked:
+            self.game_id = app.game_id
+        elif linked is not None:
             self._bind(app)
+        elif self.game is not None and not self.kept:
+            self.keep()         # the App let go of it (another game, or none)
         self.poll(now)
+        if self.kept:
+            self._deliver(app)
+        elif g is None and app.sid in (S_MENU, S_LINK) and self.up(now):
+            desc = self.offers_game()
+            if desc is not None and desc[3] <= 1:
+                _app_link().adopt(app, desc)
+                return
+        if self.game is not None and self.game is g and app.sid == S_PLAY and self.take():
+            _app_link().catch_up(app)
+        self._say_waiting(app)
         # while the other board's turn is awaited, the main loop starts a
         # pass every 5 ms, not 20 (hardware/mainloop.py): its turn shows sooner
         app.listening = app.sid == S_AI and app.opp == LINK
@@ -109,12 +150,46 @@ class AppLink(Link):
         else:
             self.shown = None
 
+    def keep(self):
+        """The App lets go of the bound game: kept until the other board
+        holds it all, if it is over; else the link lets go too."""
+        g = self.game
+        if g is not None and g.result() is not None:
+            self.kept = True
+            self.on_flash = self.game_id >= 0
+        else:
+            self.bind(None, None)
+
+    def holds_flash(self):
+        """True while the store must keep the finished linked game: the
+        other board may not know yet that this board holds all of it."""
+        return not (self.peer_done and self.same() or self.later())
+
+    def _deliver(self, app):
+        # a kept game: once the other board knows both hold it all, the
+        # store's copy ends (if it is still the store's game)
+        if self.on_flash and not self.holds_flash():
+            self.on_flash = False
+            _app_link().release(app, self.game_id)
+
+    def _say_waiting(self, app):
+        # the result's line and the menu's title while the last turn is on its way
+        g = self.game
+        waiting = g is not None and g.result() is not None and not self.synced()
+        if waiting != self.waiting:
+            self.waiting = waiting
+            if app.menu_title in ("Jarmo", ON_ITS_WAY):
+                app.menu_title = ON_ITS_WAY if waiting else "Jarmo"
+            if app.sid == S_RESULT:
+                from jarmo.app_screens import result_text
+                result_text(app, app.states[S_RESULT].page)
+            elif app.sid == S_MENU:
+                app.states[S_MENU].refresh(app)
+            app.dirty = True
+
     def _bind(self, app):
         self.since = app.now
         g = app.game
-        if g is None or app.opp != LINK:
-            self.bind(None, None)
-            return
         from jarmo.game import EXPANSIONS
         from jarmo.rulesets import RULE_SETS
         bits = 0
@@ -125,13 +200,22 @@ class AppLink(Link):
         tag = app.link_tag & 0xFFFF
         self.bind(g, bytes((RULE_SETS.index(g.rules), bits, 0 if m is None else m.games,
                             0 if m is None else m.number, app.human_side(), tag >> 8, tag & 255)))
+        self.game_id = app.game_id
 
     def lost(self):
         """True while a linked game's link is not up."""
         return self.shown is not None
 
     def overlay(self, app, buf):
-        """Over the state's LEDs: red corners blink while the link is down."""
-        if self.shown is not None and V.blink(app.now, 1024):
-            for i in (0, 4, 20, 24):
-                V.put(buf, i, V.RED)
+        """Over the state's LEDs: red corners blink while the link is down;
+        white ones while a finished game's last turn is on its way (in turn
+        with the red when both)."""
+        on = V.blink(app.now, 1024)
+        if self.shown is not None and on:
+            colour = V.RED
+        elif self.waiting and (on or self.shown is not None):
+            colour = V.WHITE
+        else:
+            return
+        for i in (0, 4, 20, 24):
+            V.put(buf, i, colour)

@@ -24,6 +24,11 @@ def test_the_flash_wear_benchmark_runs():
     assert "4 games against the greedy AI" in out and "erases per 100 turns" in out
 
 
+def test_the_link_fault_campaign_benchmark_runs():
+    out = run_tool("bench_link.py", "--games", "1")
+    assert "fault     games" in out and "all           8" in out
+
+
 def test_the_app_memory_benchmark_runs():
     assert "against the greedy AI" in run_tool("bench_app.py")
 

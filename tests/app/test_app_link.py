@@ -57,8 +57,10 @@ def _play_turn(two):
     """The player to move plays a turn (the first legal action each time)."""
     c = two.mover()
     n = c.app.game.plies
+    k = c.app.game.actions
     while c.app.game.plies == n and c.app.game.result() is None:
         play(c, c.app.game.legal()[0])
+    c.turn = c.app.game.history_codes(k)
     return c
 
 
@@ -240,3 +242,138 @@ def test_a_new_linked_game_after_one_with_the_same_settings_starts_afresh():
     two.run(300)
     assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
     assert len(two.a.game.history_codes(0)) >= 1
+
+
+def _ends_game(game, codes):
+    for c in codes:
+        game.play_code(c)
+    over = game.result() is not None
+    for _ in codes:
+        game.undo()
+    return over
+
+
+def _restart(two, which):
+    """Board a or b restarts from its flash (a reset, or the power back)."""
+    if which == "a":
+        two.sa = reboot(two.sa)
+        two.a = App(store=two.sa, seed=5, line=two.ea)
+        two.ca = Clock(two.a, two.cb.now)
+        return two.a
+    two.restart_b()
+    return two.b
+
+
+def _play_to_the_last_turn(two):
+    """Turns until the next one ends the game; returns the mover's clock."""
+    from tests.core.linkwire import whole_turn
+    for _ in range(400):
+        c = two.mover()
+        g = c.app.game
+        turn = whole_turn(g)
+        for _ in turn:
+            g.undo()
+        if _ends_game(g, turn):
+            return c
+        _play_turn(two)
+        two.run(300)
+    raise AssertionError("no end")
+
+
+def test_the_last_turn_played_with_the_cable_out_reaches_the_other_board_after_the_winner_leaves_and_restarts():
+    for leave, restart in ((True, False), (True, True), (False, True)):
+        two = Two()
+        _start(two)
+        winner = _play_to_the_last_turn(two)
+        which = "a" if winner.app is two.a else "b"
+        other = two.b if which == "a" else two.a
+        two.ea.cut = two.eb.cut = True
+        _play_turn(two)                 # the last turn, with the cable out
+        two.run(4000)
+        app = two.a if which == "a" else two.b
+        assert app.state == "result" and "Last turn on its way" in app.text, app.text
+        if leave:
+            (two.ca if which == "a" else two.cb).press(SELECT)
+            assert app.state == "menu" and app.game is None
+            assert app.text[0] == "Last turn on its way"
+        if restart:
+            app = _restart(two, which)
+            two.run(300)
+            assert "Last turn on its way" in app.text, app.text     # the result, again
+        assert other.game.result() is None
+        two.ea.cut = two.eb.cut = False
+        two.run(3000)
+        assert other.game.result() is not None, other.text
+        assert other.game.history_codes(0) == app.link.game.history_codes(0)
+        assert other.game.result() == app.link.game.result()
+        assert "Last turn on its way" not in app.text
+        # delivered and acknowledged: the winner's flash lets it go once it is left
+        if app.state == "result":
+            (two.ca if which == "a" else two.cb).press(SELECT)
+        two.run(1000)
+        assert (two.sa if which == "a" else two.sb).game() is None
+
+
+def test_a_board_without_leds_text_blinks_white_corners_while_the_last_turn_is_on_its_way():
+    two = Two()
+    two.a.has_display = two.b.has_display = False
+    _start(two)
+    _play_to_the_last_turn(two)
+    two.ea.cut = two.eb.cut = True
+    c = two.mover() or two.ca
+    _play_turn(two)
+    two.run(4000)
+    two.ea.cut = two.eb.cut = True
+    colours = set()
+    for _ in range(30):
+        two.run(100)
+        colours.add(c.app.pixel(0))
+    assert 0xFFFFFF in colours and 0xFF0000 in colours      # on its way; the link down
+
+
+def test_a_board_that_lost_the_linked_game_gets_it_back_from_the_other_board():
+    two = Two()
+    _start(two)
+    for _ in range(4):
+        _play_turn(two)
+        two.run(300)
+    before = two.a.game.history_codes(0)
+    two.sb = MemoryStore()          # board b's flash lost everything but its settings
+    two.b = App(store=two.sb, seed=7, line=two.eb)
+    two.cb = Clock(two.b, two.ca.now)
+    set_option(two.cb, "Versus", "Link")
+    two.run(2000)
+    assert two.b.game is not None and two.b.game.history_codes(0) == before
+    assert two.b.human_side() == 1 - two.a.human_side()
+    _play_turn(two)
+    two.run(500)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+    assert two.sb.game()[2] == two.sa.game()[2]
+
+
+def test_a_board_that_lost_its_own_last_turn_gets_it_back_from_the_other_board():
+    two = Two()
+    _start(two)
+    for _ in range(3):
+        _play_turn(two)
+        two.run(300)
+    c = _play_turn(two)             # the mover's turn reaches the other board...
+    two.run(300)
+    mover = "a" if c.app is two.a else "b"
+    store = two.sa if mover == "a" else two.sb
+    before = (two.a if mover == "b" else two.b).game.history_codes(0)
+    # ... then the mover's flash loses that turn (its last TURN record torn)
+    saved = store.game()
+    fresh = MemoryStore()
+    fresh.start_game(saved[1])
+    fresh.add_turn(saved[2][:len(saved[2]) - len(c.turn)])
+    if mover == "a":
+        two.sa = fresh
+        two.a = App(store=fresh, seed=5, line=two.ea)
+        two.ca = Clock(two.a, two.cb.now)
+    else:
+        two.sb = fresh
+        two.b = App(store=fresh, seed=7, line=two.eb)
+        two.cb = Clock(two.b, two.ca.now)
+    two.run(2000)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0) == before

@@ -10,12 +10,18 @@ from jarmo.link import Link
 
 
 class End:
+    made = 0
+
     def __init__(self):
+        End.made += 1
+        self.ident = bytes((0, 0, 0, 0, 0, 0, End.made >> 8 & 255, End.made & 255))   # a board's uid
         self.inq = bytearray()
         self.other = None
         self.cut = False
         self.drop = 0           # writes to drop (whole frames)
         self.written = 0
+        self.late = False       # bytes reach the other end at its next arrive()
+        self.flight = bytearray()
 
     def readinto(self, buf):
         n = min(len(buf), len(self.inq))
@@ -32,14 +38,22 @@ class End:
         if self.drop:
             self.drop -= 1
             return
-        self.other.inq.extend(bytes(data))
+        (self.other.flight if self.late else self.other.inq).extend(bytes(data))
+
+    def arrive(self):
+        """Bytes in flight (late) reach this end: two boards that send in
+        the same millisecond each send before hearing the other."""
+        if self.flight:
+            self.inq.extend(self.flight)
+            self.flight = bytearray()
 
 
-def wire():
+def wire(late=False):
     a = End()
     b = End()
     a.other = b
     b.other = a
+    a.late = b.late = late
     return a, b
 
 
@@ -60,7 +74,7 @@ class Board:
         self.end = end
         self.side = side
         self.game = Game(rules)
-        self.link = Link(end, nonce)
+        self.link = Link(end, nonce, end.ident)
         self.link.bind(self.game, bytes((1, 0, 0, 0, side, 0, 9)))
 
     def mine(self):

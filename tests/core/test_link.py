@@ -321,3 +321,49 @@ def test_boards_whose_games_went_apart_say_so_whichever_notices_first():
     p.b.link.inbox = []
     p.run(200)
     assert p.a.link.status(p.now) == DIFFERENT or p.b.link.status(p.now) == DIFFERENT
+
+
+def test_two_boards_with_the_same_nonce_and_the_same_offer_in_the_same_millisecond_agree():
+    # equal seeds: equal nonces and equal offers, each sent before the other
+    # is heard; the boards' identities (cpu.uid) break the tie
+    ea, eb = wire(late=True)
+    a = Link(ea, 7, b"\x01board-a")
+    b = Link(eb, 7, b"\x01board-b")
+    offer = bytes((0, 0, 0, 1, 0x55, 0x66))        # classic, one game, proposer North
+    a.propose(offer, 0)
+    b.propose(offer, 0)
+    now = 0
+    while now < 3000 and (a.accepted is None or b.accepted is None):
+        now += 10
+        ea.arrive()
+        eb.arrive()
+        a.poll(now)
+        b.poll(now)
+    assert a.accepted == b.accepted == offer
+    assert a.accepted_ours != b.accepted_ours      # one proposer: one North, one South
+    assert b.accepted_ours                          # the greater identity's offer
+
+
+def test_a_board_that_runs_ten_times_slower_is_not_taken_for_a_pulled_cable():
+    # an emulated board at 0.1x real time: its HELLOs come 2.5 s apart here
+    ea, eb = wire()
+    fast = Link(ea, 1)
+    slow = Link(eb, 2)
+    now = 0
+    worst = 0
+    for _ in range(3000):
+        now += 10
+        fast.poll(now)
+        if now % 100 == 0:
+            slow.poll(now // 10)
+        if now > 6000:
+            worst = max(worst, fast.status(now))
+    assert worst == 0 and fast.up(now)
+    ea.cut = eb.cut = True          # then the cable is pulled: said within 4 of its beats
+    t = now
+    while fast.up(now):
+        now += 10
+        fast.poll(now)
+        if now % 100 == 0:
+            slow.poll(now // 10)
+    assert now - t <= 4 * 2500 + 20

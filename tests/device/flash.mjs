@@ -390,9 +390,10 @@ export class IoQspi extends BasePeripheral {
 
 /** Puts the flash chip, SSI and IO_QSPI models into an rp2040js RP2040. Returns the chip.
  * timing: see SpiFlash (null: program/erase take no time). */
-export function installFlash(mcu, { sizeBytes, jedec, timing = null, wear = null }) {
+export function installFlash(mcu, { sizeBytes, jedec, timing = null, wear = null, uniqueId = null }) {
   const chip = new SpiFlash(mcu.flash, sizeBytes, jedec, timing);
   chip.wear = wear;
+  if (uniqueId) chip.uniqueId = uniqueId; // another board's chip (a linked pair: two uids)
   const ssi = new Ssi(mcu, chip);
   mcu.peripherals[0x18000] = ssi;
   mcu.peripherals[0x40018] = new IoQspi(mcu, ssi);

@@ -46,7 +46,7 @@ export class Machine {
     const flashBytes = (board ? board.flashMiB : 2) * 1024 * 1024;
     const timing = o.flashTiming === false ? null : { ...TYPICAL_TIMING, now: () => clock.nanos };
     this.flashChip = installFlash(mcu, { sizeBytes: flashBytes, jedec: board ? board.jedec : [0xef, 0x40, 0x15], timing,
-      wear: o.wear || null });
+      wear: o.wear || null, uniqueId: o.uniqueId || null });
     if (globalThis.process?.env?.JARMO_FLASH_TRACE) {
       // every flash command (after CS rises), for debugging the flash model
       this.flashChip.trace = (text) => process.stderr.write(`[flash] ${(clock.nanos / 1e6).toFixed(3)} ms ${text}\n`);

@@ -26,6 +26,7 @@
 import fs from 'fs';
 import readline from 'readline';
 import { Session, EmulatorError, WallTimeout } from './session.mjs';
+import { FLASH_UNIQUE_ID } from './flash.mjs';
 import { NVM_OFFSET, NVM_SIZE } from './firmware.mjs';
 import { readBootrom, readBytes, readFolder } from './files.mjs';
 import { fromHex, hex } from './portable.mjs';
@@ -115,6 +116,8 @@ const sessions = cfg.boards.map((b, i) => {
       i2cAck: b.i2cAck || [],
       nvm: b.nvm ? readBytes(b.nvm) : null,
       seed: b.seed || 1,
+      // each board its own flash unique id (microcontroller.cpu.uid), as two real boards
+      uniqueId: i ? [...FLASH_UNIQUE_ID.slice(0, 7), FLASH_UNIQUE_ID[7] ^ 0x5a] : null,
     },
     (ev) => send({ ...ev, board: i }),
   );

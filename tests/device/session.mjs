@@ -55,7 +55,7 @@ export class Session {
       // booted this firmware before would have (if boot.py prints something, it is rewritten).
       const has = (name) => Boolean(opts.drive && name in opts.drive);
       if (!has('boot_out.txt')) {
-        const text = predictBootOut(this.flash, this.firmware.end, this.boardId, FLASH_UNIQUE_ID, has('boot.py'));
+        const text = predictBootOut(this.flash, this.firmware.end, this.boardId, opts.uniqueId || FLASH_UNIQUE_ID, has('boot.py'));
         if (text) extra['boot_out.txt'] = text;
       }
     }
@@ -161,6 +161,7 @@ export class Session {
       i2cPins: this.i2cPins,
       attach: this.opts.attach !== false,
       flashTiming: this.opts.flashTiming,
+      uniqueId: this.opts.uniqueId || null,
       wear: this.wear,
       hooks,
     });

@@ -334,3 +334,71 @@ def test_a_simulator_plays_an_emulated_board(tmp_path, firmware_option):
             assert app.link.refused == 0
     finally:
         line.close()
+
+
+def test_the_last_turn_with_the_cable_out_reaches_the_other_board_after_its_winner_leaves_and_resets(
+        tmp_path, firmware_option):
+    """The winner's last turn goes with the cable out; its player leaves the
+    result at once and the board is reset; the cable back, the other board
+    gets the turn and ends the same game."""
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
+    with DevicePair(a, b, timeout_s=900) as pair:
+        linked = Linked(pair, pa, pb)
+        linked.start()
+        last = None
+        for k in range(120):
+            if k < 60:                      # the game takes about 73 turns: unplug the last ones
+                linked.play_turn()
+                continue
+            mover = linked.mover()
+            other = linked.boards[1 - linked.boards.index(mover)]
+            pair.connect(False)
+            linked.play_turn(cut_mid_turn=True)
+            if linked.state(mover) in ("end", "result"):
+                last = mover
+                break
+            pair.connect(True)
+            other.wait_for(r"^@@STATE (play|end)", 5000)
+        assert last is not None, "the game ended with the cable in"
+        game = stage.board_game(last)
+        pair.run(3500)
+        assert linked.state(other) == "ai"          # it has not got the last turn
+        linked.tap(last)                            # leave the result at once
+        linked.tap(last)
+        last.wait_for(r"^@@STATE menu", 3000)
+        assert any("Last turn on its way" in line for line in last.console[-40:]), last.console[-40:]
+        linked.reset(linked.boards.index(last))
+        pair.run(3000)
+        assert linked.state(other) == "ai"
+        pair.connect(True)
+        other.wait_for(r"^@@STATE (end|result)", 8000)
+        pair.run(4000)
+        assert stage.board_game(other) == game
+        assert "Traceback" not in "\n".join(last.console + other.console)
+        print("latencies", sorted(linked.latencies), pair.wire_stats())
+
+
+def test_equal_offers_from_equal_seeds_in_the_same_millisecond_start_one_game(tmp_path, firmware_option):
+    """Two QT Pys with the same seed and the same settings choose New game at
+    the same instant: one offer wins on both, each board plays its own side."""
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
+    with DevicePair(a, b, timeout_s=600) as pair:
+        linked = Linked(pair, pa, pb)
+        for dev in linked.boards:
+            dev.wait_for(r"^@@STATE menu", 8000)
+        pair.run(300)
+        for dev in linked.boards:
+            dev.set_pin(stage.key_pin(dev.profile, "select"), 0)
+        pair.run(PRESS_MS)
+        for dev in linked.boards:
+            dev.set_pin(stage.key_pin(dev.profile, "select"), "z")
+        for dev in linked.boards:
+            dev.wait_for(r"^@@STATE (play|ai)", 8000)
+        pair.run(1000)
+        assert sorted(linked.state(d) for d in linked.boards) == ["ai", "play"]
+        linked.play_turn()
+        linked.play_turn()
+        games = linked.games()
+        assert games[0] == games[1] and len(games[0]) >= 2
