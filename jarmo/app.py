@@ -51,6 +51,7 @@ from jarmo.app_base import (
 from jarmo.app_play import Play
 from jarmo.board import point
 from jarmo.players import Ai, Human
+from jarmo.storage import RESERVE
 from jarmo.unload import forget_module
 
 # What the device imports after start-up, one module per main-loop pass, so
@@ -337,11 +338,16 @@ class App:
         return self.opponent.name if side == self.opponent_side() else "You"
 
     def start_game(self):
-        """A game (or the next of a match) begins: save it, then its first turn."""
+        """A game (or the next of a match) begins: save it, then its first turn.
+        The first game of a match asks the store for room for all of it, so
+        that a compaction (the one erase) falls now, never in its middle."""
         self.counted = False
         self.game_id = -1
         self.board.reset()
         self.msg = ()
+        m = self.match
+        if self.store is not None and (m is None or m.number == 1):
+            self.store.tidy(RESERVE * (1 if m is None else m.games))
         self.save()
         self.next_turn()
 

@@ -21,14 +21,14 @@ _REASON_WORDS = ("camp", "wipe-out", "repetition", "no moves", "ply limit")
 
 
 def forget(app):
-    """The game or match is over and seen: nothing to resume any more. The
-    store may compact now, between games (jarmo/storage.py)."""
+    """The game or match is over and seen: nothing to resume any more. No
+    compaction now: leaving a result is when a player switches off (the
+    store compacts when the next game starts, App.start_game)."""
     app.set_game(None, None, 0, 0, False)
     store = app.store
     if store is not None:
         try:
             store.end_game()
-            store.tidy()
         except OSError:
             pass
 
@@ -66,6 +66,9 @@ class Notice(State):
             self.page += 1
             self._show(app)
         else:
+            store = app.store
+            if b == SELECT and store is not None and store.locked:
+                store.start_afresh()        # a newer version's saves given up, by choice
             app.goto(S_MENU)
 
     def draw(self, app, buf):
