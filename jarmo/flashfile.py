@@ -15,7 +15,7 @@ SECTOR = 4096
 
 class Flash:
     def __init__(self, size=4096, data=None):
-        self.size = size
+        self.size = size if data is None else len(data)
         self.data = bytearray(b"\xff" * size) if data is None else bytearray(data)
         self.programs = 0       # page programs
         self.erases = 0         # sector erases

@@ -55,7 +55,7 @@ def import_once(store, root="/"):
     if taken:
         # said every time: a log wiped by a power cut in its erase looks new,
         # so the player is told where these saves came from
-        problems.insert(0, "older saves taken over from the drive: " + ", ".join(taken))
+        problems[0:0] = ["older saves taken over from the drive:", ", ".join(taken)]
     if counted >= 0:
         from jarmo.stats import Stats
         stats = Stats(store)

@@ -82,8 +82,9 @@ SECTOR = const(4096)       # a flash sector: what one erase clears
 # Free bytes a game may need without a compaction in its middle: a game's
 # start compacts when fewer are left (a 40-turn game takes ~400).
 RESERVE = const(1024)
-NEWER = "saves: by a newer Jarmo, kept; nothing is saved"
-AFRESH = "SELECT: start saves afresh, else play unsaved"
+# said at start-up, each at most two lines of 21 characters (the notice)
+NEWER = "newer Jarmo saves: kept, not written"
+AFRESH = "SELECT: start afresh, other: play unsaved"
 
 
 def record(key, seq, payload):
@@ -327,7 +328,8 @@ class Store:
         self.seq = (self.seq + 1) & 0xFFFF
         self._pending.append(record(R_IMPORTED, self.seq, b"\x01"))
         if lost:
-            self.problems.append("saves lost in a power cut: " + ", ".join(lost))
+            # two items of the notice (each at most two lines of the display)
+            self.problems += ["saves lost in a power cut:", ", ".join(lost)]
 
     def _damage(self, data, gap, pos):
         # bytes data[gap:pos] that no power cut explains: name the record of

@@ -48,7 +48,7 @@ def test_the_older_saves_are_imported_once_and_the_drive_is_only_read(tmp_path):
 
     store, problems = _boot(drive)
     # said: a log a power cut wiped in its erase would look new too
-    assert problems == ["older saves taken over from the drive: game, settings, statistics, campaign"]
+    assert problems == ["older saves taken over from the drive:", "game, settings, statistics, campaign"]
     assert store.read(R_IMPORTED) is not None
     app = App(store=store)
     assert app.text[:2] == ("Saved game found", ">Resume")
@@ -86,7 +86,7 @@ def test_damaged_older_saves_are_named_and_the_rest_imported(tmp_path):
     write_slots(drive, "stats", "not json")
     write_slots(drive, "campaign", json.dumps({"v": 1, "best": [5]}))
     store, problems = _boot(drive)
-    assert problems == ["older saves taken over from the drive: campaign",
+    assert problems == ["older saves taken over from the drive:", "campaign",
                         "old game file: damaged", "old stats file: unreadable"]
     assert store.game() is None and Progress(store).best[0] == 5
     app = App(store=store, problems=problems)
