@@ -39,7 +39,7 @@ import pytest
 from jarmo.flashfile import Flash
 from jarmo.gamerec import load as load_game
 from jarmo.stats import Stats
-from jarmo.storage import MAGIC, R_CAMPAIGN, R_FORMAT, R_IMPORTED, R_SETTINGS, Store, parse_at, record
+from jarmo.storage import R_CAMPAIGN, R_SETTINGS, Store, parse_at
 from tests import needs
 from tests.app.oldsaves import slot
 from tests.device import stage
@@ -284,36 +284,6 @@ def power_cuts_at_random_instants(tmp_path, kind, cuts, seed):
         dev.close()
 
 
-def _full_log(gen=1, stats_total=3):
-    """A log so full that a game's start compacts it: settings written
-    again and again, statistics, campaign progress. gen: its generation
-    (the sequence number of its R_FORMAT record)."""
-    flash = Flash()
-    store = Store(flash)
-    store.write(R_IMPORTED, b"\x01")
-    stats = Stats(store)
-    stats.table["standard"]["ai1"] = [stats_total, 0, 0]
-    stats.save()
-    store.write(R_CAMPAIGN, b"\x01\x09")
-    settings = stage.settings_nvm()
-    base = _store(settings).read(R_SETTINGS)
-    while store.free >= 17 + 12:
-        store.write(R_SETTINGS, base)               # 17 bytes a record
-    store.write(R_SETTINGS, base[:store.free - 7 - 5])
-    assert not store.busy and store.free == 5       # a game's start record takes 16
-    flash.data[0:13] = record(R_FORMAT, gen, MAGIC)
-    return bytes(flash.data)
-
-
-def _nvm_image(kind):
-    """The full log as the board's nvm holds it: on Jarmo's firmware in the
-    second sector, with an older generation's log (one game counted) in the
-    first, which the compaction erases and writes."""
-    if kind == "stock":
-        return _full_log()
-    return _full_log(gen=5, stats_total=1) + _full_log(gen=6)
-
-
 # Saves an older version left on the drive: 9 games counted, another
 # campaign. They were imported once (the full log says so) and must never
 # come back unannounced.
@@ -325,7 +295,7 @@ def power_cuts_in_a_compaction(tmp_path, kind, cuts, seed):
     """Cuts in a compaction's erase or program. Returns (its report line, the
     table row: cuts, lost, named, silent, re-imported said, re-imported silent)."""
     rng = random.Random(seed)
-    full = _nvm_image(kind)
+    full = stage.full_nvm(kind)
     dev = _boot_dev(tmp_path, kind, nvm=full, files=OLD_SAVES)
     try:
         _after_boot(dev)
