@@ -333,17 +333,27 @@ class Store:
 
     def _damage(self, data, gap, pos):
         # bytes data[gap:pos] that no power cut explains: name the record of
-        # each header found there by the lengths the headers claim
+        # each header found there by the lengths the headers claim, each
+        # item once; bytes with no readable header between turns of the
+        # game in progress are that game's
+        named = False
         while True:
             key = data[gap + 1] if data[gap] == _SYNC and gap + OVER <= pos else 0
             if key == R_TURN:
                 key = R_GAME
+            if key not in NAMES:
+                key = 0                 # no header, or a damaged one
+            if not key and not named and data[pos + 1] == R_TURN and R_GAME in self.newest:
+                key = R_GAME
+            if not key and named:
+                return                  # the rest of a record already named
             if key not in self.damaged:
                 self.damaged.append(key)
                 self.problems.append("%s: damaged" % NAMES.get(key, "saves"))
                 self._due = True        # compacted away: reported once
             if not key:
                 return
+            named = True
             gap += data[gap + 4] + OVER
             if gap >= pos:
                 return

@@ -346,3 +346,20 @@ def test_a_compaction_the_flash_refuses_is_given_up_not_tried_every_pass():
     except OSError:
         pass
     assert not store.busy
+
+
+def test_damaged_bytes_among_the_games_turns_are_named_once_as_the_game():
+    for seed in range(1, 9):
+        flash = Flash()
+        store = Store(flash)
+        store.write(R_STATS, b"s" * 30)
+        store.start_game(b"g" * 9)
+        for i in range(20):
+            store.add_turn(_codes(2, 2 * i))
+        store.write(R_SETTINGS, b"p" * 10)
+        first = store.turns()[3]
+        at = first + seed * 3              # 20 bytes from a turn's header or inside it on
+        for i in range(at, at + 20):
+            flash.data[i] ^= 0x5A
+        again = Store(flash)
+        assert again.problems == ["game: damaged"], (seed, again.problems)
