@@ -8,8 +8,7 @@
 # written (the other sector's, with two, is still whole). R_KEPT, next,
 # says what the image holds, so that a torn one names what it lost.
 
-from jarmo.storage import (FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN,
-                           SECTOR, _Half, record)
+from jarmo.storage import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, _Half, record
 
 
 def live(store):
