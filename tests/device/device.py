@@ -71,17 +71,7 @@ def _uf2_payload(path):
 
 def uf2_board(path):
     """The board id a CircuitPython UF2 was built for (from its "<board> with rp2040" string), or None."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    payload = bytearray()
-    for off in range(0, len(data) - 511, 512):
-        block = data[off:off + 512]
-        if block[:8] == b"UF2\n\x57\x51\x5d\x9e":
-            size = int.from_bytes(block[16:20], "little")
-            payload += block[32:32 + size]
+    payload = _uf2_payload(path)
     for board, name in _BOARD_NAMES.items():
         if name in payload:
             return board
