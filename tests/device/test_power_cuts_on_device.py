@@ -26,8 +26,9 @@ Jarmo's firmware, its last program, the R_FORMAT record); older versions'
 saves lie on the drive, and must never come back unannounced.
 
 JARMO_POWER_CUTS and JARMO_COMPACTION_CUTS set how many cuts a test makes
-(default 40 and 30); JARMO_POWER_CUT_SEED the seed. The compaction cuts are
-four tests a firmware kind (seeds apart), so that they run in parallel.
+(default 40 and 25); JARMO_POWER_CUT_SEED the seed. The compaction cuts are
+four tests a firmware kind (seeds apart), 100 cuts a kind, so that they run
+in parallel.
 Slow (minutes each): the full tier.
 """
 
@@ -367,9 +368,9 @@ def test_power_cuts_at_random_instants(tmp_path, kind):
 @pytest.mark.parametrize("part", range(4))
 @pytest.mark.parametrize("kind", KINDS)
 def test_power_cuts_in_a_compaction(tmp_path, kind, part):
-    """30 cuts a part, four parts a kind: 120 cuts in compactions on each
+    """25 cuts a part, four parts a kind: 100 cuts in compactions on each
     firmware kind. Jarmo's loses nothing; stock names every loss and never
     takes the drive's older saves back unannounced."""
-    report, _row = power_cuts_in_a_compaction(tmp_path, kind, _count("JARMO_COMPACTION_CUTS", 30),
+    report, _row = power_cuts_in_a_compaction(tmp_path, kind, _count("JARMO_COMPACTION_CUTS", 25),
                                               _seed() + 1 + 1000 * part)
     print(report)

@@ -55,14 +55,14 @@ def test_a_bad_settings_toml_is_named_and_the_board_starts(tmp_path, name, text,
         console = "\n".join(dev.console)
         assert "Traceback" not in console, console[-2000:]
         shown = " | ".join(" ".join(t) for t in stage.Trace(dev.console).texts())
-        assert any(_red_x(f) for _t, f in dev.frames()[-40:]), "no red X on the LEDs"
+        assert any(_red_x(f) for _t, f in dev.frames[-40:]), "no red X on the LEDs"
         if said is not None:
             for line in said:
                 assert line in shown, shown
-        before = len(dev.frames())
+        before = len(dev.frames)
         dev.press(stage.key_pin(prof, "select"), 100)
         dev.run(1500)
         if said is not None:
             assert stage.Trace(dev.console).state_names()[-1] == "menu"
-        assert not any(_red_x(f) for _t, f in dev.frames()[before:][-5:]), "the notice stayed"
+        assert not any(_red_x(f) for _t, f in dev.frames[before:][-5:]), "the notice stayed"
     print("settings.toml %-24s said: %s" % (name, shown if said is not None else "(red X only)"))
