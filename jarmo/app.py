@@ -98,6 +98,7 @@ class App:
         self.celebrate = None
         self.brightness = 128
         self.store = store
+        self._store_turn = False    # the store was busy at the last tick: compact in this one
         self.has_display = has_display
         self.tabletop = tabletop
         self.seed = seed
@@ -161,9 +162,10 @@ class App:
     def tick(self, now_ms):
         self.now = now = now_ms & TICKS_MASK
         store = self.store
-        if store is not None and store.busy:
-            # a compaction (between games, or a full log), and nothing else
-            # this pass: erasing the flash sector costs ~50 ms on an RP2040
+        if store is not None and store.busy and self._store_turn:
+            # a compaction (a game's start, or a full log): half of it a
+            # pass, and nothing else; never in the pass that asked for it
+            # (a button's work is in it): erasing a flash sector costs ~50 ms
             self._saving(store.step)
         else:
             link = self.link
@@ -172,6 +174,7 @@ class App:
             self.states[self.sid].tick(self)
             if link is not None:
                 link.send_turn(now)         # a turn just completed goes out in this pass
+        self._store_turn = store is not None and store.busy
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
 

@@ -57,12 +57,12 @@ def _records(store):
     return recs, codes
 
 
-def compact(store):
-    """Write the live records and the waiting ones into a sector: the
-    other one when there are two, else the same (the one erase). The game's
-    turns go back merged into as few records as they fit (a turn record is
-    a run of action codes; the game needs no turn bounds to replay them),
-    so even a very long game fits."""
+def prepare(store):
+    """The image of the live records and the waiting ones, built in RAM (a
+    pass of its own: write() is the next). The game's turns go back merged
+    into as few records as they fit (a turn record is a run of action
+    codes; the game needs no turn bounds to replay them), so even a very
+    long game fits. OSError (ENOSPC) if they do not."""
     size = store.size
     recs, codes = _records(store)
     seq = store.seq
@@ -85,6 +85,14 @@ def compact(store):
         image[at:at + len(rec)] = rec
         placed.append((R_TURN, at))
         at += len(rec)
+    return image, placed, seq, at
+
+
+def write(store, prepared):
+    """The prepared image into a sector: the other one when there are two,
+    else the same (the one erase); its R_FORMAT record last."""
+    image, placed, seq, at = prepared
+    size = store.size
     gen = (store.gen + 1) & 0xFFFF
     target = (1 - store.current) if store.sectors == 2 else 0
     flash = store.flash

@@ -199,6 +199,7 @@ class Store:
         self.gen = 0            # the current sector's generation
         self.current = 0        # the current sector (of two)
         self._pending = []      # records waiting for a compaction (busy)
+        self._image = None      # a compaction's image, built, to write in the next step()
         self._scan()
 
     # ------------------------------------------------------------ reading
@@ -378,7 +379,7 @@ class Store:
         id is its R_GAME record's sequence number: the statistics name the
         last game they counted by it."""
         if self._pending:
-            self.step()                 # rare: the game's own records are waiting
+            self.compact()              # rare: the game's own records are waiting
         pos = self.newest.get(R_GAME, -1)
         if pos < 0:
             return None
@@ -480,20 +481,30 @@ class Store:
 
     @property
     def busy(self):
-        """True while a compaction waits for a pass of its own (step() does it)."""
-        return bool(self._pending) or self._due
+        """True while a compaction waits for passes of its own (step() does it)."""
+        return bool(self._pending) or self._due or self._image is not None
 
     def step(self):
-        """Compact now (one erase), taking in the waiting records. OSError if
-        the flash refuses: the waiting records are given up, not tried again
+        """Half a compaction a call, so that each fits a main-loop pass: the
+        image built in RAM, then written (the one erase). OSError if the
+        flash refuses: the waiting records are given up, not tried again
         every pass."""
-        if self.busy:
-            try:
-                self.compact()
-            except OSError:
-                self._pending = []
-                self._due = False
-                raise
+        if not self.busy:
+            return
+        from jarmo.compaction import prepare, write
+        try:
+            if self._image is None:
+                self._image = prepare(self)
+                return                  # its code stays for the write
+            prepared, self._image = self._image, None
+            write(self, prepared)
+        except OSError:
+            self._pending = []
+            self._due = False
+            self._image = None
+            forget_module("jarmo.compaction")
+            raise
+        forget_module("jarmo.compaction")
 
     def tidy(self, room=RESERVE):
         """Before a game or a match: ask for a compaction (the next step())
@@ -512,11 +523,8 @@ class Store:
             self.gen += 1           # newer than the log it replaces (two sectors)
 
     def compact(self):
-        """Write the live records and the waiting ones into a sector (the
-        other one, when there are two): the one erase (jarmo/compaction.py:
-        its code is in RAM only while it runs, between games)."""
-        from jarmo.compaction import compact
-        try:
-            compact(self)
-        finally:
-            forget_module("jarmo.compaction")
+        """A whole compaction now (jarmo/compaction.py: its code is in RAM
+        only while it runs)."""
+        self._image = None
+        self.step()
+        self.step()
