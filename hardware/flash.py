@@ -1,7 +1,8 @@
 """Where the game keeps its log (jarmo/storage.py): microcontroller.nvm.
 
-nvm is a flash sector of its own outside the CIRCUITPY drive, writable
-whatever boot.py did to the drive: 4 KB on every RP2040 board. A board
+nvm is flash of its own outside the CIRCUITPY drive, writable whatever
+boot.py did to the drive: one 4 KB sector on every RP2040 board with stock
+CircuitPython, two on Jarmo's firmware (the store uses both). A board
 without one, or with less than the log needs, keeps the same log in
 FALLBACK, a file on the drive (jarmo/flashfile.py), and then needs boot.py
 to make the drive writable for the program.

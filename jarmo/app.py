@@ -51,6 +51,7 @@ from jarmo.app_base import (
 from jarmo.app_play import Play
 from jarmo.board import point
 from jarmo.players import Ai, Human
+from jarmo.storage import RESERVE
 from jarmo.unload import forget_module
 
 # What the device imports after start-up, one module per main-loop pass, so
@@ -98,6 +99,7 @@ class App:
         self.celebrate = None
         self.brightness = 128
         self.store = store
+        self._store_turn = False    # the store was busy at the last tick: compact in this one
         self.has_display = has_display
         self.tabletop = tabletop
         self.seed = seed
@@ -168,9 +170,10 @@ class App:
     def tick(self, now_ms):
         self.now = now = now_ms & TICKS_MASK
         store = self.store
-        if store is not None and store.busy:
-            # a compaction (between games, or a full log), and nothing else
-            # this pass: erasing the flash sector costs ~50 ms on an RP2040
+        if store is not None and store.busy and self._store_turn:
+            # a compaction (a game's start, or a full log): half of it a
+            # pass, and nothing else; never in the pass that asked for it
+            # (a button's work is in it): erasing a flash sector costs ~50 ms
             self._saving(store.step)
         else:
             link = self.link
@@ -179,6 +182,7 @@ class App:
             self.states[self.sid].tick(self)
             if link is not None:
                 link.send_turn(now)         # a turn just completed goes out in this pass
+        self._store_turn = store is not None and store.busy
         if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
             self._render()
 
@@ -353,11 +357,16 @@ class App:
         return self.opponent.name if side == self.opponent_side() else "You"
 
     def start_game(self):
-        """A game (or the next of a match) begins: save it, then its first turn."""
+        """A game (or the next of a match) begins: save it, then its first turn.
+        The first game of a match asks the store for room for all of it, so
+        that a compaction (the one erase) falls now, never in its middle."""
         self.counted = False
         self.game_id = -1
         self.board.reset()
         self.msg = ()
+        m = self.match
+        if self.store is not None and (m is None or m.number == 1):
+            self.store.tidy(RESERVE * (1 if m is None else m.games))
         self.save()
         self.next_turn()
 

@@ -148,8 +148,7 @@ def release(app, game_id):
         saved = store.game()
         if saved is not None and saved[0] == game_id:
             try:
-                store.end_game()
-                store.tidy()
+                store.end_game()    # compaction waits for the next game's start
             except OSError:
                 pass
     if app.sid != S_LINK:

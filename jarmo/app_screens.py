@@ -20,8 +20,9 @@ _PAGE = const(4000)         # ms each page of the result stays
 
 
 def forget(app):
-    """The game or match is over and seen: nothing to resume any more. The
-    store may compact now, between games (jarmo/storage.py)."""
+    """The game or match is over and seen: nothing to resume any more. No
+    compaction now: leaving a result is when a player switches off (the
+    store compacts when the next game starts, App.start_game)."""
     link = app.link if app.opp == LINK else None
     app.set_game(None, None, 0, 0, False)
     store = app.store
@@ -34,7 +35,6 @@ def forget(app):
     if store is not None:
         try:
             store.end_game()
-            store.tidy()
         except OSError:
             pass
 
@@ -72,6 +72,9 @@ class Notice(State):
             self.page += 1
             self._show(app)
         else:
+            store = app.store
+            if b == SELECT and store is not None and store.locked:
+                store.start_afresh()        # a newer version's saves given up, by choice
             app.goto(S_MENU)
 
     def draw(self, app, buf):

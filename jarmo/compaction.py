@@ -1,57 +1,40 @@
 # Compaction of the saves' log (jarmo/storage.py): the live records written
-# back into the sector, the one erase. It runs between games, when the
+# into a sector afresh, the one erase. It runs before a game, when the
 # sector is full or damaged; its code is loaded for it and let go after
 # (Store.compact), as RAM is the budget.
+#
+# The image is written with its R_FORMAT record erased, and that record is
+# programmed last: a power cut before it leaves no whole log in the sector
+# written (the other sector's, with two, is still whole). R_KEPT, next,
+# says what the image holds, so that a torn one names what it lost.
 
-from jarmo.storage import HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_TURN, record
+from jarmo.storage import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, _Half, record
 
 
 def live(store):
     """Offsets of the records a compaction keeps, in log order (the game's
     turns apart): the newest of each key, less what a waiting record
-    replaces."""
+    replaces, less an ended game's empty record."""
     waiting = [rec[1] for rec in store._pending]
     keep = []
     if not store._fresh:
         for key, pos in store.newest.items():
-            if key != R_FORMAT and key != R_TURN and key not in waiting:
-                keep.append(pos)
+            if key in (R_FORMAT, R_TURN, R_KEPT) or key in waiting:
+                continue
+            if key == R_GAME and not store.nvm[pos + 4]:
+                continue
+            keep.append(pos)
     keep.sort()
     return keep
 
 
-def compact(store):
-    """Write the live records and the waiting ones back into the sector:
-    the one erase. The game's turns go back merged into as few records
-    as they fit (a turn record is a run of action codes; the game needs
-    no turn bounds to replay them), so even a very long game fits."""
+def _records(store):
+    """The records to write, in order, and the game's action codes (bytes)."""
     nvm = store.nvm
-    size = store.size
-    image = bytearray(b"\xff" * size)
-    at = [0, store.seq]      # where the next record goes; the last number given
-    # (merged turns get new numbers; the waiting records keep theirs)
-
-    def put(rec):
-        p = at[0]
-        if p + len(rec) > size:
-            raise OSError(28)       # ENOSPC: the live records fill the sector
-        image[p:p + len(rec)] = rec
-        at[0] = p + len(rec)
-
-    def new(key, payload):
-        at[1] = (at[1] + 1) & 0xFFFF
-        put(record(key, at[1], payload))
-
-    def turns(codes):
-        for i in range(0, len(codes), 254):
-            new(R_TURN, codes[i:i + 254])
-
-    put(record(R_FORMAT, 0, MAGIC))
-    for p in live(store):
-        put(nvm[p:p + nvm[p + 4] + OVER])
+    recs = [nvm[p:p + nvm[p + 4] + OVER] for p in live(store)]
     codes = b""
-    if not store._fresh and R_GAME in store.newest:
-        data = bytes(nvm[0:size])
+    if not store._fresh and store.newest.get(R_GAME, -1) >= 0:
+        data = bytes(nvm[0:store.size])
         for p in store.turns(data):
             codes += data[p + HEAD:p + HEAD + data[p + 4]]
     pending = store._pending
@@ -66,12 +49,66 @@ def compact(store):
             if later[1] == rec[1]:
                 break               # replaced before it was ever written
         else:
-            put(rec)
-    turns(codes)
-    nvm[0:size] = image
+            if rec[1] != R_GAME or rec[4]:
+                recs.append(rec)
+    game = [r for r in recs if r[1] == R_GAME]
+    if not game:
+        codes = b""
+    return recs, codes
+
+
+def prepare(store):
+    """The image of the live records and the waiting ones, built in RAM (a
+    pass of its own: write() is the next). The game's turns go back merged
+    into as few records as they fit (a turn record is a run of action
+    codes; the game needs no turn bounds to replay them), so even a very
+    long game fits. OSError (ENOSPC) if they do not."""
+    size = store.size
+    recs, codes = _records(store)
+    seq = store.seq
+    keys = bytes([r[1] for r in recs] + ([R_TURN] if codes else []))
+    seq = (seq + 1) & 0xFFFF
+    image = bytearray(b"\xff" * size)
+    at = FORMAT_LEN
+    placed = []
+    for rec in [record(R_KEPT, seq, bytes((len(codes) >> 8, len(codes) & 255)) + keys)] + recs:
+        if at + len(rec) > size:
+            raise OSError(28)       # ENOSPC: the live records fill the sector
+        image[at:at + len(rec)] = rec
+        placed.append((rec[1], at))
+        at += len(rec)
+    for i in range(0, len(codes), 254):
+        seq = (seq + 1) & 0xFFFF
+        rec = record(R_TURN, seq, codes[i:i + 254])
+        if at + len(rec) > size:
+            raise OSError(28)
+        image[at:at + len(rec)] = rec
+        placed.append((R_TURN, at))
+        at += len(rec)
+    return image, placed, seq, at
+
+
+def write(store, prepared):
+    """The prepared image into a sector: the other one when there are two,
+    else the same (the one erase); its R_FORMAT record last."""
+    image, placed, seq, at = prepared
+    size = store.size
+    gen = (store.gen + 1) & 0xFFFF
+    target = (1 - store.current) if store.sectors == 2 else 0
+    flash = store.flash
+    base = target * SECTOR if store.sectors == 2 else 0
+    flash[base:base + size] = image                 # the erase (of that sector only)
+    flash[base:base + FORMAT_LEN] = record(R_FORMAT, gen, MAGIC)   # now a whole log
+    if store.sectors == 2:
+        store.current = target
+        store.nvm = _Half(flash, base)
+    store.gen = gen
+    store.end = at
+    store.seq = seq                 # numbers are never given twice
+    store.newest = {}
+    for key, pos in placed:
+        store._note(key, pos)
     store.erases += 1
     store._pending = []
     store._due = False
     store._fresh = False
-    store._index(image, at[0])
-    store.seq = at[1]                # numbers are never given twice

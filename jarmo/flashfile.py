@@ -3,16 +3,19 @@
 # (FileNvm): the store's home on a PC, and on a board without a usable nvm.
 #
 # nvm[a:b] = data programs the bytes when all of nvm[a:b] are erased (0xFF),
-# page by page (programming only clears bits); otherwise it erases the whole
-# sector and programs it back with data merged in. ``programs`` and
+# page by page (programming only clears bits); otherwise it erases each 4 KB
+# sector the bytes fall in and programs it back with data merged in (stock
+# CircuitPython's nvm is one sector; Jarmo's firmware has two, and erases
+# only the one written: tools/firmware.py). ``programs`` and
 # ``erases`` count those operations (wear), as on the device.
 
 PAGE = 256
+SECTOR = 4096
 
 
 class Flash:
     def __init__(self, size=4096, data=None):
-        self.size = size
+        self.size = size if data is None else len(data)
         self.data = bytearray(b"\xff" * size) if data is None else bytearray(data)
         self.programs = 0       # page programs
         self.erases = 0         # sector erases
@@ -42,9 +45,12 @@ class Flash:
         else:
             merged = bytearray(self.data)
             merged[start:stop] = value
-            self._erase()
-            for page in range(0, self.size, PAGE):
-                self._program(page, page, merged[page:page + PAGE])
+            first = start - start % SECTOR
+            for sector in range(first, stop, SECTOR):
+                end = min(sector + SECTOR, self.size)
+                self._erase(sector, end)
+                for page in range(sector, end, PAGE):
+                    self._program(page, page, merged[page:page + PAGE])
 
     def _program(self, page, at, chunk):
         # one page program: the bytes ANDed in (a subclass may tear it)
@@ -53,11 +59,11 @@ class Flash:
         self.programs += 1
         self.saved(at, len(chunk))
 
-    def _erase(self):
-        for i in range(self.size):
+    def _erase(self, start, end):
+        for i in range(start, end):
             self.data[i] = 0xFF
         self.erases += 1
-        self.saved(0, self.size)
+        self.saved(start, end - start)
 
     def saved(self, at, n):
         """Called after each program or erase with the bytes it touched."""

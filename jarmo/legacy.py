@@ -35,6 +35,7 @@ def import_once(store, root="/"):
         elif found:
             problems.append("old %s file: damaged" % name)
     counted = -1
+    taken = []
     for name in _NAMES:
         if name not in texts:
             continue
@@ -48,8 +49,13 @@ def import_once(store, root="/"):
                 _stats(store, data, counted)
             else:
                 _campaign(store, data)
+            taken.append("statistics" if name == "stats" else name)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):
             problems.append("old %s file: unreadable" % name)
+    if taken:
+        # said every time: a log wiped by a power cut in its erase looks new,
+        # so the player is told where these saves came from
+        problems[0:0] = ["older saves taken over from the drive:", ", ".join(taken)]
     if counted >= 0:
         from jarmo.stats import Stats
         stats = Stats(store)

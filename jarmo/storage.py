@@ -31,10 +31,22 @@
 # that do not parse and that no R_SKIP record accounts for are damage,
 # reported by the names of the records there, and compacted away.
 #
-# A power cut during compaction (the erase and the program of the sector,
-# about 52 ms on an RP2040, between games) can lose the records not yet
-# programmed back: everything, if it falls into the erase. docs/APP.md,
-# Saves, says so for players.
+# Compaction (jarmo/compaction.py) writes the live records into a sector
+# with its first record, R_FORMAT, left erased, and programs that record
+# last: a sector whose R_FORMAT record is whole holds a whole log. Its
+# sequence number is the sector's generation; its second record, R_KEPT,
+# lists what the compaction wrote.
+#
+# With two sectors (nvm of 8 KB: Jarmo's firmware, tools/firmware.py, whose
+# nvm erases only the sector a write falls in) compaction writes into the
+# other sector and the reader takes the whole sector of the newest
+# generation: a power cut at any instant loses nothing but the record being
+# appended. With one (stock CircuitPython: a write over used bytes erases
+# all of nvm) a cut in the compaction's erase or program destroys records;
+# the reader tells such a sector from a new one (the old log's bits still
+# set, or data after an erased R_FORMAT), keeps every record still whole
+# and names each kind it lost ("saves lost in a power cut: statistics").
+# docs/SAVES.md says the same for players.
 
 try:
     from micropython import const
@@ -45,10 +57,11 @@ except ImportError:
 from jarmo.checksum import crc16
 from jarmo.unload import forget_module
 
-# What the records hold (one byte each). R_FORMAT, R_SKIP and the game's chain
-# are the store's own; the app names the rest.
-R_FORMAT = const(0x4A)      # "J": the sector is Jarmo's, format 1
+# What the records hold (one byte each). R_FORMAT, R_SKIP, R_KEPT and the
+# game's chain are the store's own; the app names the rest.
+R_FORMAT = const(0x4A)      # "J": the sector is Jarmo's, format 1; its seq: the generation
 R_SKIP = const(0x7E)        # "~": the torn bytes before this record were a power cut
+R_KEPT = const(0x4B)        # "K": what a compaction wrote: codes' bytes (2), then the keys
 R_GAME = const(0x47)        # "G": a game starts (jarmo/gamerec.py)
 R_TURN = const(0x54)        # "T": a turn of the game started last: its action codes
 R_SETTINGS = const(0x50)    # "P": the menu's settings (jarmo/app_menu.py)
@@ -57,14 +70,21 @@ R_CAMPAIGN = const(0x43)    # "C": the campaign's progress (jarmo/campaign.py)
 R_IMPORTED = const(0x49)    # "I": older saves on the drive were imported (jarmo/legacy.py)
 NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
          R_CAMPAIGN: "campaign"}
+# the kinds a torn compaction may have held, in the order they are named
+LOSABLE = (R_SETTINGS, R_STATS, R_CAMPAIGN, R_GAME)
 
 _SYNC = const(0xA5)
 HEAD = const(5)            # sync, key, seq (2), length
 OVER = const(7)            # header and CRC
 MAGIC = b"JARMO\x01"
-# Free bytes a game may need without a compaction in its middle: tidy()
-# compacts between games when fewer are left (a 40-turn game takes ~400).
+FORMAT_LEN = const(13)     # the R_FORMAT record: OVER + len(MAGIC)
+SECTOR = const(4096)       # a flash sector: what one erase clears
+# Free bytes a game may need without a compaction in its middle: a game's
+# start compacts when fewer are left (a 40-turn game takes ~400).
 RESERVE = const(1024)
+# said at start-up, each at most two lines of 21 characters (the notice)
+NEWER = "newer Jarmo saves: kept, not written"
+AFRESH = "SELECT: start afresh, other: play unsaved"
 
 
 def record(key, seq, payload):
@@ -96,43 +116,140 @@ def parse_at(data, pos, end):
     return n
 
 
-def _partial(data, want):
-    # True if data could be `want` half-programmed: programming only clears
-    # bits, so every bit set in want is still set in data.
+def _partial(data, want, start=0):
+    # True if data[start:] could be `want` half-programmed, or a sector that
+    # held it half-erased: programming only clears bits and erasing only
+    # sets them, so every bit set in want is still set in data
     for i in range(len(want)):
-        if data[i] & want[i] != want[i]:
+        if data[start + i] & want[i] != want[i]:
             return False
     return True
 
 
+def head(data):
+    """What the sector `data` (bytes) starts with: (generation, format),
+    format 1 for Jarmo's log as this version writes it, a larger number for
+    a newer version's, 0 for no whole R_FORMAT record."""
+    if not data or not parse_at(data, 0, len(data)) or data[1] != R_FORMAT:
+        return 0, 0
+    payload = data[5:5 + data[4]]
+    if payload == MAGIC:
+        return data[2] << 8 | data[3], 1
+    if payload[:5] == MAGIC[:5] and len(payload) > 5 and payload[5] > MAGIC[5]:
+        return data[2] << 8 | data[3], payload[5]
+    return 0, 0
+
+
+def newer(a, b):
+    """True if generation a comes after b (16 bits that wrap)."""
+    return 0 < (a - b) & 0xFFFF < 0x8000
+
+
+def trace(data, end):
+    """What a sector with no whole R_FORMAT record holds, data[:end] not
+    erased: "blank"; "first" (the first record of a new log, cut while it
+    was programmed: it is written alone); "torn" (a compaction cut in its
+    erase, so the old log's bits are still set, or in its program, so its
+    R_FORMAT record is still erased while records follow); "foreign"."""
+    if end == 0:
+        return "blank"
+    want = record(R_FORMAT, 0, MAGIC)
+    if end <= FORMAT_LEN and _partial(data, want[:end]):
+        return "first"
+    # (an R_FORMAT record of any generation: its number and CRC vary)
+    if data[0:FORMAT_LEN] == b"\xff" * FORMAT_LEN or (_partial(data, want[:2]) and
+                                                        _partial(data, want[4:11], 4)):
+        return "torn"
+    return "foreign"
+
+
+class _Half:
+    # one sector of a two-sector nvm, sliced as nvm is (the store's view)
+
+    def __init__(self, flash, base):
+        self.flash = flash
+        self.base = base
+
+    def __len__(self):
+        return SECTOR
+
+    def __getitem__(self, i):
+        b = self.base
+        if isinstance(i, slice):
+            return self.flash[b + (i.start or 0):b + (SECTOR if i.stop is None else i.stop)]
+        return self.flash[b + i]
+
+    def __setitem__(self, i, value):
+        self.flash[self.base + i.start:self.base + i.stop] = value
+
+
 class Store:
     # The log in ``nvm``: anything that slices like microcontroller.nvm
-    # (len, nvm[a:b], nvm[a:b] = bytes).
+    # (len, nvm[a:b], nvm[a:b] = bytes). 8 KB and more: two sectors, the
+    # first two used.
 
     def __init__(self, nvm):
-        self.nvm = nvm
-        self.size = len(nvm)
+        self.flash = nvm
+        self.sectors = 2 if len(nvm) >= 2 * SECTOR else 1
+        self.size = SECTOR if self.sectors == 2 else len(nvm)
         self.problems = []      # damage found, in words; never a torn record
         self.damaged = []       # the keys of the damaged records (as far as readable)
         self.erases = 0         # compactions since start-up (wear)
+        self.locked = False     # a newer version's log: kept, nothing written
+        self.gen = 0            # the current sector's generation
+        self.current = 0        # the current sector (of two)
         self._pending = []      # records waiting for a compaction (busy)
+        self._image = None      # a compaction's image, built, to write in the next step()
         self._scan()
 
     # ------------------------------------------------------------ reading
 
+    def _choose(self):
+        """Two sectors: the current one is the whole one of the newest
+        generation; with none whole, one that a compaction tore, else a
+        blank one. Returns its bytes."""
+        best = None
+        datas = []
+        for s in (0, 1):
+            data = bytes(self.flash[s * SECTOR:(s + 1) * SECTOR])
+            datas.append(data)
+            gen, fmt = head(data)
+            if fmt and (best is None or newer(gen, best[0])):
+                best = (gen, s)
+        if best is None:
+            rank = ("torn", "blank", "first", "foreign")
+            best = (0, min((0, 1), key=lambda s: rank.index(
+                trace(datas[s], len(datas[s].rstrip(b"\xff"))))))
+        self.current = best[1]
+        self.nvm = _Half(self.flash, best[1] * SECTOR)
+        return datas[best[1]]
+
     def _scan(self):
         """Learn the log from the flash; report damage; mark a torn tail."""
-        data = bytes(self.nvm[0:self.size])
+        if self.sectors == 2:
+            data = self._choose()
+        else:
+            self.nvm = self.flash
+            data = bytes(self.flash[0:self.size])
         end = len(data.rstrip(b"\xff"))
-        self._fresh = False     # not our format: compact before the next append
-        self._due = False       # tidy() found too little room for a game
+        self._fresh = False     # not a whole log: compact before the next append
+        self._due = False       # too little room for a game, or damage: compact
+        self.gen, fmt = head(data)
+        if fmt > 1:
+            self.locked = True
+            self.end, self.seq, self.newest = self.size, 0, {}
+            self.problems += [NEWER, AFRESH]
+            return
         gap = self._index(data, end)
-        if self._fresh:
-            want = record(R_FORMAT, 0, MAGIC)
-            if not _partial(data, want[:min(end, len(want))]):
-                self.problems.append("saves: unreadable, started afresh")
-        elif gap >= 0:
-            self._append(R_SKIP, bytes((gap >> 8, gap & 255)))
+        if not self._fresh:
+            if gap >= 0:
+                self._append(R_SKIP, bytes((gap >> 8, gap & 255)))
+            return
+        kind = trace(data, end)
+        if kind == "torn":
+            self._salvage(data, end)
+        elif kind == "foreign":
+            self.problems.append("saves: unreadable, started afresh")
 
     def _index(self, data, end):
         """Walk the records that start before data[end] (the last byte that
@@ -146,8 +263,8 @@ class Store:
             return -1
         size = len(data)
         pos = parse_at(data, 0, size)
-        if not pos or data[1] != R_FORMAT or data[5:5 + data[4]] != MAGIC:
-            self._fresh = True          # a torn first write, or another program's
+        if not head(data)[1]:
+            self._fresh = True          # no whole log: new, torn, or another program's
             return -1
         gap = -1
         while pos < end:
@@ -169,19 +286,75 @@ class Store:
             self.end = pos
         return gap
 
+    def _salvage(self, data, end):
+        """A compaction torn by a power cut (one sector): every record still
+        whole waits to be written back (with R_IMPORTED: the drive's older
+        saves are never taken again over what was here); each kind it held
+        that is not whole is named."""
+        found = {}
+        kept = None
+        pos = 0
+        while pos < end:
+            n = parse_at(data, pos, len(data))
+            if not n:
+                pos += 1
+                continue
+            key = data[pos + 1]
+            rec = data[pos:pos + n]
+            if key == R_KEPT:
+                kept = rec[HEAD:-2]
+            elif key == R_GAME:
+                found[R_GAME] = [rec]
+            elif key == R_TURN:
+                if R_GAME in found:
+                    found[R_GAME].append(rec)
+            elif key != R_FORMAT and key != R_SKIP:
+                found[key] = [rec]
+            self.seq = max(self.seq, data[pos + 2] << 8 | data[pos + 3])
+            pos += n
+        lost = []
+        for key in LOSABLE:
+            if kept is not None and kept.find(bytes((key,)), 2) < 0:
+                continue                # the compaction did not hold it
+            if key == R_GAME and kept is not None and R_GAME in found:
+                codes = sum(len(r) - OVER for r in found[R_GAME][1:])
+                if codes == kept[0] << 8 | kept[1]:
+                    continue
+            elif key in found:
+                continue
+            lost.append(NAMES[key])
+            found.pop(key, None)        # a game cut short is no game
+        for recs in found.values():
+            self._pending.extend(recs)
+        self.seq = (self.seq + 1) & 0xFFFF
+        self._pending.append(record(R_IMPORTED, self.seq, b"\x01"))
+        if lost:
+            # two items of the notice (each at most two lines of the display)
+            self.problems += ["saves lost in a power cut:", ", ".join(lost)]
+
     def _damage(self, data, gap, pos):
         # bytes data[gap:pos] that no power cut explains: name the record of
-        # each header found there by the lengths the headers claim
+        # each header found there by the lengths the headers claim, each
+        # item once; bytes with no readable header between turns of the
+        # game in progress are that game's
+        named = False
         while True:
             key = data[gap + 1] if data[gap] == _SYNC and gap + OVER <= pos else 0
             if key == R_TURN:
                 key = R_GAME
+            if key not in NAMES:
+                key = 0                 # no header, or a damaged one
+            if not key and not named and data[pos + 1] == R_TURN and R_GAME in self.newest:
+                key = R_GAME
+            if not key and named:
+                return                  # the rest of a record already named
             if key not in self.damaged:
                 self.damaged.append(key)
                 self.problems.append("%s: damaged" % NAMES.get(key, "saves"))
                 self._due = True        # compacted away: reported once
             if not key:
                 return
+            named = True
             gap += data[gap + 4] + OVER
             if gap >= pos:
                 return
@@ -206,7 +379,7 @@ class Store:
         id is its R_GAME record's sequence number: the statistics name the
         last game they counted by it."""
         if self._pending:
-            self.step()                 # rare: the game's own records are waiting
+            self.compact()              # rare: the game's own records are waiting
         pos = self.newest.get(R_GAME, -1)
         if pos < 0:
             return None
@@ -255,18 +428,23 @@ class Store:
     def _append(self, key, payload):
         if len(payload) > 255:
             raise ValueError("a record holds at most 255 bytes")
+        if self.locked:
+            return                      # a newer version's log: never overwritten
         seq = (self.seq + 1) & 0xFFFF
         rec = record(key, seq, payload)
         at = self.end
-        if at == 0:
-            rec = record(R_FORMAT, 0, MAGIC) + rec    # a blank sector: ours from now on
         self.seq = seq
-        if self._fresh or self._pending or at + len(rec) > self.size:
-            self._pending.append(record(key, seq, payload))  # compacted in a pass of its own
+        if self._fresh or self._pending or at + len(rec) + (FORMAT_LEN if at == 0 else 0) > self.size:
+            self._pending.append(rec)   # compacted in a pass of its own
             return
+        if at == 0:
+            # a blank sector: ours from now on; the R_FORMAT record alone, so
+            # that a cut in this first write is told from a torn compaction
+            self.nvm[0:FORMAT_LEN] = record(R_FORMAT, 0, MAGIC)
+            at = FORMAT_LEN
         self.nvm[at:at + len(rec)] = rec            # into erased bytes: no erase
         self.end = at + len(rec)
-        self._note(key, self.end - len(payload) - OVER)
+        self._note(key, at)
 
     def _note(self, key, pos):
         if key == R_GAME:
@@ -303,33 +481,50 @@ class Store:
 
     @property
     def busy(self):
-        """True while a compaction waits for a pass of its own (step() does it)."""
-        return bool(self._pending) or self._due
+        """True while a compaction waits for passes of its own (step() does it)."""
+        return bool(self._pending) or self._due or self._image is not None
 
     def step(self):
-        """Compact now (one erase), taking in the waiting records. OSError if
-        the flash refuses: the waiting records are given up, not tried again
+        """Half a compaction a call, so that each fits a main-loop pass: the
+        image built in RAM, then written (the one erase). OSError if the
+        flash refuses: the waiting records are given up, not tried again
         every pass."""
-        if self.busy:
-            try:
-                self.compact()
-            except OSError:
-                self._pending = []
-                self._due = False
-                raise
+        if not self.busy:
+            return
+        from jarmo.compaction import prepare, write
+        try:
+            if self._image is None:
+                self._image = prepare(self)
+                return                  # its code stays for the write
+            prepared, self._image = self._image, None
+            write(self, prepared)
+        except OSError:
+            self._pending = []
+            self._due = False
+            self._image = None
+            forget_module("jarmo.compaction")
+            raise
+        forget_module("jarmo.compaction")
 
-    def tidy(self):
-        """Between games: ask for a compaction (the next step()) if a long game
-        might not fit in what is free."""
-        if self.free < RESERVE:
+    def tidy(self, room=RESERVE):
+        """Before a game or a match: ask for a compaction (the next step())
+        if fewer than `room` bytes are free, so that none falls in its
+        middle. The live set is smallest then, and a player who has just
+        started a game is the least likely to switch off."""
+        if self.free < min(room, self.size // 2) and not self.locked:
             self._due = True
 
+    def start_afresh(self):
+        """The player gives up a newer version's log: an empty one replaces it."""
+        if self.locked:
+            self.locked = False
+            self.problems = []
+            self._fresh = self._due = True
+            self.gen += 1           # newer than the log it replaces (two sectors)
+
     def compact(self):
-        """Write the live records and the waiting ones back into the sector:
-        the one erase (jarmo/compaction.py: its code is in RAM only while it
-        runs, between games)."""
-        from jarmo.compaction import compact
-        try:
-            compact(self)
-        finally:
-            forget_module("jarmo.compaction")
+        """A whole compaction now (jarmo/compaction.py: its code is in RAM
+        only while it runs)."""
+        self._image = None
+        self.step()
+        self.step()

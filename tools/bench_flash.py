@@ -3,6 +3,7 @@
     python tools/bench_flash.py                 # host: 1,000 games on the store's flash model
     python tools/bench_flash.py --device        # the emulated Pico, real firmware: 20 games
     python tools/bench_flash.py --device --games 30 --firmware PATH
+    python tools/bench_flash.py --compaction     # the compaction's pass, every board, both firmwares
 
 The store (jarmo/storage.py) keeps everything in microcontroller.nvm, one
 4 KB sector, and the CIRCUITPY drive is never written. Host: games of every
@@ -17,6 +18,11 @@ Budgets: the hottest sector erased at most once per 100 turns; at 100,000
 erase cycles (these chips' rating) and 50 games a day, at least 20 years;
 at most 5 ms of saving per turn on the Pico; no pass over 100 ms that saves
 or compacts. Exits non-zero if one is missed.
+
+--compaction: each board boots with a full log (tests/device/stage.py,
+full_nvm) on stock CircuitPython (nvm one sector) and on Jarmo's firmware
+(two), and starts a game, whose start compacts it: the pass's length and
+the store's part of it, a few times a board.
 """
 
 import argparse
@@ -152,13 +158,70 @@ def device(games, firmware_option):
     return ok and max(compacting + saving_passes + [0]) <= BUDGET_PASS_MS
 
 
+def compaction(profiles, kinds, repeats, firmware_option):
+    """The compaction's pass on each board and firmware kind: (profile, kind,
+    [(pass ms, store ms)]) rows; printed as a table."""
+    from tests.device import stage
+    from tests.device.device import Device
+
+    rows = []
+    for name in profiles:
+        prof = stage.profile(name)
+        for kind in kinds:
+            why = stage.firmware_unavailable(name, kind, firmware_option)
+            if why:
+                print("%s (%s): skipped: %s" % (name, kind, why))
+                continue
+            full = stage.full_nvm(kind)
+            i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
+            got = []
+            with tempfile.TemporaryDirectory() as tmp:
+                drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
+                                          JARMO_TRACE_FLASH=1, frozen=kind == "frozen")
+                with Device(stage.firmware(name, kind, firmware_option), drive,
+                            neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=1200, nvm=full) as dev:
+                    select = stage.key_pin(prof, "select")
+                    for _ in range(repeats):
+                        dev.wait_for(r"^@@STATE menu", 15000)
+                        dev.run(1500)                   # the first passes' preloads
+                        seen = len(dev.console)
+                        dev.press(select, 100)          # New game: its start compacts the log
+                        dev.run(1500)
+                        passes = stage.Trace(dev.console[seen:]).flash_passes()
+                        got += [(p / 1000.0, us / 1000.0) for _n, us, c, p, _s in passes if c]
+                        dev.write_flash(full)
+                        dev.reset()
+            rows.append((name, kind, got))
+    print("The compaction's pass (a full log, written again at a game's start; JARMO_TRACE_FLASH):")
+    print("  %-13s %-7s %6s %14s %14s" % ("board", "nvm", "passes", "pass ms (max)", "store ms (max)"))
+    for name, kind, got in rows:
+        if got:
+            print("  %-13s %-7s %6d %6.1f (%5.1f) %6.1f (%5.1f)" % (
+                name, "8 KB" if kind == "frozen" else "4 KB", len(got),
+                statistics.median(p for p, _ in got), max(p for p, _ in got),
+                statistics.median(u for _, u in got), max(u for _, u in got)))
+        else:
+            print("  %-13s %-7s no compaction seen" % (name, kind))
+    print("  (median, and the longest in brackets; budget %.0f ms a pass)" % BUDGET_PASS_MS)
+    return all(got and max(p for p, _ in got) <= BUDGET_PASS_MS for _n, _k, got in rows)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--device", action="store_true", help="the emulated Pico (real firmware)")
     ap.add_argument("--games", type=int, help="games to play (host 1000, device 20)")
     ap.add_argument("--firmware", help="a CircuitPython UF2 or a folder of them")
+    ap.add_argument("--compaction", action="store_true",
+                    help="the compaction's pass on each board, stock and Jarmo's firmware")
+    ap.add_argument("--profile", action="append", help="--compaction: a board profile (default: "
+                    "pico, qtpy_bff, feather_oled)")
+    ap.add_argument("--kind", action="append", help="--compaction: stock or frozen (default: both)")
+    ap.add_argument("--repeats", type=int, default=3, help="--compaction: compactions a board")
     args = ap.parse_args(argv)
-    if args.device:
+    if args.compaction:
+        ok = compaction(args.profile or ["pico", "qtpy_bff", "feather_oled"], args.kind or ["stock", "frozen"],
+                        args.repeats, args.firmware)
+    elif args.device:
         ok = device(args.games or 20, args.firmware)
     else:
         ok = host(args.games or 1000)

@@ -13,6 +13,13 @@ profiles share one firmware.  Frozen code runs from flash, so the heap
 holds only the game's data.  CircuitPython's version string ends in
 "-jarmo" (boot_out.txt shows it): `run.py deploy` then writes only
 code.py, boot.py and settings.toml.
+
+Two small patches (SOURCE_PATCHES) give the game's log two flash sectors
+where stock CircuitPython has one (jarmo/storage.py, docs/SAVES.md):
+microcontroller.nvm is 8 KB, taken from the end of the firmware area
+(1020 KB -> 1016 KB), so the CIRCUITPY drive starts where it did (1 MB);
+and a write to nvm over used bytes erases only the 4 KB sector it falls
+in, not the whole of nvm.
 VERSION, in the file name, is `git describe --tags --always --dirty`.
 The version string and the build date are the same for every build
 (the date: 2025-12-01), because nearly every object file depends on
@@ -56,7 +63,41 @@ KIT_DIRS = (os.path.join(os.path.dirname(ROOT), "shared", "circuitpython-kit"),
 # commit it holds) and the mark tools/deploy.py looks for in boot_out.txt.
 CP_VERSION = "10.3.0-alpha.4-53-gcd3da4a5d8" + deploy.FIRMWARE_MARK
 SOURCE_DATE_EPOCH = "1764547200"  # 2025-12-01, the banner's build date
-FLASH_LIMIT = 1020 * 1024       # CIRCUITPY_FIRMWARE_SIZE of the RP2040 boards: the firmware's flash area
+FLASH_LIMIT = 1016 * 1024       # the firmware's flash area: stock's 1020 KB less nvm's second sector
+NVM_SIZE = 8192                 # microcontroller.nvm of Jarmo's firmware: two 4 KB sectors
+
+# (file in the source tree, stock text, Jarmo's text): applied to the kit's
+# extracted sources before a build (and part of the UF2's cache key).
+SOURCE_PATCHES = (
+    ("ports/raspberrypi/mpconfigport.h",
+     "#define CIRCUITPY_FIRMWARE_SIZE (1020 * 1024)",
+     "#define CIRCUITPY_FIRMWARE_SIZE (1016 * 1024)"),
+    ("ports/raspberrypi/mpconfigport.h",
+     "#define CIRCUITPY_INTERNAL_NVM_SIZE         (4 * 1024)",
+     "#define CIRCUITPY_INTERNAL_NVM_SIZE         (8 * 1024)"),
+    ("ports/raspberrypi/link-rp2040.ld",
+     "firmware_size = DEFINED(firmware_size) ? firmware_size : 1020K ;",
+     "firmware_size = DEFINED(firmware_size) ? firmware_size : 1016K ;"),
+    # the sector the write falls in, not always nvm's first: a write never
+    # erases the other sector (the game's log keeps its older copy there)
+    ("ports/raspberrypi/common-hal/nvm/ByteArray.c",
+     "    memcpy(buffer, (uint8_t *)CIRCUITPY_INTERNAL_NVM_START_ADDR, FLASH_SECTOR_SIZE);\n"
+     "    #pragma GCC diagnostic pop\n"
+     "    memcpy(buffer + address, bytes, len);\n",
+     "    uint32_t sector = CIRCUITPY_INTERNAL_NVM_START_ADDR + address - address % FLASH_SECTOR_SIZE;\n"
+     "    address %= FLASH_SECTOR_SIZE;\n"
+     "    if (address + len > FLASH_SECTOR_SIZE) {\n"
+     "        len = FLASH_SECTOR_SIZE - address;   // the store never writes across sectors\n"
+     "    }\n"
+     "    memcpy(buffer, (uint8_t *)sector, FLASH_SECTOR_SIZE);\n"
+     "    #pragma GCC diagnostic pop\n"
+     "    memcpy(buffer + address, bytes, len);\n"),
+    ("ports/raspberrypi/common-hal/nvm/ByteArray.c",
+     "    flash_range_erase(RMV_OFFSET(CIRCUITPY_INTERNAL_NVM_START_ADDR), FLASH_SECTOR_SIZE);\n"
+     "    flash_range_program(RMV_OFFSET(CIRCUITPY_INTERNAL_NVM_START_ADDR), buffer, FLASH_SECTOR_SIZE);\n",
+     "    flash_range_erase(RMV_OFFSET(sector), FLASH_SECTOR_SIZE);\n"
+     "    flash_range_program(RMV_OFFSET(sector), buffer, FLASH_SECTOR_SIZE);\n"),
+)
 
 
 class FirmwareError(Exception):
@@ -154,11 +195,34 @@ def inputs_key(board, files, kit):
         with open(os.path.join(kit, name), "rb") as f:
             h.update(name.encode() + b"\0" + hashlib.sha256(f.read()).digest())
     h.update(("%s\0%s\0%s\0" % (board, CP_VERSION, SOURCE_DATE_EPOCH)).encode())
+    h.update(repr(SOURCE_PATCHES).encode())
     for folder in sorted(files):
         for src, rel in sorted(files[folder], key=lambda item: item[1]):
             with open(src, "rb") as f:
                 h.update(("%s/%s\0" % (folder, rel)).encode() + hashlib.sha256(f.read()).digest())
     return h.hexdigest()
+
+
+def patch_sources(kit, work):
+    """The kit's sources extracted into work/circuitpython (as build.sh
+    would, if not there yet) with SOURCE_PATCHES applied; a patch already
+    applied is left as it is. FirmwareError when a file holds neither text."""
+    src = os.path.join(work, "circuitpython")
+    if not os.path.isfile(os.path.join(src, "ports", "raspberrypi", "Makefile")):
+        os.makedirs(src, exist_ok=True)
+        subprocess.run(["tar", "-xJf", os.path.join(kit, "circuitpython-src.tar.xz"), "-C", src,
+                        "--strip-components=1"], check=True)
+        subprocess.run(["git", "init", "-q", src], check=True)
+    for rel, stock, ours in SOURCE_PATCHES:
+        path = os.path.join(src, rel)
+        with open(path) as f:
+            text = f.read()
+        if ours in text:
+            continue
+        if text.count(stock) != 1:
+            raise FirmwareError("cannot patch %s: the kit's sources differ from what it expects" % path)
+        with open(path, "w") as f:
+            f.write(text.replace(stock, ours))
 
 
 def _stage(files, stage):
@@ -228,6 +292,7 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
         found = _from_cache(cached, out, profile, board, version)
         if found:
             return found
+        patch_sources(kit_dir, os.path.join(cache, "kit"))
         stage = os.path.join(cache, "stage", board)
         folders = _stage(files, stage)
         logs = os.path.join(cache, "logs")

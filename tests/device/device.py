@@ -48,19 +48,30 @@ _SHARED_DIRS = (
 
 # ---------------------------------------------------------------------------- finding things
 
-def uf2_board(path):
-    """The board id a CircuitPython UF2 was built for (from its "<board> with rp2040" string), or None."""
+def uf2_nvm_size(path):
+    """microcontroller.nvm's size in a UF2: 8 KiB in Jarmo's firmware (its
+    version string ends in -jarmo: tools/firmware.py), else CircuitPython's 4 KiB."""
+    return 2 * NVM_SIZE if b"-jarmo\0" in _uf2_payload(path) else NVM_SIZE
+
+
+def _uf2_payload(path):
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError:
-        return None
+        return b""
     payload = bytearray()
     for off in range(0, len(data) - 511, 512):
         block = data[off:off + 512]
         if block[:8] == b"UF2\n\x57\x51\x5d\x9e":
             size = int.from_bytes(block[16:20], "little")
             payload += block[32:32 + size]
+    return payload
+
+
+def uf2_board(path):
+    """The board id a CircuitPython UF2 was built for (from its "<board> with rp2040" string), or None."""
+    payload = _uf2_payload(path)
     for board, name in _BOARD_NAMES.items():
         if name in payload:
             return board
@@ -79,6 +90,7 @@ def _uf2_in_folder(folder, board):
 
 NVM_OFFSET = 0xFF000      # microcontroller.nvm: the 4 KiB below CIRCUITPY (tests/device/firmware.mjs)
 NVM_SIZE = 4096
+NVM_END = NVM_OFFSET + NVM_SIZE     # where nvm ends: CIRCUITPY's start, whatever nvm's size
 
 
 def firmware_path(board="raspberry_pi_pico", firmware=None):
@@ -185,6 +197,7 @@ class Device:
         if not firmware or not os.path.isfile(firmware):
             raise DeviceError("firmware not found: %r (%s)" % (firmware, firmware_skip_message()))
         self.firmware = firmware
+        self.nvm_size = uf2_nvm_size(firmware)
         self.drive_dir = drive_dir
         self.timeout_s = timeout_s
         self.board = board
@@ -331,11 +344,12 @@ class Device:
             return line if line is not None else reply["line"]
         raise DeviceTimeout(self._explain("no console line matched %r within %s emulated ms" % (regex, timeout_ms)))
 
-    def until_flash(self, kind="program", start=NVM_OFFSET, end=NVM_OFFSET + NVM_SIZE,
-                    timeout_ms=60000):
+    def until_flash(self, kind="program", start=None, end=NVM_END, timeout_ms=60000):
         """Runs until the flash chip starts a `kind` operation ("program" or "erase") at an
-        address in [start, end) (default: nvm's sector); returns its address, or None after
+        address in [start, end) (default: nvm's sectors); returns its address, or None after
         `timeout_ms` emulated ms. The chip is busy with it now: reset() soon cuts it in half."""
+        if start is None:
+            start = NVM_END - self.nvm_size
         reply = self._command({"cmd": "until-flash", "kind": kind, "from": start, "to": end,
                                "timeout_ms": timeout_ms}, emulated_ms=timeout_ms)
         return reply.get("address") if reply["ev"] == "flash-op" else None
@@ -373,11 +387,15 @@ class Device:
         return bytes.fromhex(reply["hex"])
 
     def nvm(self):
-        """microcontroller.nvm's 4 KiB now (the game's log, jarmo/storage.py)."""
-        return self.read_flash()
+        """microcontroller.nvm now (the game's log, jarmo/storage.py): 4 KiB on
+        stock CircuitPython, 8 KiB on Jarmo's firmware (nvm_size)."""
+        return self.read_flash(NVM_END - self.nvm_size, self.nvm_size)
 
-    def write_flash(self, data, offset=NVM_OFFSET):
-        """Puts bytes into the flash now, as if they had been written long ago."""
+    def write_flash(self, data, offset=None):
+        """Puts bytes into the flash now, as if they had been written long ago
+        (by default an nvm image, ending where nvm ends)."""
+        if offset is None:
+            offset = NVM_END - len(data)
         self._command({"cmd": "flash-write", "offset": offset, "hex": bytes(data).hex()})
 
     def read_file(self, path):
@@ -522,6 +540,7 @@ class Board(Device):
         self._next_id = 0
         self._eof = False
         self._nvm_file = None
+        self.nvm_size = NVM_SIZE
         self.t = 0.0
         self.ready = None
         self.exit = None

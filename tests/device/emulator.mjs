@@ -32,7 +32,7 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --no-attach              don't re-run code.py with the console attached (Ctrl-C, Ctrl-D)
   --instant-flash          flash program/erase take no emulated time (default: datasheet typical)
   --boot-timeout-ms N      emulated ms allowed from power-on to code.py (default 10000)
-  --nvm FILE               put FILE's first 4 KiB into microcontroller.nvm's sector before power-on
+  --nvm FILE               put FILE (4 or 8 KiB) into microcontroller.nvm, ending at CIRCUITPY, before power-on
   --seed N                 seed of the random bits a power cut leaves in a torn flash operation
   --uart-tcp PORT          control mode: the board's link UART (--uart N, default 0) bridged to a
                            TCP socket on localhost:PORT (a simulator's --link PORT; README.md)

@@ -61,7 +61,9 @@ export class Session {
     }
     this.fat = buildFat12(opts.drive, { extra, size: CIRCUITPY_IMAGE_SIZE });
     this.flash.set(this.fat.image, CIRCUITPY_OFFSET);
-    if (opts.nvm) this.flash.set(opts.nvm.subarray(0, 4096), NVM_OFFSET); // what an earlier program left
+    // what an earlier program left in microcontroller.nvm: 4 KiB (stock) or 8 KiB (Jarmo's
+    // firmware), ending where CIRCUITPY starts
+    if (opts.nvm) this.flash.set(opts.nvm.subarray(0, 8192), NVM_OFFSET + 4096 - Math.min(opts.nvm.length, 8192));
     this.wear = {}; // flash sector number -> erases, over all power cycles
     this.torn = { program: 0, erase: 0 }; // flash operations a power cut left half done
     this.randomState = (opts.seed || 1) >>> 0 || 1;

@@ -152,6 +152,38 @@ def settings_nvm(**values):
     return bytes(flash.data)
 
 
+def full_log(gen=1, stats_total=3):
+    """A 4 KB log so full that a game's start compacts it: settings written
+    again and again, statistics (stats_total games), campaign progress.
+    gen: its generation (its R_FORMAT record's sequence number)."""
+    from jarmo.flashfile import Flash
+    from jarmo.stats import Stats
+    from jarmo.storage import MAGIC, R_CAMPAIGN, R_FORMAT, R_IMPORTED, R_SETTINGS, Store, record
+    flash = Flash()
+    store = Store(flash)
+    store.write(R_IMPORTED, b"\x01")
+    stats = Stats(store)
+    stats.table["standard"]["ai1"] = [stats_total, 0, 0]
+    stats.save()
+    store.write(R_CAMPAIGN, b"\x01\x09")
+    base = Store(Flash(data=settings_nvm())).read(R_SETTINGS)
+    while store.free >= 17 + 12:
+        store.write(R_SETTINGS, base)               # 17 bytes a record
+    store.write(R_SETTINGS, base[:store.free - 7 - 5])
+    assert not store.busy and store.free == 5       # a game's start record takes 16
+    flash.data[0:13] = record(R_FORMAT, gen, MAGIC)
+    return bytes(flash.data)
+
+
+def full_nvm(kind):
+    """full_log() as the board's nvm holds it: on Jarmo's firmware (two
+    sectors) in the second, with an older generation's log (one game
+    counted) in the first, which the compaction erases and writes."""
+    if kind == "stock":
+        return full_log()
+    return full_log(gen=5, stats_total=1) + full_log(gen=6)
+
+
 def board_store(dev):
     """The board's log (jarmo/storage.py), read from its nvm sector now into a
     copy: reading it changes nothing on the board."""

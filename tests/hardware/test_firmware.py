@@ -32,6 +32,45 @@ echo "built $OUT in 1 s"
 """
 
 
+def _fake_sources(path):
+    """A tarball as the kit's: one top folder holding the files the build
+    patches, with CircuitPython's own text, and a Makefile."""
+    import io
+    import tarfile
+    files = {"ports/raspberrypi/Makefile": ""}
+    for rel, stock, _ours in firmware.SOURCE_PATCHES:
+        files[rel] = files.get(rel, "// CircuitPython\n") + stock + "\n"
+    with tarfile.open(str(path), "w:xz") as tar:
+        for rel, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo("circuitpython-cd3da4a5d8/" + rel)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+
+def test_the_build_gives_nvm_two_sectors_and_keeps_the_drive_where_it_was(kit, tmp_path):
+    """The sources are patched before the build (once), so that nvm is 8 KB
+    from the end of a 4 KB smaller firmware area (the drive's start stays
+    at 1 MB) and an erase clears only the sector written."""
+    firmware.build_firmware("pico", str(tmp_path), version="1.2", kit=str(kit), log=lambda s: None)
+    src = tmp_path / "cache" / "kit" / "circuitpython" / "ports" / "raspberrypi"
+    header = (src / "mpconfigport.h").read_text()
+    assert "(1016 * 1024)" in header and "(8 * 1024)" in header and "(1020 * 1024)" not in header
+    assert "1016K" in (src / "link-rp2040.ld").read_text()
+    nvm_c = (src / "common-hal" / "nvm" / "ByteArray.c").read_text()
+    assert "flash_range_erase(RMV_OFFSET(sector)" in nvm_c
+    assert firmware.FLASH_LIMIT + firmware.NVM_SIZE == 1024 * 1024       # CIRCUITPY at 1 MB
+    firmware.patch_sources(str(kit), str(tmp_path / "cache" / "kit"))    # again: unchanged
+    assert (src / "mpconfigport.h").read_text() == header
+
+
+def test_a_changed_source_patch_gives_another_firmware(kit, tmp_path, monkeypatch):
+    files = firmware.frozen_files(ROOT)
+    key = firmware.inputs_key("raspberry_pi_pico", files, str(kit))
+    monkeypatch.setattr(firmware, "SOURCE_PATCHES", firmware.SOURCE_PATCHES[:-1])
+    assert firmware.inputs_key("raspberry_pi_pico", files, str(kit)) != key
+
+
 @pytest.fixture
 def kit(tmp_path, monkeypatch):
     folder = tmp_path / "kit"
@@ -39,7 +78,7 @@ def kit(tmp_path, monkeypatch):
     (folder / "build.sh").write_text(FAKE_BUILD)
     (folder / "build.sh").chmod(0o755)
     (folder / "requirements.txt").write_text("cascadetoml\n")
-    (folder / "circuitpython-src.tar.xz").write_bytes(b"sources")
+    _fake_sources(folder / "circuitpython-src.tar.xz")
     monkeypatch.setenv("JARMO_FIRMWARE_CACHE", str(tmp_path / "cache"))
     return folder
 
@@ -115,7 +154,7 @@ def test_the_command_line(kit, tmp_path):
     proc = subprocess.run(cmd + ["--profile", "pico", "--version", "9"], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "jarmo-pico-9.uf2: raspberry_pi_pico, 993,416 B of the 1044480 B firmware area (95.1 %)" in proc.stdout
+    assert "jarmo-pico-9.uf2: raspberry_pi_pico, 993,416 B of the 1040384 B firmware area (95.5 %)" in proc.stdout
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "--profile" in proc.stderr
 

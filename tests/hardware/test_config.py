@@ -1,0 +1,71 @@
+"""settings.toml: every bad value or line is named, its default used, and the
+board starts (hardware/config.py). On a PC os.getenv reads the environment;
+the file's own lines are checked from the file."""
+
+import pytest
+
+from hardware import config, profiles
+from jarmo.app_base import wrap
+
+
+def _read(tmp_path, monkeypatch, text, board="raspberry_pi_pico", env=()):
+    path = tmp_path / "settings.toml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    for key in config.KEYS:
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env:
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(config, "board_id", lambda: board)
+    return config.read(str(path))
+
+
+BAD = [
+    ('JARMO_PROFILE = "pico"\nJARMO_SEED = "7\n', ["settings.toml line 2: unreadable"]),
+    (b'JARMO_PROFILE = "pico"\n\x00\xff\xfe garbage\x01\n', ["settings.toml line 2: unreadable"]),
+    ("JARMO_PROFILE\n", ["settings.toml line 1: unreadable"]),
+    ('JARMO_BRIGTNESS = 20\n', ["JARMO_BRIGTNESS: no such setting"]),
+    ("# a comment\n" + "x" * 100 * 1024, ["settings.toml: 102412 B: too big, not read"]),
+]
+
+
+@pytest.mark.parametrize("text,said", BAD)
+def test_a_bad_line_is_named_and_the_board_starts_with_its_own_profile(tmp_path, monkeypatch, text, said):
+    got = _read(tmp_path, monkeypatch, text)
+    assert got[0] == "pico" and got[-1] == said
+
+
+def test_an_unknown_profile_is_named_and_the_boards_own_is_used(tmp_path, monkeypatch):
+    got = _read(tmp_path, monkeypatch, 'JARMO_PROFILE = "nosuch_board"\n',
+                env=[("JARMO_PROFILE", "nosuch_board")])
+    assert got[0] == "pico" and got[-1] == ["JARMO_PROFILE: nosuch_board", "unknown, pico used"]
+
+
+def test_another_boards_profile_is_named_and_the_boards_own_is_used(tmp_path, monkeypatch):
+    got = _read(tmp_path, monkeypatch, 'JARMO_PROFILE = "qtpy_bff"\n', env=[("JARMO_PROFILE", "qtpy_bff")])
+    assert got[0] == "pico" and got[-1] == ["JARMO_PROFILE: qtpy_bff", "another board's, pico used"]
+
+
+def test_every_board_without_a_profile_setting_gets_one_made_for_it(tmp_path, monkeypatch):
+    for board in {p["board_id"] for p in profiles.PROFILES.values() if p["board_id"]}:
+        got = _read(tmp_path, monkeypatch, "", board=board)
+        assert profiles.PROFILES[got[0]]["board_id"] == board and got[-1] == []
+
+
+def test_a_good_file_says_nothing(tmp_path, monkeypatch):
+    text = ("JARMO_PROFILE = \"pico\"  # the Pico\nJARMO_BRIGHTNESS = 40\nCIRCUITPY_X = true\n"
+            "CIRCUITPY_SAFE_MODE_DELAY = 0.0\n\n# end\n")
+    got = _read(tmp_path, monkeypatch, text, env=[("JARMO_PROFILE", "pico"), ("JARMO_BRIGHTNESS", "40")])
+    assert got[:2] == ("pico", 40) and got[-1] == []
+
+
+def test_every_message_fits_two_lines_of_the_display(tmp_path, monkeypatch):
+    said = []
+    for text, _ in BAD:
+        said += _read(tmp_path, monkeypatch, text)[-1]
+    said += _read(tmp_path, monkeypatch, "", env=[("JARMO_PROFILE", "x" * 40), ("JARMO_SEED", "-9"),
+                                               ("JARMO_BRIGHTNESS", "999")])[-1]
+    from jarmo.storage import AFRESH, NEWER
+    said += [NEWER, AFRESH, "saves lost in a power cut:", "settings, statistics, campaign, game",
+             "older saves taken over from the drive:", "game, settings, statistics, campaign"]
+    for line in said:
+        assert " ".join(wrap(line, 21, 2)) == line, line
