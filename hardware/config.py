@@ -23,7 +23,8 @@ PATH = "/settings.toml"
 MAX_BYTES = 4096        # a settings.toml is a few lines; a larger one is not ours
 MAX_NAMED = 3           # unreadable lines named one by one; more are counted
 KEYS = ("JARMO_PROFILE", "JARMO_BRIGHTNESS", "JARMO_SEED", "JARMO_TRACE", "JARMO_DATA",
-        "JARMO_EVENTS", "JARMO_FRAMES", "JARMO_TRACE_FLASH", "JARMO_TRACE_BALLAST")
+        "JARMO_EVENTS", "JARMO_FRAMES", "JARMO_TRACE_FLASH", "JARMO_TRACE_BALLAST",
+        "JARMO_DIM_S", "JARMO_OFF_S")     # the idle times: read by hardware/power.py
 
 
 def _getenv(name, problems, ok):

@@ -41,9 +41,10 @@ LISTEN = 5          # ... while a linked board's turn is awaited (app.listening,
                     # jarmo/linkplay.py): it shows up to 15 ms sooner
 OFF_PERIOD = 45     # ... while the LEDs are off: polls still at most 50 ms apart
 NAP = 4             # ms a nap: a press ends the sleep after at most this (inputs.waiting)
-# the naps in seconds by the ms left, made once: a float made in every pass
-# would be garbage in every pass (and none can be made when RAM runs out)
-_NAPS = tuple(ms / 1000 for ms in range(OFF_PERIOD + 1))
+# the naps in seconds by the ms left (at most NAP), made once: a float made
+# in every pass would be garbage in every pass (and none can be made when RAM
+# runs out); a float is a heap object here, so only the NAP + 1 used
+_NAPS = tuple(ms / 1000 for ms in range(NAP + 1))
 _AWAKE = 0          # hardware/power.py's levels (not imported: a board without
 _OFF = 2            # idle power keeps that module out of its heap)
 

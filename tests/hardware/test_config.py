@@ -69,3 +69,10 @@ def test_every_message_fits_two_lines_of_the_display(tmp_path, monkeypatch):
              "older saves taken over from the drive:", "game, settings, statistics, campaign"]
     for line in said:
         assert " ".join(wrap(line, 21, 2)) == line, line
+
+
+def test_every_setting_the_device_reads_is_known(tmp_path, monkeypatch):
+    """The shipped settings.toml names no key the board would call a typo."""
+    import pathlib
+    text = (pathlib.Path(__file__).resolve().parents[2] / "device" / "settings.toml").read_text()
+    assert not [line for line in _read(tmp_path, monkeypatch, text)[-1] if "no such setting" in line]
