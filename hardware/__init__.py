@@ -2,7 +2,7 @@
 
 Modules: profiles (the boards), config (settings.toml's values), leds (with
 the pixel map), buttons, display, mainloop, flash (where the saves' log
-lives), link (the link cable's UART), trace (the device tests' console
+lives), link (the link cable's UART), power (dim and dark when idle), trace (the device tests' console
 lines).  Everything here goes on the board; the host side (terminal
 simulator, Blinka helpers) lives in host/.
 """

@@ -8,7 +8,8 @@
 # written (the other sector's, with two, is still whole). R_KEPT, next,
 # says what the image holds, so that a torn one names what it lost.
 
-from jarmo.storage import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, _Half, record
+from jarmo.storage import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, record
+from jarmo.unload import forget_module
 
 
 def live(store):
@@ -100,8 +101,10 @@ def write(store, prepared):
     flash[base:base + size] = image                 # the erase (of that sector only)
     flash[base:base + FORMAT_LEN] = record(R_FORMAT, gen, MAGIC)   # now a whole log
     if store.sectors == 2:
+        from jarmo.logread import Half
         store.current = target
-        store.nvm = _Half(flash, base)
+        store.nvm = Half(flash, base)
+        forget_module("jarmo.logread")     # the view's class stays with it
     store.gen = gen
     store.end = at
     store.seq = seq                 # numbers are never given twice

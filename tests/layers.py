@@ -24,7 +24,7 @@ LAYERS = {
     "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
                    "game", "match", "save", "unload")),
     "ai": (("rules",), ("ai", "evaluation")),
-    "saves": (("rules",), ("flashfile", "storage", "compaction", "gamerec")),
+    "saves": (("rules",), ("flashfile", "storage", "logread", "compaction", "gamerec")),
     "link": (("rules",), ("link",)),
     "app": (("rules", "ai", "saves", "link"),
             ("buttons", "players", "linkplay", "campaign", "legacy")

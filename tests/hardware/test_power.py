@@ -192,7 +192,7 @@ def test_a_forward_rule_sets_tables_built_a_side_a_step():
     prepare_tables("jasyr", 1)
     built = _NEIGHBOUR_CACHE[True]
     _NEIGHBOUR_CACHE.pop(True)
-    assert Game("jasyr")._nbrs == built
+    assert Game("jasyr").neighbours == built
 
 
 def test_the_power_model_counts_every_pixel_and_channel():
