@@ -5,6 +5,10 @@ outside the CIRCUITPY drive (hardware/flash.py), so on boards that have one
 (every RP2040 board) this file does nothing: the drive stays writable from
 the computer at all times, and the game never writes it.
 
+It also checks settings.toml's lines (hardware/settings_check.py) and
+prints what it finds, which CircuitPython keeps in /boot_out.txt for
+code.py: the checker's code never enters code.py's heap.
+
 Only a board without a usable nvm keeps the log in a file on the drive, and
 CircuitPython lets either the computer or the program write the drive,
 never both. There this file gives the program write access, unless the
@@ -14,7 +18,7 @@ writable from the computer and the game runs without saving.
 
 import os
 
-from hardware import flash, profiles
+from hardware import flash, profiles, settings_check
 
 
 def edit_key_held(profile):
@@ -38,3 +42,7 @@ if flash.nvm() is None:
     if PROFILE is not None and not edit_key_held(PROFILE):
         import storage
         storage.remount("/", readonly=False)
+
+# settings.toml's lines checked here, in boot.py's own heap: the findings go
+# into /boot_out.txt, where code.py reads them (hardware/config.py)
+settings_check.report()

@@ -3,7 +3,8 @@
 os.getenv reads settings.toml on CircuitPython (a bare number comes back as
 an int, a quoted value as a str) and the environment on a PC (always a
 str). CircuitPython's getenv quietly gives the default for a line it cannot
-read, so the file's lines are checked here too. Whatever is wrong is named
+read, so the file's lines are checked too (hardware/settings_check.py: by
+boot.py at power-up, its findings read back here). Whatever is wrong is named
 in the problems, which the app shows at start-up (on the display, or a red
 X on the LEDs), and the default is used: settings.toml never stops the game.
 
@@ -12,19 +13,12 @@ X on the LEDs), and the default is used: settings.toml never stops the game.
 - a line that is not KEY = "text", KEY = number or KEY = true/false (an
   unterminated string, binary bytes, no "="): "settings.toml line 3: unreadable";
 - a JARMO_ key that no setting has (a typo): "JARMO_BRIGTNESS: no such setting";
-- a file over MAX_BYTES: named, and nothing read from it (every default).
+- a file over 4 KB: named, and nothing read from it (every default).
 """
 
 import os
 
 from hardware import profiles
-
-PATH = "/settings.toml"
-MAX_BYTES = 4096        # a settings.toml is a few lines; a larger one is not ours
-MAX_NAMED = 3           # unreadable lines named one by one; more are counted
-KEYS = ("JARMO_PROFILE", "JARMO_BRIGHTNESS", "JARMO_SEED", "JARMO_TRACE", "JARMO_DATA",
-        "JARMO_EVENTS", "JARMO_FRAMES", "JARMO_TRACE_FLASH", "JARMO_TRACE_BALLAST",
-        "JARMO_DIM_S", "JARMO_OFF_S")     # the idle times: read by hardware/power.py
 
 
 def _getenv(name, problems, ok):
@@ -51,96 +45,6 @@ def _number(name, default, low, high, problems, ok):
             name, "not %d..%d" % (low, high) if high < 1000 else "out of range", default))
         return default
     return number
-
-
-def _key_ok(key):
-    for c in key:
-        if not (c.isalpha() or c.isdigit() or c in "_."):
-            return False
-    return bool(key)
-
-
-def _value_ok(value):
-    """A TOML value: a whole "string", a number or true/false, then at
-    most a comment."""
-    if value[:1] == '"':
-        i = 1
-        while i < len(value):
-            c = value[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                rest = value[i + 1:].strip()
-                return not rest or rest[0] == "#"
-            i += 1
-        return False                    # unterminated
-    bare = value.split("#")[0].strip()
-    if bare in ("true", "false"):
-        return True
-    try:
-        int(bare, 0)
-        return True
-    except ValueError:
-        pass
-    try:
-        float(bare)             # CIRCUITPY_SAFE_MODE_DELAY = 0.0
-        return True
-    except ValueError:
-        return False
-
-
-def bad_lines(data):
-    """(numbers of the lines of settings.toml's bytes that are not
-    KEY = value, the JARMO_ keys no setting has)."""
-    bad = []
-    unknown = []
-    number = 0
-    for raw in data.split(b"\n"):
-        number += 1
-        try:
-            line = raw.decode().strip()
-        except UnicodeError:
-            bad.append(number)
-            continue
-        if not line or line[0] == "#":
-            continue
-        key, eq, value = line.partition("=")
-        key = key.strip()
-        printable = True
-        for c in line:
-            if ord(c) < 32 and c != "\t":
-                printable = False
-        if not (eq and printable and _key_ok(key) and _value_ok(value.strip())):
-            bad.append(number)
-        elif key[:6] == "JARMO_" and key not in KEYS:
-            unknown.append(key)
-    return bad, unknown
-
-
-def check_file(path, problems):
-    """Name what is wrong in the file at path; False if it is not to be read at all."""
-    try:
-        size = os.stat(path)[6]
-    except OSError:
-        return True                     # none (a PC: the environment)
-    if size > MAX_BYTES:
-        problems.append("settings.toml: %d B: too big, not read" % size)
-        return False
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        problems.append("settings.toml: unreadable")
-        return False
-    bad, unknown = bad_lines(data)
-    for number in bad[:MAX_NAMED]:
-        problems.append("settings.toml line %d: unreadable" % number)
-    if len(bad) > MAX_NAMED:
-        problems.append("settings.toml: %d more unreadable lines" % (len(bad) - MAX_NAMED))
-    for key in unknown:
-        problems.append("%s: no such setting" % key)
-    return True
 
 
 def board_id():
@@ -179,11 +83,49 @@ def _profile(problems, ok):
     return name
 
 
-def read(path=PATH):
+def _file_findings(path, problems):
+    """What is wrong in the file's lines (into problems); False if it is not
+    to be read at all. boot.py checked them at power-up and wrote what it
+    found into /boot_out.txt: taken from there while the file is the one it
+    checked, so the checker's code and names never enter this heap (every
+    interned name stays in it). Checked here after an edit since power-up."""
+    found = _boot_report(stamp(path))
+    if found is None:
+        from hardware.settings_check import check_file
+        return check_file(path, problems)
+    problems += found[0]
+    return found[1]
+
+
+def stamp(path):
+    """The file as boot.py's report names it: its size and time, or none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "none"
+    return "%d %d" % (st[6], st[8])
+
+
+def _boot_report(file_stamp, report="/boot_out.txt"):
+    """(problems, readable) from boot.py's report (the lines
+    hardware/settings_check.report printed) if it names the file as it is
+    now, else None."""
+    try:
+        with open(report) as f:
+            lines = [line.rstrip() for line in f.read().split("\n")]    # CR LF there
+    except (OSError, UnicodeError):
+        return None
+    if "jarmo settings.toml " + file_stamp not in lines:
+        return None
+    return ([line[15:] for line in lines if line[:15] == "jarmo problem: "],
+            "jarmo unread" not in lines)
+
+
+def read(path="/settings.toml"):
     """(profile name, brightness cap, seed, trace, data folder, events,
     frames, problems) from settings.toml."""
     problems = []  # type: list[str]
-    ok = check_file(path, problems)
+    ok = _file_findings(path, problems)
     text = []
     for name, default in (("JARMO_DATA", ""), ("JARMO_EVENTS", ""), ("JARMO_FRAMES", "all")):
         value = _getenv(name, problems, ok)       # host only

@@ -36,17 +36,26 @@ start every OFF_PERIOD ms; the press that ends it only wakes the board.
 
 from adafruit_ticks import ticks_diff
 
-PERIOD = 20         # ms from the start of an idle pass to the next one
-LISTEN = 5          # ... while a linked board's turn is awaited (app.listening,
-                    # jarmo/linkplay.py): it shows up to 15 ms sooner
-OFF_PERIOD = 45     # ... while the LEDs are off: polls still at most 50 ms apart
-NAP = 4             # ms a nap: a press ends the sleep after at most this (inputs.waiting)
-# the naps in seconds by the ms left (at most NAP), made once: a float made
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+# const() names with a leading underscore are inlined where they are used:
+# they take no global and no interned name (on a board running .mpy files
+# from the drive every interned name stays in the heap)
+_PERIOD = const(20)     # ms from the start of an idle pass to the next one
+_LISTEN = const(5)      # ... while a linked board's turn is awaited (app.listening,
+                        # jarmo/linkplay.py): it shows up to 15 ms sooner
+_OFF_PERIOD = const(45)  # ... while the LEDs are off: polls still at most 50 ms apart
+_NAP = const(4)         # ms a nap: a press ends the sleep after at most this (inputs.waiting)
+# the naps in seconds by the ms left (at most _NAP), made once: a float made
 # in every pass would be garbage in every pass (and none can be made when RAM
-# runs out); a float is a heap object here, so only the NAP + 1 used
-_NAPS = tuple(ms / 1000 for ms in range(NAP + 1))
-_AWAKE = 0          # hardware/power.py's levels (not imported: a board without
-_OFF = 2            # idle power keeps that module out of its heap)
+# runs out); a float is a heap object here, so only the _NAP + 1 used
+_NAPS = tuple(ms / 1000 for ms in range(_NAP + 1))
+_AWAKE = const(0)       # hardware/power.py's levels (not imported: a board without
+_OFF = const(2)         # idle power keeps that module out of its heap)
 
 
 def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None,
@@ -63,7 +72,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     preload: module names imported (or functions called) one per pass
     after the first, so that later state changes find their code loaded
     and their tables built (an import stalls a pass).
-    sleep: time.sleep, to sleep out an idle pass's PERIOD (None: never sleep);
+    sleep: time.sleep, to sleep out an idle pass's _PERIOD (None: never sleep);
     inputs.waiting() -> bool, if it has one, ends the sleep when a key's
     event waits.
     idle: a hardware.power.Idle (dims and darkens the LEDs), or None.
@@ -119,12 +128,12 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         if probe is not None:
             probe.end(app, drawn, texted)
         if naps is not None and not pending and not app.busy and not _has_step(app, screen):
-            period = OFF_PERIOD if level == _OFF else \
-                LISTEN if getattr(app, "listening", False) else PERIOD
-            # naps of at most NAP ms, until the period is over or a key's event waits
+            period = _OFF_PERIOD if level == _OFF else \
+                _LISTEN if getattr(app, "listening", False) else _PERIOD
+            # naps of at most _NAP ms, until the period is over or a key's event waits
             left = period - ticks_diff(clock(), now)
-            while 0 < left <= OFF_PERIOD:
-                sleep(naps[NAP if left > NAP else left])
+            while 0 < left <= _OFF_PERIOD:
+                sleep(naps[_NAP if left > _NAP else left])
                 if waiting is not None and waiting():
                     break
                 left = period - ticks_diff(clock(), now)

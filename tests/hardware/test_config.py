@@ -4,14 +4,14 @@ the file's own lines are checked from the file."""
 
 import pytest
 
-from hardware import config, profiles
+from hardware import config, profiles, settings_check
 from jarmo.app_base import wrap
 
 
 def _read(tmp_path, monkeypatch, text, board="raspberry_pi_pico", env=()):
     path = tmp_path / "settings.toml"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    for key in config.KEYS:
+    for key in settings_check.KEYS:
         monkeypatch.delenv(key, raising=False)
     for key, value in env:
         monkeypatch.setenv(key, value)
@@ -76,3 +76,45 @@ def test_every_setting_the_device_reads_is_known(tmp_path, monkeypatch):
     import pathlib
     text = (pathlib.Path(__file__).resolve().parents[2] / "device" / "settings.toml").read_text()
     assert not [line for line in _read(tmp_path, monkeypatch, text)[-1] if "no such setting" in line]
+
+
+def _boot_out(tmp_path, monkeypatch, settings_text, edit_after_boot=b""):
+    """What boot.py's report puts into boot_out.txt for the file, read back by
+    config.read (optionally after the file was edited since power-up)."""
+    import contextlib
+    import io
+    path = tmp_path / "settings.toml"
+    path.write_bytes(settings_text)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        settings_check.report(str(path))
+    report = tmp_path / "boot_out.txt"
+    # CircuitPython ends boot_out.txt's lines with CR LF
+    report.write_bytes(("Adafruit CircuitPython 10.3.0\nBoard ID:raspberry_pi_pico\nboot.py output:\n"
+                        + out.getvalue()).replace("\n", "\r\n").encode())
+    if edit_after_boot:
+        path.write_bytes(settings_text + edit_after_boot)
+    monkeypatch.setattr(config, "board_id", lambda: "raspberry_pi_pico")
+    real = config._boot_report
+    monkeypatch.setattr(config, "_boot_report", lambda stamp: real(stamp, str(report)))
+    return config.read(str(path))
+
+
+def test_what_boot_py_found_reaches_code_py_through_boot_out(tmp_path, monkeypatch):
+    import sys
+    sys.modules.pop("hardware.settings_check", None)
+    got = _boot_out(tmp_path, monkeypatch, b'JARMO_PROFILE = "pico"\nJARMO_BRIGTNESS = 9\nJARMO_SEED = "7\n')
+    assert got[-1] == ["settings.toml line 3: unreadable", "JARMO_BRIGTNESS: no such setting"]
+    # the checker itself never ran in code.py's heap
+    assert "hardware.settings_check" not in sys.modules
+
+
+def test_a_file_boot_py_did_not_read_is_not_read_by_code_py_either(tmp_path, monkeypatch):
+    monkeypatch.setenv("JARMO_SEED", "5")     # what getenv would give
+    got = _boot_out(tmp_path, monkeypatch, b'JARMO_SEED = 5\n' + b"# padding\n" * 500)
+    assert got[2] == -1 and "too big" in got[-1][0]
+
+
+def test_a_file_edited_after_power_up_is_checked_again(tmp_path, monkeypatch):
+    got = _boot_out(tmp_path, monkeypatch, b'JARMO_SEED = 5\n', edit_after_boot=b"JARMO_BRIGHTNESS\n")
+    assert got[-1] == ["settings.toml line 2: unreadable"]
