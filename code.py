@@ -23,17 +23,7 @@ the console, for the device tests and benchmarks.
 import os
 import sys
 
-from hardware import config
 from jarmo.unload import forget_module
-
-(PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES,
- SETTING_PROBLEMS) = config.read()
-del config
-forget_module("hardware.config")                # used once: off the heap
-
-if TRACE:
-    from hardware import trace
-    trace.boot_line()
 
 # ----------------------------------------------------------------------------
 # Helpers
@@ -61,132 +51,149 @@ def reloaded_by_us():
         return False
 
 
-# ----------------------------------------------------------------------------
-# Setup
-# ----------------------------------------------------------------------------
-from hardware import profiles  # noqa: E402
+def main():
+    # Everything below runs inside this function: its names are locals,
+    # which take no interned name (every one stays in the heap of a board
+    # that runs .mpy files from the drive) and no globals' slot.
+    global supervisor
+    from hardware import config
+    (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES,
+     SETTING_PROBLEMS) = config.read()
+    del config
+    forget_module("hardware.config")                # used once: off the heap
+    if TRACE:
+        from hardware import trace
+        trace.boot_line()
 
-profile = profiles.get(PROFILE_NAME)
-ON_HOST = PROFILE_NAME == "host"
-if ON_HOST:
-    from host import blinka as host  # noqa: E402  (before board: Blinka's simulated board)
-else:
-    import supervisor  # noqa: E402  (imported now: restart() runs when RAM is short)
+    # ----------------------------------------------------------------------------
+    # Setup
+    # ----------------------------------------------------------------------------
+    from hardware import profiles  # noqa: E402
 
-    # the other profiles and the module's code are not needed again: about
-    # 2.9 KB of heap when the code is in RAM (stock CircuitPython, .mpy files)
-    del profiles
-    forget_module("hardware.profiles")
-
-import adafruit_ticks  # noqa: E402
-
-from jarmo.app import App  # noqa: E402
-from hardware.leds import make_leds  # noqa: E402
-from hardware.mainloop import run_guarded  # noqa: E402
-from hardware import flash  # noqa: E402
-
-leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
-screen = None
-DISPLAY_STEPS = ()
-if profile["display"] is not None or ON_HOST:
-    # the display stack (displayio, the text's TileGrid, hardware/display.py:
-    # about 2.8 KB of heap) only for boards that have a display; the host
-    # keeps the text off-screen. The display is made and attached after the
-    # first LED frame, the first steps of the preload: the board lights sooner.
-    from hardware.display import TextDisplay, attach_later  # noqa: E402
-    screen = TextDisplay()
-    if not ON_HOST:
-        DISPLAY_STEPS = attach_later(screen, profile["display"])
-
-
-# A game's screens are loaded with jarmo.app and stay; the menu and the rare
-# screens come and go (jarmo/app.py). The AI is imported before the first
-# frame (below), never at a state change.
-if ON_HOST:
-    store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
-                                             use_nvm=False)
-else:
-    store, store_problems = flash.open_store()
-del flash
-forget_module("hardware.flash")                 # used once: off the heap
-line = None
-if not ON_HOST and profile["link"]:
-    def line():
-        # the link cable's UART (hardware/link.py), opened when link play is
-        # first chosen (App.get_link), as jarmo.link is loaded: a game against
-        # the AI keeps neither the UART's buffer nor their code in the heap
-        from hardware.link import make_line
-        return make_line(profile)
-# idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S)
-from hardware import power  # noqa: E402
-dim_ms, off_ms, power_problems = power.read_settings(os.getenv)
-idle = power.Idle(dim_ms, off_ms, None if ON_HOST else power.led_switch(profile))
-del power
-app = App(store=store, has_display=screen is not None,
-          tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-          problems=SETTING_PROBLEMS + power_problems + store_problems, line=line)
-from jarmo.app import PRELOAD  # noqa: E402
-
-
-def _tables_of(rules, side=None):
-    def build():
-        from jarmo.game import prepare_tables
-        prepare_tables(rules, side)
-    return build
-
-
-# the board's tables too: a first Game() of a kind would build them (45 ms).
-# They come first: once jarmo.ai is in, the menu builds the AI's tables
-# (2.2 KB a game kind) half a pass at a time, for the kind of the game it
-# would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
-# the same pass would take it over the 100 ms pass budget.
-# The AI's modules are imported before the first frame: an import cannot be
-# split, and jarmo.ai's took 60 ms on the stock Pico, more than a pass may
-# hold the buttons (50 ms); the first frame comes 80 ms later for it.
-if not ON_HOST:
-    for name in PRELOAD:
-        __import__(name)
-PRELOAD_ALL = () if ON_HOST else \
-    DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
-
-if ON_HOST:
-    if not EVENTS:
-        raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
-                         "file (or -), or run the simulator: python3 run.py play")
-    if EVENTS == "-":
-        inputs = host.EventSource(host.parse_events(sys.stdin.read()))
-    else:
-        inputs = host.EventSource.from_file(EVENTS)
-    clock = host.VirtualClock()
-    on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
-else:
-    from hardware.buttons import Buttons  # noqa: E402
-    from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
-    inputs = Buttons(profile)
-    clock = adafruit_ticks.ticks_ms
-    on_show = None
-
-RESTARTED = not ON_HOST and reloaded_by_us()
-if RESTARTED:
-    app.resume_saved()
-probe = None
-if TRACE:
-    # the ballast test fills the heap once a power-up, not again after restart()
-    # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
-    probe = trace.Probe(leds, frames=TRACE >= 2,
-                        store=store if os.getenv("JARMO_TRACE_FLASH") else None,
-                        ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
-    probe.idle = idle
-    inputs.poll = probe.timed_poll(inputs.poll)
-
-# ----------------------------------------------------------------------------
-# Main loop (hardware/mainloop.py: the simulator runs the very same function)
-# ----------------------------------------------------------------------------
-try:
-    run_guarded(app, inputs, leds, screen, clock, on_show, probe,
-                restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                sleep=None if ON_HOST else sleep, idle=idle)
-finally:
+    profile = profiles.get(PROFILE_NAME)
+    ON_HOST = PROFILE_NAME == "host"
     if ON_HOST:
-        on_show.finish()
-        leds.pixels.deinit()
+        from host import blinka as host  # noqa: E402  (before board: Blinka's simulated board)
+    else:
+        import supervisor  # noqa: E402  (imported now: restart() runs when RAM is short)
+
+        # the other profiles and the module's code are not needed again: about
+        # 2.9 KB of heap when the code is in RAM (stock CircuitPython, .mpy files)
+        del profiles
+        forget_module("hardware.profiles")
+
+    import adafruit_ticks  # noqa: E402
+
+    from jarmo.app import App  # noqa: E402
+    from hardware.leds import make_leds  # noqa: E402
+    from hardware.mainloop import run_guarded  # noqa: E402
+    from hardware import flash  # noqa: E402
+
+    leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
+    screen = None
+    DISPLAY_STEPS = ()
+    if profile["display"] is not None or ON_HOST:
+        # the display stack (displayio, the text's TileGrid, hardware/display.py:
+        # about 2.8 KB of heap) only for boards that have a display; the host
+        # keeps the text off-screen. The display is made and attached after the
+        # first LED frame, the first steps of the preload: the board lights sooner.
+        from hardware.display import TextDisplay, attach_later  # noqa: E402
+        screen = TextDisplay()
+        if not ON_HOST:
+            DISPLAY_STEPS = attach_later(screen, profile["display"])
+
+
+    # A game's screens are loaded with jarmo.app and stay; the menu and the rare
+    # screens come and go (jarmo/app.py). The AI is imported before the first
+    # frame (below), never at a state change.
+    if ON_HOST:
+        store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
+                                                 use_nvm=False)
+    else:
+        store, store_problems = flash.open_store()
+    del flash
+    forget_module("hardware.flash")                 # used once: off the heap
+    line = None
+    if not ON_HOST and profile["link"]:
+        def line():
+            # the link cable's UART (hardware/link.py), opened when link play is
+            # first chosen (App.get_link), as jarmo.link is loaded: a game against
+            # the AI keeps neither the UART's buffer nor their code in the heap
+            from hardware.link import make_line
+            return make_line(profile)
+    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S)
+    from hardware import power  # noqa: E402
+    dim_ms, off_ms, power_problems = power.read_settings(os.getenv)
+    idle = power.Idle(dim_ms, off_ms, None if ON_HOST else power.led_switch(profile))
+    del power
+    app = App(store=store, has_display=screen is not None,
+              tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
+              problems=SETTING_PROBLEMS + power_problems + store_problems, line=line)
+    from jarmo.app import PRELOAD  # noqa: E402
+
+
+    def _tables_of(rules, side=None):
+        def build():
+            from jarmo.game import prepare_tables
+            prepare_tables(rules, side)
+        return build
+
+
+    # the board's tables too: a first Game() of a kind would build them (45 ms).
+    # They come first: once jarmo.ai is in, the menu builds the AI's tables
+    # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
+    # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
+    # the same pass would take it over the 100 ms pass budget.
+    # The AI's modules are imported before the first frame: an import cannot be
+    # split, and jarmo.ai's took 60 ms on the stock Pico, more than a pass may
+    # hold the buttons (50 ms); the first frame comes 80 ms later for it.
+    if not ON_HOST:
+        for name in PRELOAD:
+            __import__(name)
+    PRELOAD_ALL = () if ON_HOST else \
+        DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
+
+    if ON_HOST:
+        if not EVENTS:
+            raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
+                             "file (or -), or run the simulator: python3 run.py play")
+        if EVENTS == "-":
+            inputs = host.EventSource(host.parse_events(sys.stdin.read()))
+        else:
+            inputs = host.EventSource.from_file(EVENTS)
+        clock = host.VirtualClock()
+        on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
+    else:
+        from hardware.buttons import Buttons  # noqa: E402
+        from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
+        inputs = Buttons(profile)
+        clock = adafruit_ticks.ticks_ms
+        on_show = None
+
+    RESTARTED = not ON_HOST and reloaded_by_us()
+    if RESTARTED:
+        app.resume_saved()
+    probe = None
+    if TRACE:
+        # the ballast test fills the heap once a power-up, not again after restart()
+        # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
+        probe = trace.Probe(leds, frames=TRACE >= 2,
+                            store=store if os.getenv("JARMO_TRACE_FLASH") else None,
+                            ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
+        probe.idle = idle
+        inputs.poll = probe.timed_poll(inputs.poll)
+
+    # ----------------------------------------------------------------------------
+    # Main loop (hardware/mainloop.py: the simulator runs the very same function)
+    # ----------------------------------------------------------------------------
+    try:
+        run_guarded(app, inputs, leds, screen, clock, on_show, probe,
+                    restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
+                    sleep=None if ON_HOST else sleep, idle=idle)
+    finally:
+        if ON_HOST:
+            on_show.finish()
+            leds.pixels.deinit()
+
+
+main()
