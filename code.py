@@ -57,7 +57,7 @@ def main():
     # that runs .mpy files from the drive) and no globals' slot.
     global supervisor
     from hardware import config
-    (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES,
+    (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES, DIM_MS, OFF_MS,
      SETTING_PROBLEMS) = config.read()
     del config
     forget_module("hardware.config")                # used once: off the heap
@@ -123,12 +123,11 @@ def main():
             return make_line(profile)
     # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S)
     from hardware import power  # noqa: E402
-    dim_ms, off_ms, power_problems = power.read_settings(os.getenv)
-    idle = power.Idle(dim_ms, off_ms, None if ON_HOST else power.led_switch(profile))
+    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile))
     del power
     app = App(store=store, has_display=screen is not None,
               tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-              problems=SETTING_PROBLEMS + power_problems + store_problems, line=line)
+              problems=SETTING_PROBLEMS + store_problems, line=line)
     from jarmo.app import PRELOAD  # noqa: E402
 
 

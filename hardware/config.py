@@ -123,7 +123,7 @@ def _boot_report(file_stamp, report="/boot_out.txt"):
 
 def read(path="/settings.toml"):
     """(profile name, brightness cap, seed, trace, data folder, events,
-    frames, problems) from settings.toml."""
+    frames, ms to dim, ms to go dark, problems) from settings.toml."""
     problems = []  # type: list[str]
     ok = _file_findings(path, problems)
     text = []
@@ -135,4 +135,7 @@ def read(path="/settings.toml"):
             _number("JARMO_SEED", -1, -1, 0x3FFFFFFF, problems, ok),    # -1: random at power-up
             _number("JARMO_TRACE", 0, 0, 2, problems, ok),              # tests and benchmarks
             text[0], text[1], text[2],
+            # the idle times, ms (hardware/power.py): 30 s to dim, 120 s to go dark
+            _number("JARMO_DIM_S", 30, 0, 86400, problems, ok) * 1000,
+            _number("JARMO_OFF_S", 120, 0, 86400, problems, ok) * 1000,
             problems)

@@ -13,7 +13,7 @@ the board.  Three levels:
           board: the game is exactly where it was, in RAM.
 
 Both times are settings (settings.toml JARMO_DIM_S and JARMO_OFF_S, seconds;
-0 turns that level off). The logic takes integer ms and no hardware, so the
+0 turns that level off; hardware/config.py reads them). The logic takes integer ms and no hardware, so the
 simulator and the tests run it as the board does.
 """
 
@@ -22,8 +22,8 @@ from adafruit_ticks import ticks_diff
 AWAKE = 0
 DIM = 1
 OFF = 2
-DIM_S = 30          # defaults: a player who thinks for half a minute sees the board dim
-OFF_S = 120         # ... and after two minutes it goes dark
+DIM_S = 30          # defaults (hardware/config.py): a player who thinks for half a
+OFF_S = 120         # minute sees the board dim, and after two minutes it goes dark
 DIM_SHIFT = 2       # DIM draws at level >> DIM_SHIFT (a quarter)
 
 
@@ -63,21 +63,6 @@ class Idle:
         self.touch(now)
         self.update(now)
         return was_off
-
-
-def read_settings(getenv):
-    """(dim_ms, off_ms, problems) from settings.toml through getenv (os.getenv)."""
-    problems = []
-    out = []
-    for key, default in (("JARMO_DIM_S", DIM_S), ("JARMO_OFF_S", OFF_S)):
-        value = getenv(key, default)
-        if type(value) is str and value.isdigit():     # a PC's environment
-            value = int(value)
-        if type(value) is not int or value < 0:
-            problems.append("%s must be whole seconds >= 0, not %r: %d used" % (key, value, default))
-            value = default
-        out.append(value * 1000)
-    return out[0], out[1], problems
 
 
 def led_switch(profile):

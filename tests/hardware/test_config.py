@@ -118,3 +118,12 @@ def test_a_file_boot_py_did_not_read_is_not_read_by_code_py_either(tmp_path, mon
 def test_a_file_edited_after_power_up_is_checked_again(tmp_path, monkeypatch):
     got = _boot_out(tmp_path, monkeypatch, b'JARMO_SEED = 5\n', edit_after_boot=b"JARMO_BRIGHTNESS\n")
     assert got[-1] == ["settings.toml line 2: unreadable"]
+
+
+def test_the_idle_times_are_read_and_named_when_wrong(tmp_path, monkeypatch):
+    from hardware import power
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_DIM_S", "soon"), ("JARMO_OFF_S", "90")])
+    assert got[7:9] == (power.DIM_S * 1000, 90000)
+    assert [line for line in got[-1] if line.startswith("JARMO_DIM_S")]
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_DIM_S", "12")])
+    assert got[7] == 12000 and got[8] == power.OFF_S * 1000

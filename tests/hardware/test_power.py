@@ -80,14 +80,6 @@ def test_the_led_power_switch_follows_dark():
     assert switch.value is True
 
 
-def test_settings_are_named_when_wrong():
-    values = {"JARMO_DIM_S": "soon", "JARMO_OFF_S": 90}
-    dim_ms, off_ms, problems = power.read_settings(lambda key, default: values.get(key, default))
-    assert (dim_ms, off_ms) == (power.DIM_S * 1000, 90000)
-    assert len(problems) == 1 and "JARMO_DIM_S" in problems[0]
-    assert power.read_settings(lambda key, default: {"JARMO_DIM_S": "12"}.get(key, default))[0] == 12000
-
-
 def test_a_board_left_alone_dims_then_goes_dark_then_wakes_lit():
     app = App(seed=3)
     app.new_game(rules="classic", opponent="human")
