@@ -10,19 +10,18 @@ except ImportError:
         return value
 
 from jarmo.storage import (
-    AFRESH,
     FORMAT_LEN,
     HEAD,
-    LOSABLE,
     MAGIC,
-    NAMES,
-    NEWER,
     OVER,
+    R_CAMPAIGN,
     R_FORMAT,
     R_GAME,
     R_IMPORTED,
     R_KEPT,
+    R_SETTINGS,
     R_SKIP,
+    R_STATS,
     R_TURN,
     SECTOR,
     parse_at,
@@ -30,6 +29,13 @@ from jarmo.storage import (
 )
 
 _SYNC = const(0xA5)        # jarmo/storage.py's sync byte
+NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
+         R_CAMPAIGN: "campaign"}
+# the kinds a torn compaction may have held, in the order they are named
+LOSABLE = (R_SETTINGS, R_STATS, R_CAMPAIGN, R_GAME)
+# said at start-up, each at most two lines of 21 characters (the notice)
+NEWER = "newer Jarmo saves: kept, not written"
+AFRESH = "SELECT: start afresh, other: play unsaved"
 
 
 def _partial(data, want, start=0):

@@ -68,10 +68,6 @@ R_SETTINGS = const(0x50)    # "P": the menu's settings (jarmo/app_menu.py)
 R_STATS = const(0x53)       # "S": the statistics (jarmo/stats.py)
 R_CAMPAIGN = const(0x43)    # "C": the campaign's progress (jarmo/campaign.py)
 R_IMPORTED = const(0x49)    # "I": older saves on the drive were imported (jarmo/legacy.py)
-NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
-         R_CAMPAIGN: "campaign"}
-# the kinds a torn compaction may have held, in the order they are named
-LOSABLE = (R_SETTINGS, R_STATS, R_CAMPAIGN, R_GAME)
 
 _SYNC = const(0xA5)
 HEAD = const(5)            # sync, key, seq (2), length
@@ -82,9 +78,6 @@ SECTOR = const(4096)       # a flash sector: what one erase clears
 # Free bytes a game may need without a compaction in its middle: a game's
 # start compacts when fewer are left (a 40-turn game takes ~400).
 RESERVE = const(1024)
-# said at start-up, each at most two lines of 21 characters (the notice)
-NEWER = "newer Jarmo saves: kept, not written"
-AFRESH = "SELECT: start afresh, other: play unsaved"
 
 
 def record(key, seq, payload):
