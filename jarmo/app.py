@@ -9,8 +9,8 @@
 #     app.busy                       # an AI thinks or a save is in steps: no sleep
 #
 # Each screen is a state object (app_base.State: enter, exit, press, tick,
-# draw) that keeps its own fields: Play and Ai (app_play), End, Result and
-# Notice (app_screens) are made with the App and stay; Menu (app_menu), Help
+# draw) that keeps its own fields: Play and Ai (app_play) are made with the
+# App and stay; End, Result and Notice (app_screens), Menu (app_menu), Help
 # (app_help), Stats (app_stats), Campaign (app_campaign) and Lesson
 # (app_lesson) are imported when they open and forgotten when they close,
 # so a game is played without their code (the menu's: 3.8 KB on stock
