@@ -168,13 +168,10 @@ def per_state(parts):
 
 
 def measure(name, kind, firmware_option, most_turns, log):
-    prof = stage.profile(name)
-    why = stage.firmware_unavailable(name, kind, firmware_option)
-    if why:
-        log("%s (%s): skipped: %s" % (name, kind, why))
+    board = stage.bench_board(name, kind, firmware_option, log)
+    if board is None:
         return None
-    firmware = stage.firmware(name, kind, firmware_option)
-    i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
+    prof, firmware, i2c = board
     with tempfile.TemporaryDirectory() as tmp:
         drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
                                   frozen=kind == "frozen", JARMO_DIM_S=DIM_S, JARMO_OFF_S=OFF_S)

@@ -130,14 +130,11 @@ def first_frame(firmware, drive, prof, i2c):
 
 
 def measure(name, kind, level, firmware_option, log):
-    prof = stage.profile(name)
-    why = stage.firmware_unavailable(name, kind, firmware_option)
-    if why:
-        log("%s (%s): skipped: %s" % (name, kind, why))
+    board = stage.bench_board(name, kind, firmware_option, log)
+    if board is None:
         return None
-    firmware = stage.firmware(name, kind, firmware_option)
+    prof, firmware, i2c = board
     from jarmo import app_menu
-    i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
     out = {"profile": name, "kind": kind}
     with tempfile.TemporaryDirectory() as tmp:
         drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,

@@ -113,6 +113,17 @@ def firmware_unavailable(profile_name, kind, firmware_option=None):
     return _firmware_tool().unavailable_reason()
 
 
+def bench_board(name, kind, firmware_option, log):
+    """For a benchmark: (profile, firmware UF2, the OLED's I2C address or
+    None), or None, logged, when that firmware cannot be had here."""
+    why = firmware_unavailable(name, kind, firmware_option)
+    if why:
+        log("%s (%s): skipped: %s" % (name, kind, why))
+        return None
+    prof = profile(name)
+    return prof, firmware(name, kind, firmware_option), 0x3C if prof["display"] == "sh1107_128x64" else None
+
+
 def firmware(profile_name, kind, firmware_option=None):
     """The UF2 to boot: CircuitPython's (stock) or Jarmo's (frozen, built from
     this checkout by tools/firmware.py; seconds when only the code changed)."""
