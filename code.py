@@ -40,12 +40,14 @@ def random_seed():
 
 def restart():
     """Start code.py afresh (after repeated MemoryErrors); it resumes the game."""
+    import supervisor   # built in: its import takes no heap
     supervisor.reload()
 
 
 def reloaded_by_us():
     """True when restart() started this run: then the saved game goes on at once."""
     try:
+        import supervisor
         return supervisor.runtime.run_reason == supervisor.RunReason.SUPERVISOR_RELOAD
     except AttributeError:
         return False
@@ -55,7 +57,6 @@ def main():
     # Everything below runs inside this function: its names are locals,
     # which take no interned name (every one stays in the heap of a board
     # that runs .mpy files from the drive) and no globals' slot.
-    global supervisor
     from hardware import config
     (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES, DIM_MS, OFF_MS,
      SETTING_PROBLEMS) = config.read()
@@ -75,7 +76,7 @@ def main():
     if ON_HOST:
         from host import blinka as host  # noqa: E402  (before board: Blinka's simulated board)
     else:
-        import supervisor  # noqa: E402  (imported now: restart() runs when RAM is short)
+        import supervisor  # noqa: E402, F401  (imported now: restart() runs when RAM is short)
 
         # the other profiles and the module's code are not needed again: about
         # 2.9 KB of heap when the code is in RAM (stock CircuitPython, .mpy files)

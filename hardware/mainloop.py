@@ -39,7 +39,7 @@ from adafruit_ticks import ticks_diff
 try:
     from micropython import const
 except ImportError:
-    def const(value):
+    def const(value):  # type: ignore[misc]  # CPython: as micropython's own behaves
         return value
 
 # const() names with a leading underscore are inlined where they are used:

@@ -4,6 +4,10 @@ hardware/config.py, so that this code and its names never enter code.py's
 heap; config.py runs the same check itself only when the file changed
 after power-up, and on a PC.
 
+CircuitPython rewrites /boot_out.txt only when what boot.py printed changed:
+once after an edit of settings.toml (and it waits 1 s at that power-up
+before writing it), never at an ordinary power-up.
+
 A line must be KEY = "text", KEY = number or KEY = true/false; a JARMO_ key
 must be one of KEYS; a file over 4 KB is not ours and is not read.
 """
@@ -13,7 +17,7 @@ import os
 try:
     from micropython import const
 except ImportError:
-    def const(value):
+    def const(value):  # type: ignore[misc]  # CPython: as micropython's own behaves
         return value
 
 _MAX_BYTES = const(4096)    # a settings.toml is a few lines; a larger one is not ours
@@ -119,7 +123,7 @@ def report(path="/settings.toml"):
     """Print the check's findings as hardware/config.py reads them back from
     /boot_out.txt: the file's stamp, each problem, and whether it is read."""
     from hardware.config import stamp
-    problems = []
+    problems = []  # type: list[str]
     readable = check_file(path, problems)
     print("jarmo settings.toml " + stamp(path))
     for line in problems:

@@ -19,6 +19,8 @@ const ATTR_LABEL = 0x08;
 const ATTR_LFN = 0x0f;
 const FIXED_DATE = ((2024 - 1980) << 9) | (1 << 5) | 1; // 2024-01-01
 const FIXED_TIME = 12 << 11; // 12:00:00
+/** Every file's time, as CircuitPython's os.stat gives it (seconds since 1970). */
+export const FAT_STAMP_S = Date.UTC(2024, 0, 1, 12, 0, 0) / 1000;
 const SHORT_CHARS = /^[A-Z0-9!#$%&'()\-@^_`{}~]+$/;
 
 const bytesOf = (content) => (typeof content === 'string' ? utf8Bytes(content) : content);
