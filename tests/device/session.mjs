@@ -70,7 +70,8 @@ export class Session {
     this.flash.set(this.fat.image, CIRCUITPY_OFFSET);
     // what an earlier program left in microcontroller.nvm: 4 KiB (stock) or 8 KiB (Jarmo's
     // firmware), ending where CIRCUITPY starts
-    if (opts.nvm) this.flash.set(opts.nvm.subarray(0, 8192), NVM_OFFSET + 4096 - Math.min(opts.nvm.length, 8192));
+    // (an image of up to 4 KiB fills the last sector from its start; a longer one, two sectors)
+    if (opts.nvm) this.flash.set(opts.nvm.subarray(0, 8192), NVM_OFFSET + 4096 - (opts.nvm.length > 4096 ? 8192 : 4096));
     this.wear = {}; // flash sector number -> erases, over all power cycles
     this.torn = { program: 0, erase: 0 }; // flash operations a power cut left half done
     this.randomState = (opts.seed || 1) >>> 0 || 1;

@@ -188,6 +188,9 @@ def test_qtpy_imports_an_older_versions_save_once_and_never_writes_the_drive(tmp
     old = {"game.0": slot(3, game_text(game, opp=2)), "game.1": bytes(512)}
     with booted(tmp_path, firmware_option, "qtpy_bff", files=old) as dev:
         drive = dev.fs_image()
+        wait_state(dev, "notice", 5000)                      # the import is announced
+        assert "older saves taken over from the drive: game" in " ".join(trace(dev).texts()[-1])
+        tap(dev, "select")                                   # any button
         wait_state(dev, "menu", 5000)
         assert trace(dev).texts()[-1][:2] == ("Saved game found", ">Resume")
         assert stage.board_game(dev) == ["a1-c2", "e5-d3"]
