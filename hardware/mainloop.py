@@ -49,7 +49,8 @@ _PERIOD = const(20)     # ms from the start of an idle pass to the next one
 _LISTEN = const(5)      # ... while a linked board's turn is awaited (app.listening,
                         # jarmo/linkplay.py): it shows up to 15 ms sooner
 _OFF_PERIOD = const(45)  # ... while the LEDs are off: polls still at most 50 ms apart
-_NAP = const(4)         # ms a nap: a press ends the sleep after at most this (inputs.waiting)
+_NAP = const(10)        # ms a nap: a press ends the sleep after at most this (inputs.waiting);
+                        # shorter naps wake the CPU more often than an idle turn's budget allows
 # the naps in seconds by the ms left (at most _NAP), made once: a float made
 # in every pass would be garbage in every pass (and none can be made when RAM
 # runs out); a float is a heap object here, so only the _NAP + 1 used
