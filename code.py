@@ -92,20 +92,16 @@ def main():
 
     leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
     screen = None
-    DISPLAY_STEPS = ()
     if profile["display"] is not None or ON_HOST:
         # the display stack (displayio, the text's TileGrid, hardware/display.py:
         # about 2.8 KB of heap) only for boards that have a display; the host
-        # keeps the text off-screen. The display is made and attached after the
-        # first LED frame, the first steps of the preload: the board lights sooner.
-        from hardware.display import TextDisplay, attach_later  # noqa: E402
+        # keeps the text off-screen. The display is made and attached before
+        # the first frame: in a pass of its own after it, the OLED's first
+        # refresh (138 ms) held a pass over budget.
+        from hardware.display import TextDisplay, make_display  # noqa: E402
         screen = TextDisplay()
         if not ON_HOST:
-            # made and attached now: in a pass of its own after the first
-            # frame, the OLED's first refresh (138 ms) held a pass over budget
-            for step in attach_later(screen, profile["display"]):
-                step()
-
+            screen.attach(make_display(profile["display"]))
 
     # A game's screens are loaded with jarmo.app and stay; the menu and the rare
     # screens come and go (jarmo/app.py). The AI is imported before the first
@@ -154,7 +150,7 @@ def main():
         for name in PRELOAD:
             __import__(name)
     PRELOAD_ALL = () if ON_HOST else \
-        DISPLAY_STEPS + (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
+        (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
 
     if ON_HOST:
         if not EVENTS:

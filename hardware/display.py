@@ -48,9 +48,8 @@ class TextDisplay:
 
     def attach(self, display):
         """Show the text on `display` from now on (code.py attaches the OLED
-        after the first LED frame: the board lights before the display is
-        up). The whole screen, blank, is sent once (45 to 78 ms); the text
-        then follows a few characters a pass."""
+        before the first frame). The whole screen, blank, is sent once (45 to
+        78 ms); the text then follows a few characters a pass."""
         self.display = display
         self.canvas = Canvas()
         display.auto_refresh = False
@@ -193,20 +192,6 @@ def make_sh1107_128x64():
                       auto_refresh=False,
                       grayscale=True, pixels_in_byte_share_row=False, data_as_commands=True,
                       brightness_command=0x81, single_byte_bounds=True, SH1107_addressing=True)
-
-
-def attach_later(screen, kind):
-    """The steps that put a profile's display under `screen` after start-up,
-    each in a main-loop pass of its own (code.py's preload): the display
-    made, then the blank screen sent."""
-    made = []
-
-    def make():
-        made.append(make_display(kind))
-
-    def attach():
-        screen.attach(made.pop())
-    return (make, attach)
 
 
 def make_display(kind):
