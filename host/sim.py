@@ -114,8 +114,9 @@ def start_options(args):
 def opponent_names():
     """--opponent's choices: the menu's Versus ladder (human, then AI random,
     AI greedy, AI level 2 ...) by the last word of each name."""
-    from jarmo.app_base import LINK, OPPONENTS
-    return tuple(name.split()[-1] for name in OPPONENTS[:LINK])     # Link: --link
+    from jarmo.app_base import LINKED, NEEDS, OPP, OPPONENTS, opponent
+    return tuple(opponent(r).split()[-1] for r in range(len(OPPONENTS) // OPP)
+                 if not opponent(r, NEEDS) & LINKED)                # Link: --link
 
 
 def check_options(opts):
@@ -135,7 +136,6 @@ def make_app(profile, args, data, seed=None, line=None):
     """The App on a store in the folder `data`, started as the options say;
     line: the link's transport (--link), or None."""
     from jarmo.app import App
-    from jarmo.app_base import LINK
     opts = start_options(args)
     check_options(opts)
     if seed is None:
@@ -145,7 +145,7 @@ def make_app(profile, args, data, seed=None, line=None):
               profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed,
               problems=problems, line=line)
     if app.game is not None and (opts or line is not None) \
-            and not (line is not None and app.opp == LINK):
+            and not (line is not None and app.linked):
         # A saved game is never replaced unasked: the options become the
         # settings of the menu's New game, and the menu stays on Resume
         # under "Saved game found" (start_note says so).

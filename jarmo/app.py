@@ -35,7 +35,10 @@ except ImportError:
 from jarmo import app_view as V
 from jarmo.app_base import (
     DEFAULT_SETTINGS,
-    LINK,
+    IDENT,
+    LINKED,
+    MAKER,
+    NEEDS,
     RULE,
     S_AI,
     S_END,
@@ -47,10 +50,11 @@ from jarmo.app_base import (
     SIDE_WORDS,
     TICKS_MASK,
     TIMER,
+    opponent,
 )
 from jarmo.app_play import Play
 from jarmo.board import point
-from jarmo.players import Ai, Human
+from jarmo.players import Human
 from jarmo.storage import RESERVE
 from jarmo.unload import forget_module
 
@@ -123,7 +127,7 @@ class App:
         # problems: what the caller found wrong before (settings.toml, saves
         # imported from the drive), shown with the store's at start-up
         _start().boot(self, problems)
-        if self.opp == LINK:
+        if self.linked:
             self.resume_saved()     # a linked game goes on at once after a restart
 
     def _make_states(self):
@@ -313,10 +317,10 @@ class App:
 
     def set_game(self, game, match, opp, human0, counted, game_id=-1):
         """The game (or match) that runs now, or None: its players (opp: the
-        menu's opponent, 0 a second human at the table, n the AI level
-        n - 1; human0: the human's side in game 1), whether its result is
-        already in the statistics, and the id of its GAME record in the
-        store (-1: not saved yet)."""
+        opponent's row in app_base.OPPONENTS, the menu's place; human0: the
+        human's side in game 1), whether its result is already in the
+        statistics, and the id of its GAME record in the store (-1: not
+        saved yet)."""
         self.game = game
         self.game_id = game_id
         self.saved = 0 if game is None else game.actions    # actions in the store
@@ -324,14 +328,20 @@ class App:
         self.opp = opp
         self.human0 = human0
         self.counted = counted
-        # who plays the side the human does not (jarmo/players.py)
-        self.opponent = None if game is None else Human() if not opp else \
-            self.get_link().player() if opp == LINK else \
-            Ai(opp - 1, self.seed + (match.number if match is not None else 1))
+        # the game goes over the link cable (its row's needs)
+        self.linked = game is not None and opponent(opp, NEEDS) & LINKED != 0
+        # who plays the side the human does not (jarmo/players.py), made
+        # by the function its row names
+        self.opponent = None if game is None else self._player(opp)
         self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
         forget_module("jarmo.app_assist")
         self.board.read(game)
+
+    def _player(self, row):
+        maker = opponent(row, MAKER + 1)
+        module = __import__(opponent(row, MAKER), None, None, (maker,))
+        return getattr(module, maker)(self, opponent(row, IDENT))
 
     def turn_side(self):
         return 0 if self.game.turn == "south" else 1
@@ -405,8 +415,7 @@ class App:
         """True if the opponent can play; an AI that cannot be loaded leaves
         the game to two humans, with a note."""
         try:
-            if self.opponent.level >= 0:
-                self.opponent.engine()
+            self.opponent.engine()
         except (ImportError, ValueError):
             self.opp = 0
             self.opponent = Human()
@@ -428,8 +437,8 @@ class App:
             from jarmo.gamerec import start_payload
             forget_module("jarmo.gamerec")
             self.game_id = store.start_game(
-                start_payload(g, self.match, self.opp, self.human0, self.battle,
-                              self.link_tag if self.opp == LINK else -1))
+                start_payload(g, self.match, opponent(self.opp, IDENT), self.human0,
+                              self.battle, self.link_tag if self.linked else -1))
             self.saved = 0
         codes = g.history_codes(self.saved)
         if codes:

@@ -76,14 +76,33 @@ CAMPAIGN = const(14)
 LESSON = const(15)
 HINT = const(16)
 
-# The opponents as a ladder, weakest first, each named once, the same way
-# everywhere (menu, --opponent, statistics, docs): "AI " and the jarmo.ai
-# level it plays (random, greedy, level 2, 3, 4; --opponent takes the last
-# word). Shown as "Versus: AI level 4" (<= 20 characters). Last, "Link":
-# the board at the other end of a link cable (jarmo/link.py), offered only
-# on a board that has one.
-OPPONENTS = ("human", "AI random", "AI greedy", "AI level 2", "AI level 3", "AI level 4", "Link")
-LINK = const(6)
+# The opponents, one row each, in the menu's order (Versus), weakest first.
+# A row: its label, the same everywhere (menu, --opponent, statistics,
+# docs; an AI's is "AI " and the jarmo.ai level it plays, and --opponent
+# takes its last word; shown as "Versus: AI level 4", <= 20 characters);
+# the module and the function there that make its player (the interface of
+# jarmo/players.py) from the App and the row's id; its id, the byte saved
+# games (jarmo/gamerec.py) and statistics (jarmo/stats.py) keep, fixed
+# whatever the row's place and never given to another kind (0 two at the
+# table, 1 + n the AI level n); and its needs: LINKED, offered only on a
+# board with a link cable, and its games go over the link (jarmo/link.py).
+# The settings keep the row's place (app_menu): a new kind is appended.
+# One flat tuple, OPP fields a row (see ITEMS).
+OPP = const(5)
+LINKED = const(1)
+OPPONENTS = (
+    "human", "jarmo.players", "human", 0, 0,
+    "AI random", "jarmo.players", "ai", 1, 0,
+    "AI greedy", "jarmo.players", "ai", 2, 0,
+    "AI level 2", "jarmo.players", "ai", 3, 0,
+    "AI level 3", "jarmo.players", "ai", 4, 0,
+    "AI level 4", "jarmo.players", "ai", 5, 0,
+    "Link", "jarmo.players", "linked", 6, LINKED,
+)
+LABEL = const(0)        # the fields of an opponent's row
+MAKER = const(1)        # the module; its function follows
+IDENT = const(3)
+NEEDS = const(4)
 SIDE_WORDS = ("South", "North")
 GAMES = (1, 2, 4, 6)
 BRIGHTNESS = (8, 16, 32, 64, 96, 128, 192, 255)
@@ -100,7 +119,7 @@ ITEMS = (
     "Rules", len(RULE_SETS), 22, -1,
     "Heroes", 2, 23, -1,
     "Challenges", 2, 24, -1,
-    "Versus", len(OPPONENTS), 15, -1,
+    "Versus", len(OPPONENTS) // OPP, 15, -1,
     "Side", 2, 16, -1,
     "Match", len(GAMES), 17, -1,
     "Brightness", len(BRIGHTNESS), 18, -1,
@@ -123,6 +142,37 @@ OPENS = const(3)
 # standard rules, no expansions, against the greedy AI, South, one game,
 # brightness 6 of 8, no timer (the greedy AI plays a timed-out turn), hints on.
 DEFAULT_SETTINGS = b"\x01\x00\x00\x02\x00\x00\x05\x00\x00\x01"
+
+
+def opponent(row, field=LABEL):
+    """A field of the opponent's row (the menu's place): LABEL, IDENT, NEEDS."""
+    return OPPONENTS[row * OPP + field]
+
+
+def opponent_row(ident):
+    """The row of the opponent whose id a save or statistics keep, or -1."""
+    for row in range(len(OPPONENTS) // OPP):
+        if OPPONENTS[row * OPP + IDENT] == ident:
+            return row
+    return -1
+
+
+def linked_row():
+    """The row of the opponent played over the link (--link, a link's offer)."""
+    for row in range(len(OPPONENTS) // OPP):
+        if OPPONENTS[row * OPP + NEEDS] & LINKED:
+            return row
+    return -1
+
+
+def plays_ai(row):
+    """Whether the opponent of the row is jarmo.ai (its tables are built ahead)."""
+    return OPPONENTS[row * OPP + MAKER + 1] == "ai"
+
+
+def at_table(row):
+    """Whether the opponent of the row is a second player at this table."""
+    return OPPONENTS[row * OPP + MAKER + 1] == "human"
 
 
 def takes_expansions(s):

@@ -16,7 +16,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENTS, S_MENU, SIDE_WORDS, State
+from jarmo.app_base import S_MENU, SIDE_WORDS, State, opponent, opponent_row
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.campaign import BATTLES, Progress
 from jarmo.game import Game
@@ -33,7 +33,7 @@ def describe(k):
     t = "%d: %s" % (k + 1, rules)
     for e in expansions:
         t += "+" + e[0].upper()
-    return t + " " + SIDE_WORDS[side], "vs " + OPPONENTS[level + 1]
+    return t + " " + SIDE_WORDS[side], "vs " + opponent(opponent_row(level + 1))
 
 
 # The ladder: the battle under the cursor, the progress read when it opened,
@@ -135,6 +135,6 @@ class Campaign(State):
 def start(app, k):
     """Start battle k: a new game against its AI, saved with its battle."""
     rules, expansions, level, side = BATTLES[k]
-    app.set_game(Game(rules, expansions), None, level + 1, side, False)
+    app.set_game(Game(rules, expansions), None, opponent_row(level + 1), side, False)
     app.battle = k
     app.start_game()

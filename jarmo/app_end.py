@@ -5,7 +5,7 @@
 # shown and forgotten when its result is left (ResultScreen.exit), so the
 # words take no RAM during a game.
 
-from jarmo.app_base import LINK, wrap
+from jarmo.app_base import wrap
 from jarmo.board import SIDE_NAMES
 from jarmo.game import REASONS
 
@@ -100,7 +100,7 @@ def result_text(app, page=0):
     last = ("SELECT: next game" if more else
             "SELECT: campaign" if app.battle >= 0 else "SELECT: menu")
     shown = pages[page % len(pages)]
-    if app.opp == LINK and not app.link.synced():
+    if app.linked and not app.link.synced():
         # the other board does not hold the last turn yet: say so on every page
         from jarmo.linkplay import ON_ITS_WAY
         shown = shown[:3] + (ON_ITS_WAY,)

@@ -10,7 +10,6 @@
 from jarmo import app_view as V
 from jarmo.app_base import (
     GAMES,
-    LINK,
     MATCH,
     RULE,
     S_LINK,
@@ -19,6 +18,7 @@ from jarmo.app_base import (
     SIDE_WORDS,
     State,
     expansions,
+    linked_row,
 )
 from jarmo.buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
@@ -60,7 +60,7 @@ def start_game_of(app, rule, bits, games, side, tag):
         match = None
         game = Game(rules, exp)
     app.seed = app.link_tag = tag       # the same hints on both boards
-    app.set_game(game, match, LINK, side, False)
+    app.set_game(game, match, linked_row(), side, False)
     app.start_game()
 
 

@@ -26,12 +26,12 @@ from jarmo.app_base import (
     ITEM,
     ITEMS,
     LESSON,
-    LINK,
+    LINKED,
     MATCH,
+    NEEDS,
     NEW,
     OPENS,
     OPPONENT,
-    OPPONENTS,
     RESUME,
     RULE,
     S_CAMPAIGN,
@@ -47,7 +47,10 @@ from jarmo.app_base import (
     TITLE,
     VALUES,
     State,
+    at_table,
     expansions,
+    opponent,
+    plays_ai,
     takes_expansions,
 )
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
@@ -90,7 +93,7 @@ def visible(settings, item, resumable):
     if item == HEROES or item == CHALLENGES:
         return takes_expansions(settings)
     if item == SIDE:
-        return settings[OPPONENT - RULE] != 0
+        return not at_table(settings[OPPONENT - RULE])
     return True
 
 
@@ -118,7 +121,7 @@ def label(settings, item):
     elif item == HEROES or item == CHALLENGES or item == HINTS:
         v = ("off", "on")[v]
     elif item == OPPONENT:
-        v = OPPONENTS[v]
+        v = opponent(v)
     elif item == SIDE:
         v = SIDE_WORDS[v]
     elif item == MATCH:
@@ -153,7 +156,7 @@ def new_game(app):
     wait for the other board (jarmo/app_link.py: it proposes or accepts)."""
     s = app.settings
     app.menu_title = "Jarmo"        # the game found at start-up is replaced
-    if s[OPPONENT - RULE] == LINK:
+    if opponent(s[OPPONENT - RULE], NEEDS) & LINKED:
         app.goto(S_LINK)
         return
     rules = RULES[s[0]]
@@ -211,7 +214,7 @@ class Menu(State):
         # other game kind's are forgotten (RAM). Only where jarmo.ai is already loaded (the
         # device imports it after start-up): the menu never imports it.
         s = app.settings
-        if s[OPPONENT - RULE] == LINK and app.line is not None:
+        if opponent(s[OPPONENT - RULE], NEEDS) & LINKED and app.line is not None:
             # the link listens from the menu on: an offer shows in the title
             offer = app.get_link().offered(app.now) is not None
             if offer != self.offer:
@@ -223,7 +226,7 @@ class Menu(State):
             s = app.settings
             if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
-            elif s[OPPONENT - RULE] and s[OPPONENT - RULE] != LINK:
+            elif plays_ai(s[OPPONENT - RULE]):
                 ai.prepare_tables_step(RULES[s[0]])     # (no AI plays a linked game)
 
     def refresh(self, app):
@@ -293,7 +296,8 @@ class Menu(State):
                     return
         else:
             change(s, item, -1 if b == LEFT else 1)
-            if item == OPPONENT and s[OPPONENT - RULE] == LINK and app.line is None:
+            while item == OPPONENT and opponent(s[OPPONENT - RULE], NEEDS) & LINKED \
+                    and app.line is None:
                 change(s, item, -1 if b == LEFT else 1)     # no cable on this board
             save_settings(app)      # a change survives a power-off in the menu
             apply_brightness(app)

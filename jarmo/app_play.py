@@ -15,7 +15,7 @@ except ImportError:
 
 from jarmo import app_turn as T
 from jarmo import app_view as V
-from jarmo.app_base import OPPONENTS, S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, wrap
+from jarmo.app_base import S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, opponent, wrap
 from jarmo.board import NAMES, SIDE_NAMES
 from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 
@@ -287,8 +287,8 @@ def title_line(app, room=21):
     m = app.match
     if m is not None:
         t += " %d/%d" % (m.number, m.games)
-    if app.opp:
-        who = OPPONENTS[app.opp]
+    if not app.opponent.local:
+        who = opponent(app.opp)
         who = " vs " + (who[3:] if who[:3] == "AI " else who)     # greedy, level 2, Link
         if len(t) + len(who) <= room:
             t += who

@@ -10,7 +10,7 @@ except ImportError:
         return value
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, NEW, S_CAMPAIGN, S_MENU, S_RESULT, State
+from jarmo.app_base import IDENT, NEW, S_CAMPAIGN, S_MENU, S_RESULT, State, opponent
 from jarmo.board import SIDE_NAMES
 from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.unload import forget_module
@@ -23,7 +23,7 @@ def forget(app):
     """The game or match is over and seen: nothing to resume any more. No
     compaction now: leaving a result is when a player switches off (the
     store compacts when the next game starts, App.start_game)."""
-    link = app.link if app.opp == LINK else None
+    link = app.link if app.linked else None
     app.set_game(None, None, 0, 0, False)
     store = app.store
     if link is not None:
@@ -41,11 +41,10 @@ def forget(app):
 
 def count(app):
     """The finished game into the statistics, naming its saved game."""
-    from jarmo.stats import key
     g = app.game
-    # a linked game counts as a two-player one
-    app.stats.record(g.rules, g.result().winner, key(0 if app.opp == LINK else app.opp),
-                     SIDE_NAMES[app.human_side()], app.game_id)
+    # under the opponent's id (its row's); two at the table count by side
+    app.stats.record(g.rules, g.result().winner, opponent(app.opp, IDENT),
+                     None if app.opponent.local else SIDE_NAMES[app.human_side()], app.game_id)
     app.counted = True
 
 
@@ -173,7 +172,7 @@ class ResultScreen(State):
         if b == SELECT or b == NEXT:
             m = app.match
             if m is not None and not m.over():
-                if app.opp == LINK and not app.link.synced():
+                if app.linked and not app.link.synced():
                     return      # the other board has not got the last turn yet
                 app.game = m.next_game()
                 app.start_game()

@@ -11,11 +11,12 @@ from jarmo.app_base import (
     HEROES,
     MATCH,
     OPPONENT,
-    OPPONENTS,
     RULE,
     S_MENU,
     S_NOTICE,
     SIDE,
+    linked_row,
+    opponent_row,
     takes_expansions,
     wrap,
 )
@@ -64,21 +65,24 @@ def _load_game(app, problems):
     forget_module("jarmo.gamerec")
     try:
         # turns damaged on flash (reported by the store): the game as far as it replays
-        game, match, opp, human, battle = load(start, codes, len(OPPONENTS) - 1,
-                                               R_GAME in store.damaged)
+        game, match, ident, human, battle = load(start, codes, 255,
+                                                 R_GAME in store.damaged)
+        opp = opponent_row(ident)       # the save keeps the opponent's id
+        if opp < 0:
+            raise ValueError("bad players")
     except ValueError as e:
         problems.append("game: " + (e.args[0] if e.args else "unreadable"))
         store.end_game()                # reported once
         return
     app.link_tag = link_tag(start)
     app.set_game(game, match, opp, human, app.stats.counted == gid, gid)
-    if battle >= 0 and match is None and opp:
+    if battle >= 0 and match is None and ident:
         app.battle = battle         # a campaign battle (jarmo.campaign; checked when recorded)
     if R_GAME in store.damaged:
         app.game_id = -1            # saved again as far as it replayed
         app.save()
     if game.result() is not None:
-        _finished(app, opp == len(OPPONENTS) - 1)
+        _finished(app, app.linked)
 
 
 def _finished(app, linked):
@@ -114,13 +118,14 @@ def set_options(app, rules, expansions, opponent, side, games):
         for k in (0, 1):
             s[HEROES - RULE + k] = 1 if EXPANSIONS[k] in expansions else 0
     if opponent is not None:
-        o = 0
         if opponent in ("link", "Link"):
-            o = len(OPPONENTS) - 1
-        elif opponent != "human":
+            o = linked_row()
+        elif opponent == "human":
+            o = opponent_row(0)
+        else:
             from jarmo.ai import level_number
-            o = level_number(str(opponent)) + 1
-        if o >= len(OPPONENTS):
+            o = opponent_row(level_number(str(opponent)) + 1)      # an AI's id: 1 + its level
+        if o < 0:
             raise ValueError("no such opponent in the menu: %r" % (opponent,))
         s[OPPONENT - RULE] = o
     if side is not None:

@@ -12,7 +12,8 @@
 #     1     rule set: its index in jarmo.game.RULE_SETS
 #     2     expansions: bit k for jarmo.game.EXPANSIONS[k]
 #     3, 4  ply limit, high byte first (0: none)
-#     5     opponent: the menu's index (0 two players, n the AI level n - 1)
+#     5     opponent: its id (jarmo/app_base.py OPPONENTS: 0 two players,
+#           1 + n the AI level n, 6 the linked board; never reused)
 #     6     the human's side in the first game (0 South, 1 North)
 #     7     campaign battle (255: none)
 #     8     games in the match (0: a single game)

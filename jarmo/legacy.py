@@ -156,8 +156,9 @@ def _game(store, d):
 
 
 def _settings(store, d):
-    from jarmo.app_base import DEFAULT_SETTINGS
-    out = bytearray(DEFAULT_SETTINGS)
+    # 255, a value no item takes, where the file has none: the app reads it
+    # as its default (app_menu.load)
+    out = bytearray(b"\xff" * len(SETTING_KEYS))
     for k in range(len(SETTING_KEYS)):
         v = d.get(SETTING_KEYS[k])
         if type(v) is int and 0 <= v < 256:
@@ -167,7 +168,7 @@ def _settings(store, d):
 
 def _stats(store, d, counted):
     # {"v": 1, rules: [south, north, draws]} or {"v": 2, rules: {key: [a, b, d]}}
-    from jarmo.stats import Stats
+    from jarmo.stats import OLD, Stats
     v = d.get("v")
     if v not in (1, 2):
         raise ValueError("version")
@@ -179,7 +180,11 @@ def _stats(store, d, counted):
         for key, counts in (("old", c),) if v == 1 else c.items():
             if len(counts) != 3 or not (key in ("p2", "old") or key[:2] == "ai" and key[2:].isdigit()):
                 raise ValueError("shape")
-            stats.table[rules][key] = [int(counts[0]), int(counts[1]), int(counts[2])]
+            # its keys: "p2", "old", "ai" and the level (the opponent id 1 + level)
+            opp = 0 if key == "p2" else OLD if key == "old" else 1 + int(key[2:])
+            if key != "old" and opp >= OLD:
+                raise ValueError("shape")
+            stats.table[rules][opp] = [int(counts[0]), int(counts[1]), int(counts[2])]
     stats.counted = counted
     stats.save()
 

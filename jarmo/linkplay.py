@@ -24,7 +24,7 @@
 import sys
 
 from jarmo import app_view as V
-from jarmo.app_base import LINK, S_AI, S_LINK, S_MENU, S_PLAY, S_RESULT
+from jarmo.app_base import S_AI, S_LINK, S_MENU, S_PLAY, S_RESULT
 from jarmo.link import Link
 from jarmo.unload import forget_module
 
@@ -58,6 +58,9 @@ class Player:
 
     def drop(self):
         pass
+
+    def engine(self):
+        return None
 
 
 def _app_link():
@@ -109,7 +112,7 @@ class AppLink(Link):
     def tick(self, app, now):
         """Every pass: bind the running game, poll, say a change of status."""
         g = app.game
-        linked = g if app.opp == LINK else None
+        linked = g if app.linked else None
         if self.game is linked:
             self.game_id = app.game_id
         elif linked is not None:
@@ -129,10 +132,10 @@ class AppLink(Link):
         self._say_waiting(app)
         # while the other board's turn is awaited, the main loop starts a
         # pass every 5 ms, not 20 (hardware/mainloop.py): its turn shows sooner
-        app.listening = app.sid == S_AI and app.opp == LINK
-        if app.opp == LINK or app.sid == S_LINK:
+        app.listening = app.sid == S_AI and app.linked
+        if app.linked or app.sid == S_LINK:
             lean(app)
-        if app.opp == LINK and app.game is not None:
+        if app.linked and app.game is not None:
             note = NOTES[self.status(now)]
             if note is None:
                 self.since = now

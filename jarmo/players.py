@@ -9,6 +9,9 @@
 #     player.step(now)         None while it thinks or waits, else the action
 #                              codes of its turn (jarmo/codes.py)
 #     player.drop()            let go of what can be made again (RAM)
+#     player.engine()          the jarmo.ai Player that picks its turns (made
+#                              again if dropped), or None if no AI plays it;
+#                              ImportError or ValueError if the AI cannot be had
 #
 #     player.pause             ms before its first action is shown
 #     player.verb              what the display says while it is to move
@@ -16,7 +19,22 @@
 # The kinds: Human (a second player at this table), Ai (jarmo.ai at a
 # level), and the board at the other end of a link cable (jarmo.linkplay's
 # Player, loaded only for link play: RAM). App.opponent is the player of the
-# side the human (the board's own player) does not play.
+# side the human (the board's own player) does not play, made by the
+# function its row of app_base.OPPONENTS names (below): maker(app, ident).
+
+
+def human(app, ident):
+    return Human()
+
+
+def ai(app, ident):
+    """The AI of level ident - 1, seeded by the game of the match."""
+    m = app.match
+    return Ai(ident - 1, app.seed + (m.number if m is not None else 1))
+
+
+def linked(app, ident):
+    return app.get_link().player()
 
 
 class Human:
@@ -34,6 +52,9 @@ class Human:
 
     def drop(self):
         pass
+
+    def engine(self):
+        return None
 
 
 class Ai:

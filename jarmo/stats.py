@@ -3,29 +3,29 @@
 # Shown like the table on the online site ("valge 3514 (40.65 %)"): the
 # percentage is truncated to two decimals, in integer arithmetic.
 #
-# The opponent keys: ``p2`` two players (South wins, North wins, draws);
-# ``ai0`` .. ``ai9`` against the AI level of that number (jarmo.ai.LEVELS:
-# random, greedy, 2, 3, 4), counted as your wins, the AI's wins, draws;
-# ``old`` the totals of the first file format, which did not tell opponents
-# apart (South wins, North wins, draws).
+# The opponent keys are the opponents' ids, the byte saved games keep too
+# (the rows of jarmo/app_base.py's OPPONENTS): 0 two players at the table
+# (South wins, North wins, draws), 1 + n the AI level n, 6 the linked
+# board, ... (against an opponent: your wins, its wins, draws); OLD the
+# totals of the first file format, which did not tell opponents apart
+# (South wins, North wins, draws). Linked games were counted as two
+# players' before the link had its own key; those counts stay there.
 #
 # Kept as the store's R_STATS record (jarmo.storage), written when a game is
 # counted. Its payload: 3 (format), 1 and the id of the last game counted
 # (2 bytes, high first; the id of its GAME record) or 0 0 0, then per table
-# cell with games: rule set index << 4 | opponent (0 p2, 1 + n for ain, 15
-# old), and the three counts as variable-length ints (7 bits a byte, low
+# cell with games: rule set index << 4 | opponent key (ids 0..14, 15
+# OLD), and the three counts as variable-length ints (7 bits a byte, low
 # first). Naming the game in the same record makes a count atomic: after a
 # power cut a game is counted exactly once.
 
-from jarmo.app_base import SIDE_WORDS
 from jarmo.game import RULE_SETS as RULES
 from jarmo.storage import R_STATS
 
 _FORMAT = 3
-_OLD = 15
+OLD = 15
 
-LABELS = SIDE_WORDS + ("Draws",)
-VERSUS = ("You", "AI", "Draws")
+LABELS = ("South", "North", "Draws")
 
 
 def percent(count, total):
@@ -42,20 +42,6 @@ def row(label, count, total):
     if len(line) > 21:
         line = "%-5s %d (%s%%)" % (label, count, percent(count, total))
     return line[:21]
-
-
-def key(opponent):
-    """The table key of an opponent index of the menu (0 two players, n the
-    AI level n - 1)."""
-    return "ai%d" % (opponent - 1) if opponent else "p2"
-
-
-def _slot(opp):
-    return 0 if opp == "p2" else _OLD if opp == "old" else 1 + int(opp[2:])
-
-
-def _key(slot):
-    return "p2" if slot == 0 else "old" if slot == _OLD else "ai%d" % (slot - 1)
 
 
 def _varint(out, n):
@@ -115,7 +101,7 @@ class Stats:
                     if shift > 28:
                         raise ValueError("count")
                 c[k] = n
-            self.table[RULES[cell >> 4]][_key(cell & 15)] = c
+            self.table[RULES[cell >> 4]][cell & 15] = c
 
     def encode(self):
         """The R_STATS payload of the table."""
@@ -125,27 +111,24 @@ class Stats:
         for r in range(len(RULES)):
             t = self.table[RULES[r]]
             for k in t:
-                out.append(r << 4 | _slot(k))
+                out.append(r << 4 | k)
                 for n in t[k]:
                     _varint(out, n)
         return bytes(out)
 
-    def counts(self, rules, opp="p2"):
+    def counts(self, rules, opp=0):
         """The three counts of a rule set against one opponent key (see above)."""
         c = self.table.get(rules, {}).get(opp, (0, 0, 0))
         return (c[0], c[1], c[2])
 
     def keys(self, rules):
-        """The opponent keys with games in a rule set: p2, ai0 .. ai9, old."""
-        t = self.table.get(rules, {})
-        out = [k for k in ("p2",) + tuple("ai%d" % i for i in range(10)) if k in t]
-        if "old" in t:
-            out.append("old")
-        return out
+        """The opponent keys with games in a rule set, in order (OLD last)."""
+        return sorted(self.table.get(rules, {}))
 
-    def record(self, rules, winner, opp="p2", you="south", game=-1):
+    def record(self, rules, winner, opp=0, you=None, game=-1):
         """Count one finished game; ``winner`` "south", "north" or None (draw).
-        ``opp`` the opponent key; against the AI ``you`` is the human's side;
+        ``opp`` the opponent key; ``you`` the human's side against an
+        opponent (None: two at the table, counted as South's and North's);
         ``game`` the id of its GAME record (jarmo.storage), if saved.
 
         Returns False when it could not be saved."""
@@ -157,7 +140,7 @@ class Stats:
             c = t[opp] = [0, 0, 0]
         if winner is None:
             c[2] += 1
-        elif opp[0] == "a":
+        elif you is not None:
             c[0 if winner == you else 1] += 1
         else:
             c[0 if winner == "south" else 1] += 1
@@ -174,15 +157,18 @@ class Stats:
             return False
         return True
 
-    def lines(self, rules, opp="p2", name=None):
-        """Display lines for one rule set and opponent (title, three rows)."""
+    def lines(self, rules, opp=0, name=None):
+        """Display lines for one rule set and opponent (title, three rows);
+        name: the opponent's label ("AI level 2": "standard vs level 2", its
+        wins "AI"), None for two at the table and OLD."""
         a, b, d = self.counts(rules, opp)
         total = a + b + d
-        if opp[0] == "a":
-            title = "%s vs %s" % (rules, name or "AI level " + opp[2:])
-            labels = VERSUS
+        if name is not None:
+            words = name.split(" ", 1)
+            title = "%s vs %s" % (rules, words[-1])
+            labels = ("You", words[0], "Draws")
         else:
-            title = rules + (", 2 players" if opp == "p2" else ", earlier")
+            title = rules + (", earlier" if opp == OLD else ", 2 players")
             labels = LABELS
         return (title,
                 row(labels[0], a, total),

@@ -139,7 +139,7 @@ def measure_profile(name, rules_list, levels, firmware_option, log, kind="stock"
     first = True
     for rules in rules_list:
         for level in levels:
-            opponent = app_menu.OPPONENTS.index(level_name(level))
+            opponent = _labels().index(level_name(level))
             with tempfile.TemporaryDirectory() as tmp:
                 drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
                                           frozen=kind == "frozen")
@@ -180,11 +180,16 @@ def measure_profile(name, rules_list, levels, firmware_option, log, kind="stock"
 
 def level_name(level):
     """The menu's opponent name for an AI level ("greedy", "2", "3" ...)."""
-    from jarmo import app_menu
-    for name in app_menu.OPPONENTS:
+    for name in _labels():
         if name.split()[-1] == level:
             return name
-    raise SystemExit("no opponent %r in the menu: %s" % (level, ", ".join(app_menu.OPPONENTS)))
+    raise SystemExit("no opponent %r in the menu: %s" % (level, ", ".join(_labels())))
+
+
+def _labels():
+    """The menu's opponents by label, in its order (the settings keep the place)."""
+    from jarmo.app_base import OPP, OPPONENTS
+    return OPPONENTS[::OPP]
 
 
 def _median(values):
@@ -263,8 +268,7 @@ def main(argv=None):
     ap.add_argument("--firmware", default=None, help="a CircuitPython UF2 or a folder of them")
     ap.add_argument("--json", default=None, help="also write the raw figures to this file")
     args = ap.parse_args(argv)
-    from jarmo import app_menu
-    levels = args.levels.split(",") if args.levels else [n.split()[-1] for n in app_menu.OPPONENTS[1:]]
+    levels = args.levels.split(",") if args.levels else [n.split()[-1] for n in _labels() if n.startswith("AI ")]
     rules = args.rules.split(",")
     board_rules = args.board_rules.split(",")
     if args.quick:

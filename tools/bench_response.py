@@ -134,7 +134,6 @@ def measure(name, kind, level, firmware_option, log):
     if board is None:
         return None
     prof, firmware, i2c = board
-    from jarmo import app_menu
     out = {"profile": name, "kind": kind}
     with tempfile.TemporaryDirectory() as tmp:
         drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
@@ -142,7 +141,8 @@ def measure(name, kind, level, firmware_option, log):
         out["boot_ms"], out["code_to_frame_ms"] = first_frame(firmware, drive, prof, i2c)
         log("  %s %s: power-on to code.py %d ms, code.py to first frame %s ms" % (
             kind, name, out["boot_ms"], out["code_to_frame_ms"]))
-        opponent = app_menu.OPPONENTS.index("AI level %s" % level if level.isdigit() else "AI " + level)
+        from jarmo.app_base import OPP, OPPONENTS  # the settings keep the menu's place
+        opponent = OPPONENTS[::OPP].index("AI level %s" % level if level.isdigit() else "AI " + level)
         nvm = stage.settings_nvm(opp=opponent, bright=5)
         with Device(firmware, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=600,
                     nvm=nvm) as dev:

@@ -2,7 +2,7 @@
 
 from jarmo import app_view as V
 from jarmo.app import App
-from jarmo.app_base import OPPONENTS, S_AI
+from jarmo.app_base import IDENT, OPP, OPPONENTS, S_AI, opponent
 from jarmo.buttons import MENU, SELECT
 from tests.app.drive import Clock, Rand, new_game, play, play_out, result_said, set_option, wait_state
 from tests.app.memstore import MemoryStore
@@ -65,8 +65,8 @@ def test_whole_games_against_each_level():
         play_out(clock, Rand(7), limit=300)
         assert app.state == "end", (level, app.state)
         clock.run(32)                   # the count takes a pass of its own
-        # counted against that AI level (you, AI, draws), not as two players
-        k = "ai%d" % (OPPONENTS.index(level) - 1)
+        # counted under that AI's id (you, AI, draws), not as two players
+        k = opponent(OPPONENTS[::OPP].index(level), IDENT)
         assert sum(app.stats.counts(rules, k)) == 1 and app.stats.keys(rules) == [k]
         wait_state(clock, "result")
         assert app.text[-1] == "SELECT: menu"

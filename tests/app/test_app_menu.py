@@ -2,6 +2,7 @@
 
 import pytest
 
+from jarmo import app_base as B
 from jarmo import app_menu as M
 from jarmo import app_view as V
 from jarmo.app import App
@@ -47,8 +48,9 @@ def test_every_value_of_every_item():
     for title in ("Heroes", "Challenges"):
         set_option(clock, title, "on")
         set_option(clock, title, "off")
-    for o in M.OPPONENTS[:M.LINK]:      # "Link" only on a board with a cable
-        set_option(clock, "Versus", o)
+    for r in range(len(B.OPPONENTS) // B.OPP):
+        if not B.opponent(r, B.NEEDS) & B.LINKED:       # "Link" only on a board with a cable
+            set_option(clock, "Versus", B.opponent(r))
     for s in M.SIDE_WORDS:
         set_option(clock, "Side", s)
     for v in ("1 game", "2 games", "4 games", "6 games"):
@@ -246,20 +248,19 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
 
 def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     from jarmo import ai
-    from jarmo.app_base import LINK
-    from jarmo.app_menu import OPPONENTS
-    assert OPPONENTS[0] == "human"
-    assert OPPONENTS[LINK] == "Link" and LINK == len(OPPONENTS) - 1
-    assert LINK - 1 <= len(ai.LEVELS)
-    for n in range(1, LINK):
-        level = ai.LEVELS[n - 1]
+    labels = B.OPPONENTS[::B.OPP]
+    assert labels[0] == "human" and B.at_table(0)
+    assert labels[B.linked_row()] == "Link"
+    for n in range(len(ai.LEVELS)):
+        row = B.opponent_row(n + 1)                     # an AI's id: 1 + its level
+        level = ai.LEVELS[n]
         word = level if not level.isdigit() else "level " + level
-        assert OPPONENTS[n] == "AI " + word             # one name, as --opponent's last word
-        assert len("Versus: " + OPPONENTS[n]) <= 20
+        assert labels[row] == "AI " + word and row == n + 1     # as --opponent's last word
+        assert B.plays_ai(row) and len("Versus: " + labels[row]) <= 20
     app = App()
     clock = Clock(app)
     set_option(clock, "Versus", "AI random")
-    set_option(clock, "Versus", OPPONENTS[LINK - 1])    # the strongest, last on the ladder
+    set_option(clock, "Versus", labels[B.opponent_row(len(ai.LEVELS))])    # the strongest AI
 
 
 def test_statistics_against_an_ai_level():
@@ -300,7 +301,6 @@ def test_each_screen_is_one_row_and_its_id_names_it():
     row's number, and the row names a State class that exists."""
     import importlib
 
-    from jarmo import app_base as B
     rows = [B.SCREENS[k:k + B.SCREEN] for k in range(0, len(B.SCREENS), B.SCREEN)]
     ids = dict((name[2:].lower(), getattr(B, name)) for name in dir(B) if name.startswith("S_"))
     assert sorted(ids.values()) == list(range(len(rows)))
@@ -314,14 +314,13 @@ def test_each_screen_is_one_row_and_its_id_names_it():
 def test_each_menu_item_is_one_row():
     """A menu item's title, value count, LED and the screen it opens are one
     row of app_base.ITEMS; the counts follow the tables they choose from."""
-    from jarmo import app_base as B
     from jarmo.game import RULE_SETS
     rows = [B.ITEMS[k:k + B.ITEM] for k in range(0, len(B.ITEMS), B.ITEM)]
     assert len(rows) == max(getattr(B, n) for n in ("RESUME", "HINT", "LESSON")) + 1
     assert len(set(r[B.SPOT] for r in rows)) == len(rows)       # every LED its own point
     assert all(0 <= r[B.SPOT] < 25 for r in rows)
     assert rows[B.RULE][B.VALUES] == len(RULE_SETS)
-    assert rows[B.OPPONENT][B.VALUES] == len(B.OPPONENTS)
+    assert rows[B.OPPONENT][B.VALUES] == len(B.OPPONENTS) // B.OPP
     assert rows[B.MATCH][B.VALUES] == len(B.GAMES)
     assert rows[B.BRIGHT][B.VALUES] == len(B.BRIGHTNESS)
     assert rows[B.TIMER][B.VALUES] == len(B.TIMER_S)

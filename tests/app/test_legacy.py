@@ -56,7 +56,8 @@ def test_the_older_saves_are_imported_once_and_the_drive_is_only_read(tmp_path):
     assert (app.opp, app.human0) == (3, 1)
     assert list(app.settings[:8]) == [2, 1, 0, 3, 1, 0, 7, 2]
     stats = Stats(store)
-    assert stats.counts("standard", "p2") == (3, 2, 1) and stats.counts("standard", "ai1") == (4, 0, 0)
+    # "p2" is two at the table (0), "ai1" the AI level 1: its id, 2
+    assert stats.counts("standard", 0) == (3, 2, 1) and stats.counts("standard", 2) == (4, 0, 0)
     assert Progress(store).best[:3] == [12, 30, 0]
     assert _files(drive) == before                  # nothing written on the drive
 

@@ -1,6 +1,6 @@
 """jarmo.stats: counts and percentages per rule set, persisted."""
 
-from jarmo.stats import Stats, percent, row
+from jarmo.stats import OLD, Stats, percent, row
 from jarmo.storage import R_STATS
 from tests.app.memstore import MemoryStore, reboot
 
@@ -41,10 +41,11 @@ def test_persisted_and_reloaded():
 def test_big_counts_and_every_opponent_survive_the_record():
     store = MemoryStore()
     stats = Stats(store)
-    stats.table["classic"]["p2"] = [3514, 4224, 905]
-    stats.table["jasyr"]["ai4"] = [0, 2 ** 20, 1]
-    stats.table["standard"]["old"] = [1, 2, 3]
-    stats.record("legendary", "north", "ai0", you="south", game=65535)
+    for opp in range(OLD):                                  # two players and ids 1..14
+        stats.table["classic"][opp] = [3514 + opp, 4224, 905]
+    stats.table["jasyr"][5] = [0, 2 ** 20, 1]
+    stats.table["standard"][OLD] = [1, 2, 3]
+    stats.record("legendary", "north", 1, you="south", game=65535)
     again = Stats(reboot(store))
     assert again.table == stats.table and again.counted == 65535
 
@@ -60,22 +61,25 @@ def test_a_stats_record_that_is_not_one_is_reported_once_and_cleared():
         assert Stats(reboot(store)).problem is None
 
 
-def test_games_against_the_ai_count_as_you_against_that_level():
+def test_games_against_an_opponent_count_as_you_against_it():
     stats = Stats(MemoryStore())
-    stats.record("standard", "north", "ai1", you="north")      # you won as North
-    stats.record("standard", "south", "ai1", you="north")      # the AI won
-    stats.record("standard", None, "ai1", you="south")
-    stats.record("standard", "south", "ai3", you="south")
-    stats.record("standard", "south")                          # two players
-    assert stats.counts("standard", "ai1") == (1, 1, 1)
-    assert stats.counts("standard", "ai3") == (1, 0, 0)
-    assert stats.keys("standard") == ["p2", "ai1", "ai3"]
-    assert stats.lines("standard", "ai1", "greedy") == (
+    stats.record("standard", "north", 2, you="north")      # you won as North
+    stats.record("standard", "south", 2, you="north")      # AI greedy (id 2) won
+    stats.record("standard", None, 2, you="south")
+    stats.record("standard", "south", 4, you="south")
+    stats.record("standard", "south")                      # two players
+    assert stats.counts("standard", 2) == (1, 1, 1)
+    assert stats.counts("standard", 4) == (1, 0, 0)
+    assert stats.keys("standard") == [0, 2, 4]
+    assert stats.lines("standard", 2, "AI greedy") == (
         "standard vs greedy", "You   1 (33.33 %)", "AI    1 (33.33 %)", "Draws 1 (33.33 %)")
+    stats.record("standard", "north", 6, you="south")      # the linked board won
+    assert stats.lines("standard", 6, "Link")[:3] == (
+        "standard vs Link", "You   0 (0.00 %)", "Link  1 (100.00 %)")
 
 
 def test_the_first_files_totals_are_kept_as_earlier_games():
     stats = Stats(MemoryStore())
-    stats.table["classic"]["old"] = [3, 2, 1]
-    assert stats.keys("classic") == ["old"]
-    assert stats.lines("classic", "old")[:2] == ("classic, earlier", "South 3 (50.00 %)")
+    stats.table["classic"][OLD] = [3, 2, 1]
+    assert stats.keys("classic") == [OLD]
+    assert stats.lines("classic", OLD)[:2] == ("classic, earlier", "South 3 (50.00 %)")

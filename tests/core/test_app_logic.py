@@ -103,7 +103,7 @@ def test_whole_game_statistics_and_led_result():
     counts = app.stats.counts("classic")
     assert sum(counts) == 1
     stored = Stats(reboot(store))
-    assert stored.table["classic"] == {"p2": list(counts)}         # two players
+    assert stored.table["classic"] == {0: list(counts)}            # two players
     assert stored.counted == app.game_id
     assert percent(3514, 8643) == "40.65"
     clock.press(SELECT)

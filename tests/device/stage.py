@@ -174,7 +174,7 @@ def full_log(gen=1, stats_total=3):
     store = Store(flash)
     store.write(R_IMPORTED, b"\x01")
     stats = Stats(store)
-    stats.table["standard"]["ai1"] = [stats_total, 0, 0]
+    stats.table["standard"][2] = [stats_total, 0, 0]     # against AI greedy (its id)
     stats.save()
     store.write(R_CAMPAIGN, b"\x01\x09")
     base = Store(Flash(data=settings_nvm())).read(R_SETTINGS)

@@ -22,9 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from jarmo import app_base as B  # noqa: E402
 from jarmo import app_view as V
-from jarmo.app_base import LINK  # noqa: E402
-from jarmo.app_menu import OPPONENTS  # noqa: E402
 from jarmo.flashfile import FileNvm, Flash
 from jarmo.gamerec import load as load_game
 from jarmo.stats import Stats
@@ -74,7 +73,8 @@ def new_game_lines(tmp_path, opponent, look_through=False):
         if line and (not cursor or cursor[-1] != line[0]):
             cursor.append(line[0])
     down = next(k for k, line in enumerate(cursor) if line.startswith(">Versus: "))
-    offered = OPPONENTS[:LINK]       # "Link" only on a board with a link cable
+    # "Link" only on a board with a link cable
+    offered = [B.opponent(r) for r in range(len(B.OPPONENTS) // B.OPP) if not B.opponent(r, B.NEEDS) & B.LINKED]
     steps = (offered.index(opponent) - offered.index(cursor[down][9:])) % len(offered)
     if look_through and not steps:
         steps = len(offered)
@@ -215,7 +215,7 @@ def test_a_whole_game_against_the_ai(tmp_path):
 
     # the end: the result on the display, the final position on the LEDs
     d, game = saved(data)
-    assert d["opp"] == OPPONENTS.index("AI greedy") and d["counted"] is True
+    assert d["opp"] == B.opponent(B.OPPONENTS[::B.OPP].index("AI greedy"), B.IDENT) and d["counted"] is True
     assert shows_result(shown, game.result()), shown[-1].text
     assert shown[-1].colours == board_colours(game, trail=True)   # the winning move's trail
     assert moves == arrivals(game.history()[:-1])   # every action was shown as played
