@@ -9,9 +9,9 @@ app layer its own modules import only from lower steps of APP_STEPS.
 # The app layer's own order, lowest first; modules on one step do not
 # import each other (a state goes to another with App.goto).
 APP_STEPS = (
-    ("app_base",),
+    ("app_base", "buttons", "players"),
     ("app_view",),
-    ("app_turn", "app_legend", "app_end", "stats"),
+    ("app_turn", "app_legend", "app_end"),
     ("app_play",),
     ("app_assist",),
     ("app_menu", "app_screens", "app_help", "app_stats", "app_campaign", "app_lesson", "app_link"),
@@ -24,9 +24,10 @@ LAYERS = {
     "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
                    "game", "match", "save", "unload")),
     "ai": (("rules",), ("ai", "evaluation")),
-    "saves": (("rules",), ("flashfile", "storage", "logread", "compaction", "gamerec")),
+    "saves": (("rules",), ("flashfile", "storage", "logread", "compaction", "gamerec", "stats",
+                           "campaign", "legacy")),
     "link": (("rules",), ("link",)),
     "app": (("rules", "ai", "saves", "link"),
-            ("buttons", "players", "linkplay", "campaign", "legacy")
+            ("linkplay",)
             + tuple(m for step in APP_STEPS for m in step)),
 }

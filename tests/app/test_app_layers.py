@@ -16,7 +16,8 @@ LAYER = dict((name, k) for k in range(len(APP_STEPS)) for name in APP_STEPS[k])
 
 
 def app_modules():
-    return sorted(p.stem for p in JARMO.glob("app*.py")) + ["stats"]
+    """The app's modules: those named app_*, and those APP_STEPS names."""
+    return sorted(set(p.stem for p in JARMO.glob("app*.py")) | set(LAYER))
 
 
 def _names(path):
