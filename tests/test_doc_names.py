@@ -216,3 +216,22 @@ def test_the_hardware_package_names_each_of_its_modules():
     import hardware
     modules = sorted(p.stem for p in (ROOT / "hardware").glob("*.py") if p.stem != "__init__")
     assert [m for m in modules if m not in hardware.__doc__] == []
+
+
+def _module_map():
+    """docs/ARCHITECTURE.md's map of the code: its first fenced block."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    return FENCED.search(text).group(0)
+
+
+def test_the_architecture_map_names_every_module_of_the_board_and_no_other():
+    block = _module_map()
+    words = set(re.findall(r"\b\w+\b", block))
+    missing = ["%s/%s.py" % (folder, p.stem) for folder in ("jarmo", "hardware", "host")
+               for p in sorted((ROOT / folder).glob("*.py"))
+               if p.stem != "__init__" and p.stem not in words]
+    assert missing == [], "modules the map of docs/ARCHITECTURE.md leaves out"
+    everywhere = set(p.name for p in ROOT.rglob("*.py")
+                     if not any(part in SKIP_DIRS for part in p.parts))
+    gone = [name for name in re.findall(r"\b\w+\.py\b", block) if name not in everywhere]
+    assert gone == [], "files the map names that do not exist"
