@@ -147,9 +147,11 @@ def test_the_host_only_check_has_teeth(tmp_path):
 def test_stale_modules_are_removed(drive):
     deploy.deploy(str(drive), log=lambda s: None)
     (drive / "jarmo" / "old_module.py").write_text("x = 1\n")
+    (drive / "jarmo" / "renamed_since.mpy").write_bytes(b"C\x06")     # an older version's name
     (drive / "hardware" / "sim.py").write_text("# left over\n")
     deploy.deploy(str(drive), log=lambda s: None)
     assert not (drive / "jarmo" / "old_module.py").exists()
+    assert not (drive / "jarmo" / "renamed_since.mpy").exists()
     assert not (drive / "hardware" / "sim.py").exists()
 
 
