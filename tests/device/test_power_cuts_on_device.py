@@ -242,6 +242,16 @@ def _named(lost, said):
     return [item for item in lost if item not in said]
 
 
+def _until_a_save(dev, player, most_ms=30000):
+    """Play on until the board starts a save's page program: True, or False
+    after most_ms emulated ms without one."""
+    for _ in range(most_ms // 500):
+        if dev.until_flash("program", timeout_ms=250) is not None:
+            return True
+        player.play_for(250)
+    return False
+
+
 def power_cuts_at_random_instants(tmp_path, kind, cuts, seed):
     """Cuts at random instants in continuous play. Returns its report line."""
     rng = random.Random(seed)
@@ -255,11 +265,14 @@ def power_cuts_at_random_instants(tmp_path, kind, cuts, seed):
                     "lost, named": 0, "lost, silent": 0}
         for k in range(cuts):
             player.play_for(rng.uniform(10, 1500))
-            # the last cut is in a program too if none has torn one yet
+            # the last cut falls into a save's program too if none tore one
+            # yet: played on until a save starts (a human's turn saves nothing)
             last_chance = k == cuts - 1 and not torn["program"]
-            if (k % 4 == 3 or last_chance) and dev.until_flash("program", timeout_ms=1500) is not None:
+            if last_chance and _until_a_save(dev, player):
+                dev.run(rng.uniform(0.0, 0.35))
+            elif k % 4 == 3 and dev.until_flash("program", timeout_ms=1500) is not None:
                 # a random instant inside the next save's page program (0.4 ms)
-                dev.run(rng.uniform(0.0, 0.35 if last_chance else 0.45))
+                dev.run(rng.uniform(0.0, 0.45))
             at_cut, stats, ready, state, said = _cut(dev)
             if ready.get("torn"):
                 torn[ready["torn"]] += 1
