@@ -9,7 +9,7 @@ its long name as soon as it has been held for long_ms.
 import keypad
 from adafruit_ticks import ticks_diff
 
-from jarmo import buttons as codes
+from jarmo import app_buttons as codes
 
 _NONE = 255  # "no long-press code"
 SCAN_S = 0.005  # keypad's scan period (its default 0.02 alone took 10 ms of a

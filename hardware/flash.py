@@ -1,10 +1,10 @@
-"""Where the game keeps its log (jarmo/storage.py): microcontroller.nvm.
+"""Where the game keeps its log (jarmo/store_log.py): microcontroller.nvm.
 
 nvm is flash of its own outside the CIRCUITPY drive, writable whatever
 boot.py did to the drive: one 4 KB sector on every RP2040 board with stock
 CircuitPython, two on Jarmo's firmware (the store uses both). A board
 without one, or with less than the log needs, keeps the same log in
-FALLBACK, a file on the drive (jarmo/flashfile.py), and then needs boot.py
+FALLBACK, a file on the drive (jarmo/store_flash.py), and then needs boot.py
 to make the drive writable for the program.
 """
 
@@ -27,16 +27,16 @@ def nvm():
 def open_store(path=FALLBACK, root="/", use_nvm=True):
     """(store, problems): the store on nvm (use_nvm, and the board has one)
     or on the file at path, with the older saves found under root imported
-    into it once (jarmo/legacy.py); problems names what could not be.
+    into it once (jarmo/store_legacy.py); problems names what could not be.
     store is None when neither can be written: the game runs unsaved."""
     import sys
 
-    from jarmo.storage import R_IMPORTED, Store
+    from jarmo.store_log import R_IMPORTED, Store
     from jarmo.unload import forget_module
     try:
         sector = nvm() if use_nvm else None
         if sector is None:
-            from jarmo.flashfile import FileNvm
+            from jarmo.store_flash import FileNvm
             sector = FileNvm(path)
         store = Store(sector)
     except OSError:
@@ -44,7 +44,7 @@ def open_store(path=FALLBACK, root="/", use_nvm=True):
     problems = []
     if store.read(R_IMPORTED) is None:
         loaded = list(sys.modules)
-        from jarmo.legacy import import_once
+        from jarmo.store_legacy import import_once
         problems = import_once(store, root)
         for name in list(sys.modules):      # used once: off the heap again
             if name not in loaded:

@@ -32,7 +32,7 @@ A profile is a dict.  Keys:
 
 Pin names are strings, looked up with getattr(board, name) at setup, so
 this module imports nothing and costs only its constants.
-Button names are those of jarmo/buttons.py.  Each field and the value most
+Button names are those of jarmo/app_buttons.py.  Each field and the value most
 boards share is written once, in profile()'s signature; the three-button
 set once, in three_buttons().  (Built by calls, the profiles also leave
 about 0.9 KB more heap free on the board than dict literals did: 68,144

@@ -32,7 +32,7 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   1 dim, 2 dark) changed, ms since code.py started
     @@FLASH writes=N us=T compactions=C pass_us=P state
                                   (JARMO_TRACE_FLASH = 1) a pass that wrote the store's log
-                                  (jarmo/storage.py): N records appended and
+                                  (jarmo/store_log.py): N records appended and
                                   C compactions (each one sector erase), T us
                                   spent in them, the pass P us long in all
     @@BALLAST free=N              (JARMO_TRACE_BALLAST = "ai") the heap is

@@ -6,7 +6,7 @@ so that `import board` gives Blinka's simulated board on any PC.
 
 Event files (JARMO_EVENTS, `python3 run.py play --script`), one event a line:
 
-    select              a button of jarmo/buttons.py, pressed by player 1 (seat 0)
+    select              a button of jarmo/app_buttons.py, pressed by player 1 (seat 0)
     p2 select           the same button pressed by player 2 (seat 1; tabletop)
     next 3              the button three times
     wait 500            let 500 ms pass
@@ -25,7 +25,7 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from adafruit_ticks import ticks_add, ticks_diff  # noqa: E402
 
-from jarmo import buttons as codes  # noqa: E402
+from jarmo import app_buttons as codes  # noqa: E402
 
 STEP_MS = 10  # virtual time of one main-loop pass on the host
 # The most one line may ask for: a count past this is a typo, not a game (a

@@ -1,7 +1,7 @@
 """Files a player hands the simulator: the data folder, saved games, exports
 and lists of moves (for --replay), each refused with one line that says why.
 
-Host only.  The app's own saves are read through jarmo.storage, the way the
+Host only.  The app's own saves are read through jarmo.store_log, the way the
 app reads them: open_store() and load_saved_game() are the only two places
 that know how the data folder keeps them (a log, jarmo.nvm).
 """
@@ -66,12 +66,12 @@ def read_text(path, what):
 # ---------------------------------------------------------------- the app's saves
 
 
-LOG = "jarmo.nvm"            # the store's log in a data folder (jarmo/storage.py)
+LOG = "jarmo.nvm"            # the store's log in a data folder (jarmo/store_log.py)
 _OLD_GAME = ("game", "game.0", "game.1", "game.new")    # older versions' save files
 
 
 def open_store(folder):
-    """(store, problems): the app's store (jarmo.storage) on the data
+    """(store, problems): the app's store (jarmo.store_log) on the data
     folder's log, the older versions' saves there imported into it once."""
     from hardware.flash import open_store as open_log
     return open_log(os.path.join(folder, LOG), folder, use_nvm=False)
@@ -97,10 +97,10 @@ def load_saved_game(folder):
     """The Game the app saved in a data folder: the game in progress in its
     log, else an older version's save; ValueError saying why not. Nothing in
     the folder is changed."""
-    from jarmo.flashfile import Flash
-    from jarmo.gamerec import load
-    from jarmo.legacy import read_text
-    from jarmo.storage import Store
+    from jarmo.store_flash import Flash
+    from jarmo.store_game import load
+    from jarmo.store_legacy import read_text
+    from jarmo.store_log import Store
     path = os.path.join(folder, LOG)
     if os.path.isfile(path):
         with open(path, "rb") as f:
@@ -150,8 +150,8 @@ def load_game_text(text, rules=None, expansions=()):
       "expansions E ..." at the top choose them too.
     """
     from jarmo import Game, IllegalMove
-    from jarmo.legacy import single_body
     from jarmo.match import Match
+    from jarmo.store_legacy import single_body
 
     if text.startswith("JARMO1 "):              # an older version's single-file save
         try:

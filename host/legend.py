@@ -91,7 +91,7 @@ def mark_legend(marks, dotted=False, width=None):
 
 # ---------------------------------------------------------------- keys
 
-# The keyboard, by the device's button names (jarmo/buttons.py): the
+# The keyboard, by the device's button names (jarmo/app_buttons.py): the
 # in-app help and the display say NEXT, PREV, SELECT, BACK, MENU.
 KEYS = (
     ("arrows", "UP/DOWN/LEFT/RIGHT"),

@@ -6,8 +6,8 @@ position after `pos` actions with the app's own piece colours
 """
 
 from host.terminal import TerminalInput
+from jarmo import app_buttons as codes
 from jarmo import board as jboard
-from jarmo import buttons as codes
 
 
 class Replay:

@@ -11,7 +11,7 @@ from adafruit_ticks import ticks_diff
 
 from host.export import export_status
 from host.pager import rules_pager
-from jarmo import buttons as codes
+from jarmo import app_buttons as codes
 
 _SEQUENCES = {
     b"\x1b[A": "up", b"\x1bOA": "up",

@@ -1,7 +1,7 @@
 # App: the handheld's state machine, without hardware (docs/APP.md).
 #
 #     app = App(store=None, has_display=True, tabletop=False, seed=0)
-#     app.press(button, player=0)    # one debounced button (jarmo.buttons)
+#     app.press(button, player=0)    # one debounced button (jarmo.app_buttons)
 #     app.tick(now_ms)               # wrapping int ms; bounded work
 #     app.frame, app.frame_version   # 25 RGB points, a1 = bytes 0..2
 #     app.text, app.text_version     # up to 5 lines of up to 21 characters
@@ -20,9 +20,9 @@
 # the clock, the frame and the text; and the game's flow between turns
 # (start_game, next_turn, turn_over), which menu, result and play all use.
 #
-# Saving (jarmo/storage.py, a log in flash): a game (or each game of a match)
+# Saving (jarmo/store_log.py, a log in flash): a game (or each game of a match)
 # starts with a GAME record and every completed turn appends its action
-# codes (jarmo/gamerec.py); settings are written when a value changes,
+# codes (jarmo/store_game.py); settings are written when a value changes,
 # statistics when a game is counted, a battle's win when it is seen.
 # Damage found at start-up is reported, each damaged item by name.
 
@@ -53,9 +53,9 @@ from jarmo.app_base import (
     opponent,
 )
 from jarmo.app_play import Play
+from jarmo.app_players import Human
 from jarmo.board import point
-from jarmo.players import Human
-from jarmo.storage import RESERVE
+from jarmo.store_log import RESERVE
 from jarmo.unload import forget_module
 
 # What the device imports after start-up, one module per main-loop pass, so
@@ -121,7 +121,7 @@ class App:
         self.show = None        # show(app): the main loop's, draws the LEDs now
         self.dirty = True
         self._drawn = 0
-        self._stats = None      # jarmo.stats.Stats once loaded
+        self._stats = None      # jarmo.store_stats.Stats once loaded
         self._make_states()
         self.set_game(None, None, 0, 0, False)
         # problems: what the caller found wrong before (settings.toml, saves
@@ -265,10 +265,10 @@ class App:
 
     @property
     def stats(self):
-        """The statistics (jarmo.stats.Stats), loaded on demand; with a store
+        """The statistics (jarmo.store_stats.Stats), loaded on demand; with a store
         they leave RAM at the next state change (App.goto)."""
         if self._stats is None:
-            from jarmo.stats import Stats
+            from jarmo.store_stats import Stats
             self._stats = Stats(self.store)
         return self._stats
 
@@ -281,10 +281,10 @@ class App:
         if _on_demand(old):
             self.states[old] = None         # its code leaves RAM
             forget_module(SCREENS[old * SCREEN + 1])
-        forget_module("jarmo.campaign")     # the ladder's data, or a battle's record
+        forget_module("jarmo.store_campaign")     # the ladder's data, or a battle's record
         if self.store is not None:
             self._stats = None              # read again from the store when needed
-            forget_module("jarmo.stats")
+            forget_module("jarmo.store_stats")
         if _on_demand(sid):
             self.states[sid] = _state(sid)
         self.sid = sid
@@ -330,10 +330,10 @@ class App:
         self.counted = counted
         # the game goes over the link cable (its row's needs)
         self.linked = game is not None and opponent(opp, NEEDS) & LINKED != 0
-        # who plays the side the human does not (jarmo/players.py), made
+        # who plays the side the human does not (jarmo/app_players.py), made
         # by the function its row names
         self.opponent = None if game is None else self._player(opp)
-        self.battle = -1        # the campaign's battle this game is (jarmo.campaign), or -1
+        self.battle = -1        # the campaign's battle this game is (jarmo.store_campaign), or -1
         self.states[S_PLAY] = Play()    # no timer or hint yet (app_assist)
         forget_module("jarmo.app_assist")
         self.board.read(game)
@@ -434,8 +434,8 @@ class App:
         store = self.store
         g = self.game
         if self.game_id < 0:
-            from jarmo.gamerec import start_payload
-            forget_module("jarmo.gamerec")
+            from jarmo.store_game import start_payload
+            forget_module("jarmo.store_game")
             self.game_id = store.start_game(
                 start_payload(g, self.match, opponent(self.opp, IDENT), self.human0,
                               self.battle, self.link_tag if self.linked else -1))

@@ -32,8 +32,8 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
+from jarmo.app_buttons import MENU
 from jarmo.app_play import Play, _subject, title_line
-from jarmo.buttons import MENU
 from jarmo.notation import action_text
 
 _DIM_RED = const(0x500000)

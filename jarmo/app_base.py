@@ -81,8 +81,8 @@ HINT = const(16)
 # docs; an AI's is "AI " and the jarmo.ai level it plays, and --opponent
 # takes its last word; shown as "Versus: AI level 4", <= 20 characters);
 # the module and the function there that make its player (the interface of
-# jarmo/players.py) from the App and the row's id; its id, the byte saved
-# games (jarmo/gamerec.py) and statistics (jarmo/stats.py) keep, fixed
+# jarmo/app_players.py) from the App and the row's id; its id, the byte saved
+# games (jarmo/store_game.py) and statistics (jarmo/store_stats.py) keep, fixed
 # whatever the row's place and never given to another kind (0 two at the
 # table, 1 + n the AI level n); and its needs: LINKED, offered only on a
 # board with a link cable, and its games go over the link (jarmo/link.py).
@@ -91,13 +91,13 @@ HINT = const(16)
 OPP = const(5)
 LINKED = const(1)
 OPPONENTS = (
-    "human", "jarmo.players", "human", 0, 0,
-    "AI random", "jarmo.players", "ai", 1, 0,
-    "AI greedy", "jarmo.players", "ai", 2, 0,
-    "AI level 2", "jarmo.players", "ai", 3, 0,
-    "AI level 3", "jarmo.players", "ai", 4, 0,
-    "AI level 4", "jarmo.players", "ai", 5, 0,
-    "Link", "jarmo.players", "linked", 6, LINKED,
+    "human", "jarmo.app_players", "human", 0, 0,
+    "AI random", "jarmo.app_players", "ai", 1, 0,
+    "AI greedy", "jarmo.app_players", "ai", 2, 0,
+    "AI level 2", "jarmo.app_players", "ai", 3, 0,
+    "AI level 3", "jarmo.app_players", "ai", 4, 0,
+    "AI level 4", "jarmo.app_players", "ai", 5, 0,
+    "Link", "jarmo.app_players", "linked", 6, LINKED,
 )
 LABEL = const(0)        # the fields of an opponent's row
 MAKER = const(1)        # the module; its function follows
@@ -218,7 +218,7 @@ class State:
         """App.goto leaves: let go of what only this visit needed (RAM)."""
 
     def press(self, app, b, player):
-        """Button b (jarmo.buttons) from seat player (0, or 1 at a tabletop
+        """Button b (jarmo.app_buttons) from seat player (0, or 1 at a tabletop
         build), once per debounced press; may change state with app.goto."""
 
     def tick(self, app):

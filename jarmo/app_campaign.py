@@ -1,7 +1,7 @@
 # Campaign screen: the ladder of battles, where you stand, and the start of a battle.
 #
 # Imported when the screen opens and forgotten when it closes (App.goto), with
-# jarmo.campaign, so the ladder costs RAM only while it is shown. NEXT (DOWN,
+# jarmo.store_campaign, so the ladder costs RAM only while it is shown. NEXT (DOWN,
 # RIGHT) and PREV (UP, LEFT) step through the battles, PREV on the first one,
 # BACK and MENU go back to the menu; SELECT starts an open battle as a saved
 # game that remembers its battle (app.battle), or says what opens a locked
@@ -17,9 +17,9 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import S_MENU, SIDE_WORDS, State, opponent, opponent_row
-from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
-from jarmo.campaign import BATTLES, Progress
+from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
+from jarmo.store_campaign import BATTLES, Progress
 
 WON = const(0x009E73)       # Okabe-Ito bluish green
 OPEN = const(0xC8C8C8)      # breathes

@@ -20,8 +20,8 @@
 
 from jarmo import app_view as V
 from jarmo.app_base import HELP, S_AI, S_MENU, S_PLAY, State, expansions, wrap
+from jarmo.app_buttons import DOWN, LEFT, NEXT, PREV, RIGHT, UP
 from jarmo.board import point
-from jarmo.buttons import DOWN, LEFT, NEXT, PREV, RIGHT, UP
 from jarmo.rulesets import RULE_SETS
 
 # (title, pages): the general sections, a section per rule set (its

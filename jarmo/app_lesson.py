@@ -22,8 +22,8 @@ except ImportError:
 from jarmo import app_turn as T
 from jarmo import app_view as V
 from jarmo.app_base import S_MENU, State, wrap
+from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.board import NAMES
-from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
 from jarmo.notation import parse_action
 

@@ -20,7 +20,7 @@ from jarmo.app_base import (
     expansions,
     linked_row,
 )
-from jarmo.buttons import BACK, MENU, PREV
+from jarmo.app_buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
 from jarmo.linkplay import NOTES as LINK_NOTES
 from jarmo.linkplay import lean

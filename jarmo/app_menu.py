@@ -53,11 +53,11 @@ from jarmo.app_base import (
     plays_ai,
     takes_expansions,
 )
-from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
+from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
 from jarmo.game import Game
 from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS as RULES
-from jarmo.storage import R_SETTINGS
+from jarmo.store_log import R_SETTINGS
 
 # The items as the menu lists them (their LEDs in the LED-only menu:
 # app_base.ITEMS; values light at most a1..c2).

@@ -16,8 +16,8 @@ except ImportError:
 from jarmo import app_turn as T
 from jarmo import app_view as V
 from jarmo.app_base import S_AI, S_MENU, S_PLAY, SIDE_WORDS, State, opponent, wrap
+from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.board import NAMES, SIDE_NAMES
-from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 
 _AI_DELAY = const(400)      # ms between the AI's actions, and before the first
 _FLASH = const(600)         # ms of a capture or refusal strobe
@@ -540,7 +540,7 @@ def _describe(app, c):
 
 # ------------------------------------------------------------ AI turn
 
-# The other side's turn, played by app.opponent (jarmo/players.py: the AI
+# The other side's turn, played by app.opponent (jarmo/app_players.py: the AI
 # thinking in slices, or a linked board): its answer's actions are played
 # one at a time, _AI_DELAY apart. enter() gives it the position.
 class Ai(State):

@@ -11,8 +11,8 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import IDENT, NEW, S_CAMPAIGN, S_MENU, S_RESULT, State, opponent
+from jarmo.app_buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.board import SIDE_NAMES
-from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.unload import forget_module
 
 _CELEBRATE = const(3000)    # ms of the end-of-game animation
@@ -84,7 +84,7 @@ class Notice(State):
 
 # The end of a game (its final position is saved): counted in the statistics
 # when `record`, then 3 s of celebration. The count takes a pass of its own
-# (tick, never the pass of the game's last turn): it imports jarmo.stats and
+# (tick, never the pass of the game's last turn): it imports jarmo.store_stats and
 # loads the statistics (20 to 45 ms on the Pico; they leave RAM at every
 # state change). A button ends the celebration in tick() too, after the
 # count, so a press in the count's pass cannot add work to it. A win sets app.celebrate to the
@@ -153,7 +153,7 @@ class ResultScreen(State):
 
     def enter(self, app, arg):
         if app.battle >= 0:
-            from jarmo.campaign import record_battle
+            from jarmo.store_campaign import record_battle
             record_battle(app)
         self.page = 0
         self.t0 = app.now

@@ -22,7 +22,7 @@ from jarmo.app_base import (
 )
 from jarmo.board import SIDE_NAMES
 from jarmo.game import EXPANSIONS, RULE_SETS
-from jarmo.storage import R_GAME, R_SETTINGS
+from jarmo.store_log import R_GAME, R_SETTINGS
 from jarmo.unload import forget_module
 
 
@@ -61,8 +61,8 @@ def _load_game(app, problems):
     if saved is None:
         return
     gid, start, codes = saved
-    from jarmo.gamerec import link_tag, load
-    forget_module("jarmo.gamerec")
+    from jarmo.store_game import link_tag, load
+    forget_module("jarmo.store_game")
     try:
         # turns damaged on flash (reported by the store): the game as far as it replays
         game, match, ident, human, battle = load(start, codes, 255,
@@ -77,7 +77,7 @@ def _load_game(app, problems):
     app.link_tag = link_tag(start)
     app.set_game(game, match, opp, human, app.stats.counted == gid, gid)
     if battle >= 0 and match is None and ident:
-        app.battle = battle         # a campaign battle (jarmo.campaign; checked when recorded)
+        app.battle = battle         # a campaign battle (jarmo.store_campaign; checked when recorded)
     if R_GAME in store.damaged:
         app.game_id = -1            # saved again as far as it replayed
         app.save()
@@ -96,7 +96,7 @@ def _finished(app, linked):
     if linked:
         return
     if app.battle >= 0:
-        from jarmo.campaign import record_battle
+        from jarmo.store_campaign import record_battle
         record_battle(app)
     m = app.match
     if m is not None and not m.over():

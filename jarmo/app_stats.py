@@ -2,7 +2,7 @@
 #
 # Imported when the menu's Statistics opens and forgotten when it closes
 # (App.goto), like How to play: it costs RAM only while it is shown. The
-# counts themselves are jarmo.stats' (app.stats).
+# counts themselves are jarmo.store_stats' (app.stats).
 
 try:
     from micropython import const
@@ -12,9 +12,9 @@ except ImportError:
 
 from jarmo import app_view as V
 from jarmo.app_base import IDENT, OPPONENT, RULE, S_MENU, STATS, State, opponent, opponent_row
-from jarmo.buttons import BACK, LEFT, MENU, PREV, UP
+from jarmo.app_buttons import BACK, LEFT, MENU, PREV, UP
 from jarmo.game import RULE_SETS
-from jarmo.stats import OLD
+from jarmo.store_stats import OLD
 
 _YOURS = const(0xF0E442)    # your wins against the AI (yellow)
 _THEIRS = const(0xCC79A7)   # the AI's wins (reddish purple)
@@ -25,7 +25,7 @@ _THEIRS = const(0xCC79A7)   # the AI's wins (reddish purple)
 class StatsScreen(State):
     def __init__(self):
         self.rules = 1          # index into RULE_SETS
-        self.opp = 0            # opponent key (jarmo.stats: the opponent's id)
+        self.opp = 0            # opponent key (jarmo.store_stats: the opponent's id)
 
     def enter(self, app, arg):
         self.rules = app.settings[0]

@@ -1,5 +1,5 @@
 # Checksums: Adler-32 for the text saves and exports (jarmo.save), CRC-16 for
-# the store's records (jarmo.storage).
+# the store's records (jarmo.store_log).
 #
 # Adler-32 kept in small integers, so on the microcontroller it allocates
 # nothing per byte (a 32-bit multiply-and-mask hash would make a big int for

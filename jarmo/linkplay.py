@@ -6,7 +6,7 @@
 # pass it tells the link the running game (if it is a linked one), polls it,
 # and puts a change of its status on the display (app.msg) and the LEDs
 # (red corners blinking while it is down). Player is the opponent kind of a
-# linked game (jarmo/players.py's interface): it answers with the other
+# linked game (jarmo/app_players.py's interface): it answers with the other
 # board's actions.
 #
 # A linked game is over only when both boards hold its last action. A

@@ -1,6 +1,6 @@
 # Save: the text form of a game and of a match (exports, the simulator's
 # replays, older versions' saves). Imported only when a text is made or
-# read; the device keeps its games as records (jarmo/gamerec.py).
+# read; the device keeps its games as records (jarmo/store_game.py).
 #
 # A save lists the rules and the actions played, so loading replays them
 # through the rules (a save can never hold an impossible position), and ends

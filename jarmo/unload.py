@@ -4,7 +4,7 @@
 
 
 def forget_module(name):
-    """Forget a module ("jarmo.stats") so its code can be collected
+    """Forget a module ("jarmo.store_stats") so its code can be collected
     (MicroPython RAM): out of sys.modules and off its package."""
     import sys
     mod = sys.modules.pop(name, None)

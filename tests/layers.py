@@ -9,7 +9,7 @@ app layer its own modules import only from lower steps of APP_STEPS.
 # The app layer's own order, lowest first; modules on one step do not
 # import each other (a state goes to another with App.goto).
 APP_STEPS = (
-    ("app_base", "buttons", "players"),
+    ("app_base", "app_buttons", "app_players"),
     ("app_view",),
     ("app_turn", "app_legend", "app_end"),
     ("app_play",),
@@ -24,8 +24,8 @@ LAYERS = {
     "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
                    "game", "match", "save", "unload")),
     "ai": (("rules",), ("ai", "evaluation")),
-    "saves": (("rules",), ("flashfile", "storage", "logread", "compaction", "gamerec", "stats",
-                           "campaign", "legacy")),
+    "saves": (("rules",), ("store_flash", "store_log", "store_read", "store_compact", "store_game", "store_stats",
+                           "store_campaign", "store_legacy")),
     "link": (("rules",), ("link",)),
     "app": (("rules", "ai", "saves", "link"),
             ("linkplay",)

@@ -11,7 +11,7 @@ from hardware import profiles
 from host import blinka, view
 from jarmo import app as A
 from jarmo import app_base as B
-from jarmo.buttons import SELECT
+from jarmo.app_buttons import SELECT
 from tests.app.drive import Clock, new_game, play
 from tools import deploy
 

@@ -73,9 +73,9 @@ def test_heap_option_is_accepted():
 def test_import_jarmo_buttons_and_mem_alloc_is_int():
     rc, out, err = mp.run_micropython([
         "import gc; gc.collect()",
-        "import jarmo.buttons",
+        "import jarmo.app_buttons",
         "gc.collect(); m = gc.mem_alloc(); print(type(m).__name__, m > 0)",
-        "print(jarmo.buttons.code('Select') == jarmo.buttons.SELECT)",
+        "print(jarmo.app_buttons.code('Select') == jarmo.app_buttons.SELECT)",
     ])
     assert (rc, out) == (0, "int True\nTrue\n"), err
 

@@ -16,7 +16,7 @@ FEATURES = ("SCORED", "MARKS", "BAN", "TIES_STAND", "CAMP_SAFE", "GUARDS_STAY", 
             "TAKEN_HELD", "ONE_ACTION", "NO_EXPANSIONS")
 # Modules where a rule set's name is data (a battle's rule set, the lesson's
 # game, a default argument), not a test of which rule set is played.
-NAMES_AS_DATA = ("rulesets.py", "campaign.py")
+NAMES_AS_DATA = ("rulesets.py", "store_campaign.py")
 
 
 def test_each_feature_is_its_own_bit():

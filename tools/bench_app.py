@@ -20,7 +20,7 @@ from tests.micropython import mp  # noqa: E402
 VERSUS_AI = [
     "app = None",
     "gc.collect()",
-    "from jarmo.app import App\nfrom jarmo.storage import Store\napp = App(store=Store(flash))\napp.tick(0)\n"
+    "from jarmo.app import App\nfrom jarmo.store_log import Store\napp = App(store=Store(flash))\napp.tick(0)\n"
     "app.new_game(rules='standard', opponent='greedy')\n"
     "app.press(SELECT); app.tick(100); app.press(SELECT)\n"
     "for t in range(200, 4000, 16): app.tick(t)\n",

@@ -5,10 +5,10 @@
     python tools/bench_flash.py --device --games 30 --firmware PATH
     python tools/bench_flash.py --compaction     # the compaction's pass, every board, both firmwares
 
-The store (jarmo/storage.py) keeps everything in microcontroller.nvm, one
+The store (jarmo/store_log.py) keeps everything in microcontroller.nvm, one
 4 KB sector, and the CIRCUITPY drive is never written. Host: games of every
 rule set against the greedy AI (two humans' turns picked at random) on the
-flash model jarmo.flashfile.Flash, which behaves as nvm on an RP2040:
+flash model jarmo.store_flash.Flash, which behaves as nvm on an RP2040:
 erases, page programs and bytes per turn and per game. Device: games
 against the greedy AI through the Pico's buttons, the harness counting
 every sector erase of the whole flash (tests/device/flash.mjs) and the
@@ -56,9 +56,9 @@ def projection(erases, games, turns):
 
 def host(games):
     from jarmo.app import App
-    from jarmo.flashfile import Flash
     from jarmo.rng import Rng
-    from jarmo.storage import Store
+    from jarmo.store_flash import Flash
+    from jarmo.store_log import Store
     from tests.app.drive import Clock, new_game, play
 
     flash = Flash()
@@ -84,7 +84,7 @@ def host(games):
         clock.run(100)                                          # the compaction's pass, if due
         programmed = flash.programs
     per100, years = projection(flash.erases, games, turns)
-    print("Flash wear, host model of nvm (jarmo/flashfile.py): %d games against the greedy AI, "
+    print("Flash wear, host model of nvm (jarmo/store_flash.py): %d games against the greedy AI, "
           "%d turns (%.1f a game)" % (games, turns, turns / games))
     print("  sector erases (compactions): %d, one every %.1f games" % (
         flash.erases, games / flash.erases if flash.erases else float("inf")))

@@ -15,7 +15,7 @@ holds only the game's data.  CircuitPython's version string ends in
 code.py, boot.py and settings.toml.
 
 Two small patches (SOURCE_PATCHES) give the game's log two flash sectors
-where stock CircuitPython has one (jarmo/storage.py, docs/SAVES.md):
+where stock CircuitPython has one (jarmo/store_log.py, docs/SAVES.md):
 microcontroller.nvm is 8 KB, taken from the end of the firmware area
 (1020 KB -> 1016 KB), so the CIRCUITPY drive starts where it did (1 MB);
 and a write to nvm over used bytes erases only the 4 KB sector it falls

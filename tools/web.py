@@ -152,7 +152,7 @@ def firmware_files(firmware=None):
 def page_config(boards):
     """What the page's scripts need to know: the profiles and which boards have firmware."""
     from hardware import profiles
-    from jarmo.buttons import NAMES
+    from jarmo.app_buttons import NAMES
     out = {"profiles": {}, "firmware": sorted(boards), "buttons": list(NAMES)}
     for name, p in profiles.PROFILES.items():
         out["profiles"][name] = {

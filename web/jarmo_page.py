@@ -6,7 +6,7 @@ board, and nothing in jarmo/ is here for the page's sake.
 Fast mode:
 
     h = Handheld("host", nvm_hex, seed)   # the App over a 4 KB sector kept by the page
-    h.press(button, player)               # jarmo.buttons codes, seat 0/1
+    h.press(button, player)               # jarmo.app_buttons codes, seat 0/1
     h.tap(point)                          # a point of the board tapped (0..24, a1 first)
     busy = h.tick(now_ms)                 # True while an AI thinks: tick again soon
     h.update()                            # JSON of what changed, or ""
@@ -33,15 +33,15 @@ from host.colour import perceived
 from host.view import led_meaning
 from jarmo.app import App
 from jarmo.app_base import S_PLAY
-from jarmo.buttons import DOWN, NEXT, RIGHT, SELECT, UP
-from jarmo.flashfile import Flash
-from jarmo.storage import Store
+from jarmo.app_buttons import DOWN, NEXT, RIGHT, SELECT, UP
+from jarmo.store_flash import Flash
+from jarmo.store_log import Store
 
 SECTOR = 4096       # microcontroller.nvm on an RP2040: the App's whole store
 
 
 class StoredFlash(Flash):
-    """The store's 4 KB sector, as microcontroller.nvm behaves (jarmo/flashfile.py);
+    """The store's 4 KB sector, as microcontroller.nvm behaves (jarmo/store_flash.py);
     `changed` tells the page that it should keep the bytes (localStorage)."""
 
     def __init__(self, data=None):

@@ -5,7 +5,7 @@ import { FastMode } from './fast.js';
 import { DeviceMode } from './device.js';
 
 const config = JSON.parse(document.getElementById('config').textContent);
-const BUTTONS = config.buttons; // jarmo/buttons.py NAMES: the code of a button is its index
+const BUTTONS = config.buttons; // jarmo/app_buttons.py NAMES: the code of a button is its index
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 

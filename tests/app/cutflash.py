@@ -1,6 +1,6 @@
 """A flash sector whose power can be cut in the middle of any program or erase.
 
-CutFlash behaves as jarmo.flashfile.Flash (CircuitPython's nvm on an RP2040:
+CutFlash behaves as jarmo.store_flash.Flash (CircuitPython's nvm on an RP2040:
 writes into erased bytes are page programs, others erase the sector and
 program it back). ``cut_after(n)``: the n+1-th page program or erase is torn
 and raises PowerCut. A torn program clears only some of the bits it should
@@ -12,8 +12,8 @@ nvm). After the cut every write raises PowerCut until
 MicroPython too.
 """
 
-from jarmo.flashfile import Flash
 from jarmo.rng import Rng
+from jarmo.store_flash import Flash
 
 
 class PowerCut(Exception):

@@ -6,8 +6,8 @@ MicroPython too.
 
 from jarmo import app_turn as T
 from jarmo.app_base import TICKS_MASK
+from jarmo.app_buttons import DOWN, LEFT, NEXT, RIGHT, SELECT, UP
 from jarmo.board import point
-from jarmo.buttons import DOWN, LEFT, NEXT, RIGHT, SELECT, UP
 from jarmo.notation import parse_action
 
 

@@ -27,10 +27,10 @@ benchmark tools/bench_link.py runs it too.
 """
 
 from jarmo.app import App
-from jarmo.buttons import SELECT
+from jarmo.app_buttons import SELECT
 from jarmo.game import RULE_SETS
 from jarmo.rng import Rng
-from jarmo.storage import Store
+from jarmo.store_log import Store
 from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import menu_to, picks
 from tests.core.linkwire import wire
@@ -227,7 +227,7 @@ class Campaign:
             board.press(SELECT, now)
 
     def _goto(self, board, c):
-        from jarmo.buttons import NEXT
+        from jarmo.app_buttons import NEXT
         for _ in range(40):
             app = board.app
             if app is None or app.board.cursor == c:

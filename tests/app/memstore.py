@@ -1,8 +1,8 @@
-"""An in-memory store for the app tests: the real jarmo.storage.Store on a
-flash sector kept in RAM (jarmo.flashfile.Flash). Runs under MicroPython too."""
+"""An in-memory store for the app tests: the real jarmo.store_log.Store on a
+flash sector kept in RAM (jarmo.store_flash.Flash). Runs under MicroPython too."""
 
-from jarmo.flashfile import Flash
-from jarmo.storage import Store
+from jarmo.store_flash import Flash
+from jarmo.store_log import Store
 
 
 def MemoryStore(flash=None):

@@ -1,4 +1,4 @@
-"""Saves in the formats older versions wrote on the drive (read by jarmo/legacy.py).
+"""Saves in the formats older versions wrote on the drive (read by jarmo/store_legacy.py).
 
 Two slot files a name, ``name.0`` and ``name.1``, each holding one record
 ("JARMO2 <sequence> <length> <adler32>", the body, "END <sequence>", zero

@@ -5,7 +5,7 @@ for a capture, the white strobe again each 1.5 s."""
 
 from jarmo import app_view as V
 from jarmo.app import App
-from jarmo.buttons import NEXT
+from jarmo.app_buttons import NEXT
 from tests.app.drive import Clock, new_game, play, wait_state
 from tests.app.memstore import MemoryStore
 

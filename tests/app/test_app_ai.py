@@ -3,7 +3,7 @@
 from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.app_base import IDENT, OPP, OPPONENTS, S_AI, opponent
-from jarmo.buttons import MENU, SELECT
+from jarmo.app_buttons import MENU, SELECT
 from tests.app.drive import Clock, Rand, new_game, play, play_out, result_said, set_option, wait_state
 from tests.app.memstore import MemoryStore
 

@@ -8,7 +8,7 @@ with the same game.
 """
 
 from jarmo.app import App
-from jarmo.buttons import BACK, SELECT
+from jarmo.app_buttons import BACK, SELECT
 from tests.app.drive import Clock, menu_to, new_game, play, set_option
 from tests.app.memstore import MemoryStore, reboot
 from tests.core.linkwire import wire
@@ -208,8 +208,8 @@ def test_the_other_board_s_menu_says_a_game_is_offered_until_it_is_taken():
 
 def test_a_linked_game_is_saved_with_its_tag():
     from jarmo.game import Game
-    from jarmo.gamerec import link_tag, load, start_payload
     from jarmo.match import Match
+    from jarmo.store_game import link_tag, load, start_payload
     m = Match("standard", 2)
     m.game.play_code(m.game.legal_codes()[0])
     start = start_payload(m.game, m, 6, 1, -1, 0xBEEF)

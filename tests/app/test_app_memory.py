@@ -14,7 +14,7 @@ figures.
 
 import re
 
-# The app in play, its store's code included (jarmo/storage.py, about
+# The app in play, its store's code included (jarmo/store_log.py, about
 # 7 KB; its compaction is loaded only between games; the flash sector itself
 # is the device's nvm, outside the heap). The guard keeps a game with the
 # move timer on within the Pico's budget: at 42.7 KB here, the emulated Pico
@@ -33,16 +33,16 @@ BASE = [
     "gc.collect(); start = gc.mem_alloc()",
     "from jarmo import Game, Match",
     "import jarmo.ai, jarmo.explain",
-    "from jarmo.flashfile import Flash",
+    "from jarmo.store_flash import Flash",
     "flash = Flash()   # the device's nvm is outside the heap",
-    "from jarmo.buttons import NEXT, PREV, SELECT, MENU",
+    "from jarmo.app_buttons import NEXT, PREV, SELECT, MENU",
     "gc.collect()",
     "gc.collect(); base = gc.mem_alloc()",
 ]
 
 PLAY = [
     "from jarmo.app import App, PRELOAD\n"
-    "from jarmo.storage import Store\n"
+    "from jarmo.store_log import Store\n"
     "app = App(store=Store(flash))\n"
     "for name in PRELOAD: __import__(name)\n"
     "app.tick(0)\n"

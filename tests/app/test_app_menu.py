@@ -6,7 +6,7 @@ from jarmo import app_base as B
 from jarmo import app_menu as M
 from jarmo import app_view as V
 from jarmo.app import App
-from jarmo.buttons import BACK, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
+from jarmo.app_buttons import BACK, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from tests.app.drive import Clock, Rand, menu_to, new_game, play_out, set_option, wait_state
 from tests.app.memstore import MemoryStore
 

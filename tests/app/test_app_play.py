@@ -4,8 +4,8 @@ from jarmo import app_turn as T
 from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.app_base import S_PLAY
+from jarmo.app_buttons import BACK, DOWN, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.board import point
-from jarmo.buttons import BACK, DOWN, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from tests.app.drive import Clock, Rand, goto, joy_to, new_game, play, play_out, wait_state
 from tests.app.memstore import MemoryStore
 

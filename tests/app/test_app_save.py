@@ -1,9 +1,9 @@
 """Saving after every turn, resuming, damaged saves, power cuts."""
 
 from jarmo.app import App
-from jarmo.buttons import MENU, NEXT, SELECT
-from jarmo.flashfile import Flash
-from jarmo.storage import R_CAMPAIGN, R_GAME, R_SETTINGS, R_STATS, Store
+from jarmo.app_buttons import MENU, NEXT, SELECT
+from jarmo.store_flash import Flash
+from jarmo.store_log import R_CAMPAIGN, R_GAME, R_SETTINGS, R_STATS, Store
 from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import Clock, Rand, choose, new_game, play, play_out, result_said, wait_state
 from tests.app.memstore import MemoryStore, reboot
@@ -13,7 +13,7 @@ def saved_history(store):
     saved = reboot(store).game()
     if saved is None:
         return None
-    from jarmo.gamerec import load
+    from jarmo.store_game import load
     return load(saved[1], saved[2], 5)[0].history()
 
 
@@ -269,7 +269,7 @@ def test_recover_after_a_memory_error_resumes_the_last_save():
     assert app.states[S_PLAY] is not turn and app.states[S_PLAY].sel == -1
     assert app.opponent.search is None and app.opp == 2  # the AI is made again at its turn
     assert "jarmo.app_start" not in sys.modules     # start-up code used once, forgotten
-    assert "jarmo.gamerec" not in sys.modules
+    assert "jarmo.store_game" not in sys.modules
     play(clock, app.game.legal()[0])
     wait_state(clock, "play")
     assert len(app.game.history()) == len(history) + 2

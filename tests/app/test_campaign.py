@@ -3,12 +3,12 @@ and its screen driven through the buttons only."""
 
 from jarmo.ai import LEVELS, Player
 from jarmo.app import App
+from jarmo.app_buttons import BACK, MENU, NEXT, PREV, SELECT
 from jarmo.app_campaign import LOCKED, WON, describe
-from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
-from jarmo.campaign import BATTLES, Progress, human_turns
 from jarmo.game import EXPANSIONS, RULE_SETS, Game
 from jarmo.notation import action_text
-from jarmo.storage import R_CAMPAIGN, Store
+from jarmo.store_campaign import BATTLES, Progress, human_turns
+from jarmo.store_log import R_CAMPAIGN, Store
 from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import Clock, menu_to, play, wait_state
 from tests.app.memstore import MemoryStore, reboot
@@ -170,7 +170,7 @@ def test_battle_one_is_played_saved_with_its_battle_and_won_opens_battle_two():
     clock.press(SELECT)                             # battle 1: classic against AI random
     assert app.state in ("play", "ai")
     assert app.game.rules == "classic" and app.opp == 1 and app.battle == 0
-    assert reboot(store).game()[1][7] == 0        # saved with its battle (jarmo/gamerec.py)
+    assert reboot(store).game()[1][7] == 0        # saved with its battle (jarmo/store_game.py)
     # a power-off in the battle: it resumes as that battle
     again = App(store=reboot(store))
     assert again.battle == 0 and again.text[0] == "Saved game found"

@@ -1,8 +1,8 @@
-"""jarmo.flashfile: a flash sector in a file, as nvm behaves (the store on a
+"""jarmo.store_flash: a flash sector in a file, as nvm behaves (the store on a
 PC, and on a board without a usable nvm)."""
 
-from jarmo.flashfile import FileNvm, Flash
-from jarmo.storage import R_SETTINGS, Store
+from jarmo.store_flash import FileNvm, Flash
+from jarmo.store_log import R_SETTINGS, Store
 
 
 def test_a_new_file_is_an_erased_sector_and_keeps_what_is_written(tmp_path):

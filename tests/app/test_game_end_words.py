@@ -6,7 +6,7 @@ import pytest
 
 from jarmo import Game
 from jarmo.app import App
-from jarmo.buttons import NEXT, SELECT
+from jarmo.app_buttons import NEXT, SELECT
 from tests.app.drive import Clock, goto, picks, play, wait_state
 from tests.app.memstore import MemoryStore
 

@@ -4,7 +4,7 @@ import sys
 
 from jarmo.app import App
 from jarmo.app_base import HELP, S_MENU, wrap
-from jarmo.buttons import BACK, MENU, NEXT, PREV, SELECT
+from jarmo.app_buttons import BACK, MENU, NEXT, PREV, SELECT
 from tests.app.drive import Clock, menu_to, set_option
 
 

@@ -1,5 +1,5 @@
 """Saves that older versions left on the drive are imported once into the
-log (jarmo/legacy.py), and the drive is only read."""
+log (jarmo/store_legacy.py), and the drive is only read."""
 
 import json
 import os
@@ -7,10 +7,10 @@ import os
 from hardware.flash import open_store
 from jarmo import Game
 from jarmo.app import App
-from jarmo.campaign import Progress
 from jarmo.match import Match
-from jarmo.stats import Stats
-from jarmo.storage import R_IMPORTED
+from jarmo.store_campaign import Progress
+from jarmo.store_log import R_IMPORTED
+from jarmo.store_stats import Stats
 from tests.app.oldsaves import game_text, single, write_slots
 
 

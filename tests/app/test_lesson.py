@@ -2,10 +2,10 @@
 
 from jarmo.app import App
 from jarmo.app_base import wrap
+from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.app_lesson import SCRIPT, STEPS
 from jarmo.app_view import HINT_COLOUR
 from jarmo.board import point
-from jarmo.buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.game import Game
 from tests.app.drive import Clock, menu_to, new_game, play
 from tests.app.memstore import MemoryStore, reboot

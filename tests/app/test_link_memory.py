@@ -16,7 +16,7 @@ GAME_BUDGET = 14 * 1024         # a linked game over the same game between two a
 BASE = [
     "import gc",
     "from jarmo import Game",
-    "from jarmo.buttons import NEXT, SELECT, MENU",
+    "from jarmo.app_buttons import NEXT, SELECT, MENU",
     "gc.collect()",
     "gc.collect(); base = gc.mem_alloc()",
 ]
@@ -55,8 +55,8 @@ def test_the_protocol_module_and_a_link_fit_in_a_few_kb(micropython):
 
 GAMES = [
     "from jarmo.app import App\n"
-    "from jarmo.flashfile import Flash\n"
-    "from jarmo.storage import Store\n"
+    "from jarmo.store_flash import Flash\n"
+    "from jarmo.store_log import Store\n"
     "class Silent:\n"
     "    def readinto(self, buf): return 0\n"
     "    def write(self, data): pass\n"

@@ -13,7 +13,7 @@ from tests.app.test_app_memory import BASE
 
 MODES = [
     "from jarmo.app import App, PRELOAD\n"
-    "from jarmo.storage import Store\napp = App(store=Store(flash))\n"
+    "from jarmo.store_log import Store\napp = App(store=Store(flash))\n"
     "for name in PRELOAD: __import__(name)\n"
     "app.tick(0)",
     # a standard game first (its board tables are shared by every game: the

@@ -1,4 +1,4 @@
-"""Who plays a side is a player (jarmo/players.py): the app asks it for its
+"""Who plays a side is a player (jarmo/app_players.py): the app asks it for its
 turn's action codes and names it by its name, whatever kind it is. An
 opponent is a row of app_base.OPPONENTS: a made-up kind added as a row is
 offered, played, saved and counted as itself."""
@@ -10,9 +10,9 @@ import pytest
 from jarmo import app_base as B
 from jarmo.app import App
 from jarmo.app_base import S_AI
-from jarmo.buttons import SELECT
+from jarmo.app_buttons import SELECT
+from jarmo.app_players import Ai, Human
 from jarmo.linkplay import Player as LinkPlayer
-from jarmo.players import Ai, Human
 from tests.app.drive import Clock, Rand, menu_to, new_game, play, play_out, set_option, told, wait_state
 from tests.app.memstore import MemoryStore, reboot
 

@@ -1,7 +1,7 @@
-"""jarmo.stats: counts and percentages per rule set, persisted."""
+"""jarmo.store_stats: counts and percentages per rule set, persisted."""
 
-from jarmo.stats import OLD, Stats, percent, row
-from jarmo.storage import R_STATS
+from jarmo.store_log import R_STATS
+from jarmo.store_stats import OLD, Stats, percent, row
 from tests.app.memstore import MemoryStore, reboot
 
 

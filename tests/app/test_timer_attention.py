@@ -6,7 +6,7 @@ change of Timer in the menu applies when the player goes back to the game."""
 from types import SimpleNamespace
 
 from jarmo.app import App
-from jarmo.buttons import BACK, MENU, NEXT
+from jarmo.app_buttons import BACK, MENU, NEXT
 from tests.app.drive import Clock, menu_to, set_option
 from tests.app.memstore import MemoryStore, reboot
 from tests.app.test_timer_hint import seconds_shown, start

@@ -2,9 +2,9 @@
 
 from jarmo.app import App
 from jarmo.app_base import S_PLAY
+from jarmo.app_buttons import MENU, NEXT, SELECT
 from jarmo.app_view import HINT_COLOUR
 from jarmo.board import point
-from jarmo.buttons import MENU, NEXT, SELECT
 from jarmo.notation import parse_action
 from tests.app.drive import Clock, menu_to, new_game, play, set_option, wait_state
 from tests.app.memstore import MemoryStore

@@ -6,8 +6,8 @@ found by playing seeded random games with the rules core.
 """
 
 from jarmo.app import App
+from jarmo.app_buttons import SELECT
 from jarmo.board import point
-from jarmo.buttons import SELECT
 from tests.app.drive import Clock, goto, joy_to, play, told
 
 
@@ -254,7 +254,7 @@ def test_the_title_names_the_opponent_and_the_campaign_battle():
         assert app.text[0] == title, app.text
     app = App(store=MemoryStore())
     clock = Clock(app)
-    from jarmo.buttons import SELECT
+    from jarmo.app_buttons import SELECT
     from tests.app.drive import menu_to
     menu_to(clock, "Campaign")
     clock.press(SELECT)

@@ -4,10 +4,10 @@ so the same tests run under pytest and under MicroPython (tests/micropython).
 
 from jarmo import app_view as V
 from jarmo.app import App
+from jarmo.app_buttons import SELECT
 from jarmo.board import point
-from jarmo.buttons import SELECT
-from jarmo.stats import Stats, percent
-from jarmo.storage import R_GAME, Store
+from jarmo.store_log import R_GAME, Store
+from jarmo.store_stats import Stats, percent
 from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import Clock, Rand, goto, joy_to, new_game, play, play_out, wait_state
 from tests.app.memstore import MemoryStore, reboot

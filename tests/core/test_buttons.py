@@ -1,10 +1,10 @@
-"""jarmo.buttons: the codes shared by the app and the hardware.
+"""jarmo.app_buttons: the codes shared by the app and the hardware.
 
 Plain functions and asserts only: runs under pytest and under MicroPython.
 """
 
-from jarmo import buttons
-from jarmo.buttons import BACK, MENU, NAMES, NEXT, SELECT, code
+from jarmo import app_buttons as buttons
+from jarmo.app_buttons import BACK, MENU, NAMES, NEXT, SELECT, code
 
 
 def test_select_by_name():

@@ -1,13 +1,13 @@
 """The store: an append-only log of records in a 4 KB flash sector (of one or two).
 
 Plain functions and asserts: they run under MicroPython too. The flash is
-jarmo.flashfile.Flash, which behaves as CircuitPython's nvm on an RP2040
+jarmo.store_flash.Flash, which behaves as CircuitPython's nvm on an RP2040
 (programs into erased bytes, an erase for anything else); CutFlash cuts the
 power in the middle of any program or erase.
 """
 
-from jarmo.flashfile import Flash
-from jarmo.storage import (
+from jarmo.store_flash import Flash
+from jarmo.store_log import (
     R_CAMPAIGN,
     R_IMPORTED,
     R_SETTINGS,

@@ -387,7 +387,7 @@ class Device:
         return bytes.fromhex(reply["hex"])
 
     def nvm(self):
-        """microcontroller.nvm now (the game's log, jarmo/storage.py): 4 KiB on
+        """microcontroller.nvm now (the game's log, jarmo/store_log.py): 4 KiB on
         stock CircuitPython, 8 KiB on Jarmo's firmware (nvm_size)."""
         return self.read_flash(NVM_END - self.nvm_size, self.nvm_size)
 

@@ -150,9 +150,9 @@ def settings_nvm(**values):
     side, games, bright, timer, timeout, hints). Boot a board with it to
     start from those settings."""
     from jarmo.app_base import DEFAULT_SETTINGS
-    from jarmo.flashfile import Flash
-    from jarmo.legacy import SETTING_KEYS
-    from jarmo.storage import R_IMPORTED, R_SETTINGS, Store
+    from jarmo.store_flash import Flash
+    from jarmo.store_legacy import SETTING_KEYS
+    from jarmo.store_log import R_IMPORTED, R_SETTINGS, Store
     settings = bytearray(DEFAULT_SETTINGS)
     for name, value in values.items():
         settings[SETTING_KEYS.index(name)] = value
@@ -167,9 +167,9 @@ def full_log(gen=1, stats_total=3):
     """A 4 KB log so full that a game's start compacts it: settings written
     again and again, statistics (stats_total games), campaign progress.
     gen: its generation (its R_FORMAT record's sequence number)."""
-    from jarmo.flashfile import Flash
-    from jarmo.stats import Stats
-    from jarmo.storage import MAGIC, R_CAMPAIGN, R_FORMAT, R_IMPORTED, R_SETTINGS, Store, record
+    from jarmo.store_flash import Flash
+    from jarmo.store_log import MAGIC, R_CAMPAIGN, R_FORMAT, R_IMPORTED, R_SETTINGS, Store, record
+    from jarmo.store_stats import Stats
     flash = Flash()
     store = Store(flash)
     store.write(R_IMPORTED, b"\x01")
@@ -196,16 +196,16 @@ def full_nvm(kind):
 
 
 def board_store(dev):
-    """The board's log (jarmo/storage.py), read from its nvm sector now into a
+    """The board's log (jarmo/store_log.py), read from its nvm sector now into a
     copy: reading it changes nothing on the board."""
-    from jarmo.flashfile import Flash
-    from jarmo.storage import Store
+    from jarmo.store_flash import Flash
+    from jarmo.store_log import Store
     return Store(Flash(data=dev.nvm()))
 
 
 def board_game(dev):
     """The history (notation) of the game in progress on the board's log, or None."""
-    from jarmo.gamerec import load
+    from jarmo.store_game import load
     found = board_store(dev).game()
     return None if found is None else load(found[1], found[2], 255)[0].history()
 

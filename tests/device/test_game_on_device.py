@@ -20,8 +20,8 @@ import contextlib
 
 import pytest
 
-from jarmo.stats import Stats
-from jarmo.storage import R_IMPORTED
+from jarmo.store_log import R_IMPORTED
+from jarmo.store_stats import Stats
 from tests import needs
 from tests.app.oldsaves import game_text, slot
 from tests.device import stage

@@ -19,11 +19,11 @@ import re
 import pytest
 
 from jarmo.app_base import DEFAULT_SETTINGS, LINK, OPPONENT, RULE
-from jarmo.flashfile import Flash
 from jarmo.game import Game
 from jarmo.link import TURN, frame
 from jarmo.rulesets import RULE_SETS
-from jarmo.storage import R_SETTINGS, Store
+from jarmo.store_flash import Flash
+from jarmo.store_log import R_SETTINGS, Store
 from tests import needs
 from tests.device import stage
 from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: debugging)

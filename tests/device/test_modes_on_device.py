@@ -38,7 +38,7 @@ def test_qtpy_opens_the_campaign_and_starts_battle_one(tmp_path, firmware_option
         tap(dev, "select")                                         # its first target
         wait_state(dev, "ai", 5000)
         wait_state(dev, "play", 20000)                             # the AI answered
-        start = stage.board_store(dev).game()[1]                   # jarmo/gamerec.py
+        start = stage.board_store(dev).game()[1]                   # jarmo/store_game.py
         assert start[7] == 0 and start[5] == 1                     # battle 1, against AI 1
         t = trace(dev)
         assert "campaign" in t.state_names()

@@ -38,10 +38,10 @@ import random
 
 import pytest
 
-from jarmo.flashfile import Flash
-from jarmo.gamerec import load as load_game
-from jarmo.stats import Stats
-from jarmo.storage import R_CAMPAIGN, R_SETTINGS, Store, parse_at
+from jarmo.store_flash import Flash
+from jarmo.store_game import load as load_game
+from jarmo.store_log import R_CAMPAIGN, R_SETTINGS, Store, parse_at
+from jarmo.store_stats import Stats
 from tests import needs
 from tests.app.oldsaves import slot
 from tests.device import stage

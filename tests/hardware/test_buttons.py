@@ -9,7 +9,7 @@ import pytest
 
 from hardware import profiles
 from hardware.buttons import Buttons
-from jarmo import buttons as B
+from jarmo import app_buttons as B
 
 
 class QueueKeys:

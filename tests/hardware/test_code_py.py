@@ -30,10 +30,10 @@ def test_a_scripted_game_through_code_py(tmp_path):
     assert "AI moved a5 to b3." in text                 # the AI's answer (seed 0)
     assert colours["b3"] == scaled(V.PIECE[5])          # a North archer stands there
     assert "South (you) to move" in text
-    # the game was saved through jarmo.storage into JARMO_DATA's log
-    from jarmo.flashfile import FileNvm
+    # the game was saved through jarmo.store_log into JARMO_DATA's log
     from jarmo.notation import parse_action
-    from jarmo.storage import Store
+    from jarmo.store_flash import FileNvm
+    from jarmo.store_log import Store
     assert parse_action("a1-c2") in Store(FileNvm(str(tmp_path / "jarmo.nvm"))).game()[2]
 
 

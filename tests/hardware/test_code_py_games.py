@@ -24,10 +24,10 @@ import pytest
 
 from jarmo import app_base as B  # noqa: E402
 from jarmo import app_view as V
-from jarmo.flashfile import FileNvm, Flash
-from jarmo.gamerec import load as load_game
-from jarmo.stats import Stats
-from jarmo.storage import R_GAME, R_SETTINGS, R_STATS, R_TURN, Store
+from jarmo.store_flash import FileNvm, Flash
+from jarmo.store_game import load as load_game
+from jarmo.store_log import R_GAME, R_SETTINGS, R_STATS, R_TURN, Store
+from jarmo.store_stats import Stats
 from tests.hardware.codepy import (
     CUT_PRELUDE,
     ROOT,
@@ -131,7 +131,7 @@ def saved(data):
 
 
 def stats_counts(data, rules="standard"):
-    """Counts of all opponents together (jarmo.stats: per opponent key)."""
+    """Counts of all opponents together (jarmo.store_stats: per opponent key)."""
     table = Stats(log_of(data)).table.get(rules, {})
     return tuple(sum(c[k] for c in table.values()) for k in range(3))
 

@@ -64,7 +64,7 @@ def test_every_message_fits_two_lines_of_the_display(tmp_path, monkeypatch):
         said += _read(tmp_path, monkeypatch, text)[-1]
     said += _read(tmp_path, monkeypatch, "", env=[("JARMO_PROFILE", "x" * 40), ("JARMO_SEED", "-9"),
                                                ("JARMO_BRIGHTNESS", "999")])[-1]
-    from jarmo.logread import AFRESH, NEWER
+    from jarmo.store_read import AFRESH, NEWER
     said += [NEWER, AFRESH, "saves lost in a power cut:", "settings, statistics, campaign, game",
              "older saves taken over from the drive:", "game, settings, statistics, campaign"]
     for line in said:

@@ -4,7 +4,7 @@ import pytest
 
 from hardware.mainloop import run
 from host import blinka
-from jarmo import buttons as B
+from jarmo import app_buttons as B
 
 
 def test_parse_events():

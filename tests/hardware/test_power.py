@@ -6,7 +6,7 @@ from hardware.display import CHUNK, COLUMNS, Canvas, TextDisplay
 from hardware.leds import make_leds
 from hardware.mainloop import run
 from host import blinka
-from jarmo import buttons as B
+from jarmo import app_buttons as B
 from jarmo.app import App
 from jarmo.game import _NEIGHBOUR_CACHE, Game, prepare_tables
 

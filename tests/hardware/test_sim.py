@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from jarmo.flashfile import FileNvm
-from jarmo.storage import Store
+from jarmo.store_flash import FileNvm
+from jarmo.store_log import Store
 from tests.hardware.ptyrun import ENTER_ALT, LEAVE_ALT, SHOW_CURSOR, PtyProcess, first_screen, strip_ansi
 from tools.screens import WIPEOUT, open_first_game, tab_until
 from tools.screens import play as _play_keys
@@ -298,7 +298,7 @@ def _screen_in_process(tmp_path, profile_name, menu=False):
     from hardware.leds import make_leds
     from host import blinka, screen
     from host import sim as S
-    from jarmo import buttons as codes
+    from jarmo import app_buttons as codes
     profile = profiles.get(profile_name)
     leds = make_leds(dict(profile, pixel_pin="NEOPIXEL"), -1, blinka.capturing_neopixel())
     has_display = profile["display"] is not None or profile is profiles.HOST
@@ -515,7 +515,7 @@ def test_replay_in_the_terminal(sim, tmp_path):
 
 
 def _game_in(folder):
-    """The game in progress in a data folder's log (jarmo/storage.py), or None."""
+    """The game in progress in a data folder's log (jarmo/store_log.py), or None."""
     return Store(FileNvm(str(folder / "jarmo.nvm"))).game()
 
 

@@ -11,9 +11,9 @@ import pytest
 from host import export, gamefiles
 from host import sim as S
 from jarmo import Game
-from jarmo.flashfile import FileNvm
-from jarmo.gamerec import start_payload
-from jarmo.storage import R_SETTINGS, Store
+from jarmo.store_flash import FileNvm
+from jarmo.store_game import start_payload
+from jarmo.store_log import R_SETTINGS, Store
 from tests.app.oldsaves import game_text, single, write_slots
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -4,8 +4,8 @@ moves, never the game before it."""
 
 from host.log import EventLog
 from jarmo.app import App
+from jarmo.app_buttons import MENU, SELECT
 from jarmo.app_lesson import SCRIPT, STEPS
-from jarmo.buttons import MENU, SELECT
 from tests.app.drive import Clock, menu_to, new_game, play
 from tests.app.memstore import MemoryStore
 from tests.app.test_lesson import follow

@@ -342,7 +342,7 @@ def test_stack_golden_soldier_and_marked_letters_on_the_drawn_board(tmp_path):
 def test_no_letters_where_the_leds_show_no_board(tmp_path):
     """On an LED-only board the menu lights item and value LEDs: no piece
     letters over them; beside a display the menu shows the board behind it."""
-    from jarmo import buttons as B
+    from jarmo import app_buttons as B
     screen, leds, app = _screen(tmp_path, "qtpy_bff")
     try:
         app.press(B.MENU, 0)
@@ -432,7 +432,7 @@ def _board_rows(rows):
 def test_no_stray_dots_on_the_menu_and_end_screens(tmp_path):
     """Bug: "::" showed on the menu and end screens: the dotted line, drawn
     whenever no game was shown. It is drawn, and explained, in jasyr only."""
-    from jarmo import buttons as B
+    from jarmo import app_buttons as B
     from tests.app.drive import Clock, play
     screen, leds, app = _screen(tmp_path, mode="none", args=["--opponent", "human"])
     screen.drawing = "ascii"
@@ -466,7 +466,7 @@ def test_no_stray_dots_on_the_menu_and_end_screens(tmp_path):
 def test_the_lessons_cursor_is_bracketed_and_the_point_to_pick_marked(tmp_path, mode):
     """Bug: in First game the cursor had no brackets, no "at" line and no
     lines footer, and with --color none it could not be seen at all."""
-    from jarmo import buttons as B
+    from jarmo import app_buttons as B
     from tests.app.drive import Clock, menu_to
     screen, leds, app = _screen(tmp_path, mode=mode)
     try:
@@ -508,7 +508,7 @@ def _marks_on_board(rows):
 def test_every_mark_on_the_board_is_explained(tmp_path):
     """The cursor, the selected piece, its targets, the hint and the last move:
     each mark shown is named, with its points, in the legend beside the board."""
-    from jarmo import buttons as B
+    from jarmo import app_buttons as B
     from jarmo.board import point
     from tests.app.drive import Clock, goto, menu_to, play
     screen, leds, app = _screen(tmp_path, mode="none", args=["--opponent", "human"])
@@ -554,8 +554,8 @@ def test_every_mark_on_the_board_is_explained(tmp_path):
 
 def test_without_a_display_a_line_says_what_the_lit_leds_mean(tmp_path):
     """Bug: --profile qtpy_bff lit a5 white in the menu with nothing saying why."""
+    from jarmo import app_buttons as B
     from jarmo import app_menu as M
-    from jarmo import buttons as B
     screen, leds, app = _screen(tmp_path, "qtpy_bff", mode="none")
     try:
         app.press(B.MENU)

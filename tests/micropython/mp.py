@@ -2,7 +2,7 @@
 
     from tests.micropython.mp import run_micropython, require_micropython
     require_micropython()            # skip locally / fail in CI without Node.js
-    rc, out, err = run_micropython(["import jarmo.buttons", "print(1)"])
+    rc, out, err = run_micropython(["import jarmo.app_buttons", "print(1)"])
 
 Each item is its own top-level runPython call on one interpreter (see
 run.mjs): a path ending in .py (str or pathlib.Path) that exists runs that

@@ -16,7 +16,7 @@
 // Every item is its own runPython call on one interpreter, sharing __main__'s
 // globals. That matters for memory: this port reclaims garbage only in a
 // gc.collect() made by a *later* call, so measure like this:
-//   -c "import gc; gc.collect()" -c "import jarmo.buttons" -c "gc.collect(); print(gc.mem_alloc())"
+//   -c "import gc; gc.collect()" -c "import jarmo.app_buttons" -c "gc.collect(); print(gc.mem_alloc())"
 //
 // --heap sets the initial heap (suffix k or m allowed); the heap still grows
 // on demand, so a budget is measured with gc.mem_alloc(), not enforced.

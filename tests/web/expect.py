@@ -7,8 +7,8 @@ import os
 from hardware.leds import Leds, pixel_map
 from host.colour import perceived
 from jarmo.app import App
-from jarmo.flashfile import Flash
-from jarmo.storage import Store
+from jarmo.store_flash import Flash
+from jarmo.store_log import Store
 
 
 class _Pixels:
@@ -68,7 +68,7 @@ def menu_frames(nvm=None, has_display=False, ms=1100, step=10):
 
 def nvm_history(nvm):
     """The game in progress in an nvm sector's log, as actions, or None."""
-    from jarmo.gamerec import load
+    from jarmo.store_game import load
     found = Store(Flash(data=nvm)).game()
     return None if found is None else load(found[1], found[2], 255)[0].history()
 

@@ -28,7 +28,8 @@ import time
 import pytest
 
 from host.colour import perceived
-from jarmo import app_view, buttons
+from jarmo import app_buttons as buttons
+from jarmo import app_view
 from jarmo.game import Game
 from tests import needs
 from tests.web import expect

@@ -11,10 +11,10 @@ import re
 import pytest
 
 from host.colour import perceived
-from jarmo import buttons
+from jarmo import app_buttons as buttons
 from jarmo.app import App
-from jarmo.flashfile import Flash
-from jarmo.storage import Store
+from jarmo.store_flash import Flash
+from jarmo.store_log import Store
 from tests import needs
 from tests.device import stage
 from tests.web import expect
@@ -186,9 +186,9 @@ def test_the_legend_names_every_colour_a_game_lights(has_display):
     # a game against the AI with the timer, a hint and a capture or two: every
     # colour lit is the legend's, or a dimmer shade of one (a blink, the
     # spinner's tail, the breathing); the page shows the legend beside the board
+    from jarmo.app_buttons import MENU, SELECT
     from jarmo.app_legend import COUNTDOWN
     from jarmo.app_view import HINT_COLOUR
-    from jarmo.buttons import MENU, SELECT
     from tests.app.drive import Clock, Rand, menu_to, new_game, play_out, set_option
     from tests.app.memstore import MemoryStore
 

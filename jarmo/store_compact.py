@@ -1,4 +1,4 @@
-# Compaction of the saves' log (jarmo/storage.py): the live records written
+# Compaction of the saves' log (jarmo/store_log.py): the live records written
 # into a sector afresh, the one erase. It runs before a game, when the
 # sector is full or damaged; its code is loaded for it and let go after
 # (Store.compact), as RAM is the budget.
@@ -8,7 +8,7 @@
 # written (the other sector's, with two, is still whole). R_KEPT, next,
 # says what the image holds, so that a torn one names what it lost.
 
-from jarmo.storage import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, record
+from jarmo.store_log import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, record
 from jarmo.unload import forget_module
 
 
@@ -101,10 +101,10 @@ def write(store, prepared):
     flash[base:base + size] = image                 # the erase (of that sector only)
     flash[base:base + FORMAT_LEN] = record(R_FORMAT, gen, MAGIC)   # now a whole log
     if store.sectors == 2:
-        from jarmo.logread import Half
+        from jarmo.store_read import Half
         store.current = target
         store.nvm = Half(flash, base)
-        forget_module("jarmo.logread")     # the view's class stays with it
+        forget_module("jarmo.store_read")     # the view's class stays with it
     store.gen = gen
     store.end = at
     store.seq = seq                 # numbers are never given twice

@@ -13,7 +13,7 @@
 import json
 
 from jarmo.checksum import checksum
-from jarmo.storage import R_IMPORTED, R_SETTINGS
+from jarmo.store_log import R_IMPORTED, R_SETTINGS
 
 # The settings' names in the older files, in the order of the items.
 SETTING_KEYS = ("rules", "heroes", "challenges", "opp", "side", "games", "bright",
@@ -57,7 +57,7 @@ def import_once(store, root="/"):
         # so the player is told where these saves came from
         problems[0:0] = ["older saves taken over from the drive:", ", ".join(taken)]
     if counted >= 0:
-        from jarmo.stats import Stats
+        from jarmo.store_stats import Stats
         stats = Stats(store)
         if stats.counted != counted:        # the game was counted: never again
             stats.counted = counted
@@ -140,8 +140,8 @@ def single_body(data):
 def _game(store, d):
     # the older game save: {"v": 1, "opp", "human", "counted", "battle", "match" or "game"}
     from jarmo.game import Game
-    from jarmo.gamerec import start_payload
     from jarmo.match import Match
+    from jarmo.store_game import start_payload
     if d.get("v") != 1:
         raise ValueError("version")
     match = Match.load(d["match"]) if "match" in d else None
@@ -168,7 +168,7 @@ def _settings(store, d):
 
 def _stats(store, d, counted):
     # {"v": 1, rules: [south, north, draws]} or {"v": 2, rules: {key: [a, b, d]}}
-    from jarmo.stats import OLD, Stats
+    from jarmo.store_stats import OLD, Stats
     v = d.get("v")
     if v not in (1, 2):
         raise ValueError("version")
@@ -190,7 +190,7 @@ def _stats(store, d, counted):
 
 
 def _campaign(store, d):
-    from jarmo.campaign import Progress
+    from jarmo.store_campaign import Progress
     best = d["best"]
     if d.get("v") != 1 or not isinstance(best, list):
         raise ValueError("shape")

@@ -4,7 +4,7 @@
 # human on one side. The ladder climbs the AI's levels (jarmo.ai.LEVELS:
 # random, greedy, 2, 3, 4) across the rule sets and expansions; a won battle
 # opens the next one. Progress is the fewest turns each battle was won in
-# (0: not won yet), kept as the store's R_CAMPAIGN record (jarmo.storage): a
+# (0: not won yet), kept as the store's R_CAMPAIGN record (jarmo.store_log): a
 # format byte (1) and one byte a battle (fewest turns, at most 255). A
 # record is written whole or not at all, so a power cut keeps the old or the
 # new progress. Recording a win is idempotent (a win only lowers "best"), so
@@ -12,7 +12,7 @@
 # and never counts it twice. The module is imported when the campaign screen
 # opens or a battle ends, and forgotten after.
 
-from jarmo.storage import R_CAMPAIGN
+from jarmo.store_log import R_CAMPAIGN
 
 _FORMAT = 1
 
@@ -35,7 +35,7 @@ BATTLES = (
 
 class Progress:
     # The best result of every battle (fewest turns to a win, 0: not won),
-    # read from and written to a jarmo.storage.Store (or kept in memory
+    # read from and written to a jarmo.store_log.Store (or kept in memory
     # only, store None). ``problem`` says why stored progress was cleared.
 
     def __init__(self, store=None):

@@ -1,6 +1,6 @@
 # Storage: everything the game keeps, as an append-only log of records in one
 # 4 KB flash sector: ``microcontroller.nvm`` on the device, a file that
-# behaves the same on a PC or on a board without nvm (jarmo/flashfile.py).
+# behaves the same on a PC or on a board without nvm (jarmo/store_flash.py).
 #
 # Why a log: flash is erased in 4 KB sectors (about 50 ms each, rated for
 # 100,000 erases). CircuitPython writes nvm bytes that are still erased
@@ -31,7 +31,7 @@
 # that do not parse and that no R_SKIP record accounts for are damage,
 # reported by the names of the records there, and compacted away.
 #
-# Compaction (jarmo/compaction.py) writes the live records into a sector
+# Compaction (jarmo/store_compact.py) writes the live records into a sector
 # with its first record, R_FORMAT, left erased, and programs that record
 # last: a sector whose R_FORMAT record is whole holds a whole log. Its
 # sequence number is the sector's generation; its second record, R_KEPT,
@@ -62,12 +62,12 @@ from jarmo.unload import forget_module
 R_FORMAT = const(0x4A)      # "J": the sector is Jarmo's, format 1; its seq: the generation
 R_SKIP = const(0x7E)        # "~": the torn bytes before this record were a power cut
 R_KEPT = const(0x4B)        # "K": what a compaction wrote: codes' bytes (2), then the keys
-R_GAME = const(0x47)        # "G": a game starts (jarmo/gamerec.py)
+R_GAME = const(0x47)        # "G": a game starts (jarmo/store_game.py)
 R_TURN = const(0x54)        # "T": a turn of the game started last: its action codes
 R_SETTINGS = const(0x50)    # "P": the menu's settings (jarmo/app_menu.py)
-R_STATS = const(0x53)       # "S": the statistics (jarmo/stats.py)
-R_CAMPAIGN = const(0x43)    # "C": the campaign's progress (jarmo/campaign.py)
-R_IMPORTED = const(0x49)    # "I": older saves on the drive were imported (jarmo/legacy.py)
+R_STATS = const(0x53)       # "S": the statistics (jarmo/store_stats.py)
+R_CAMPAIGN = const(0x43)    # "C": the campaign's progress (jarmo/store_campaign.py)
+R_IMPORTED = const(0x49)    # "I": older saves on the drive were imported (jarmo/store_legacy.py)
 
 _SYNC = const(0xA5)
 HEAD = const(5)            # sync, key, seq (2), length
@@ -131,11 +131,11 @@ class Store:
     # ------------------------------------------------------------ reading
 
     def _read(self):
-        # the log learnt from the flash (jarmo/logread.py: its code is in
+        # the log learnt from the flash (jarmo/store_read.py: its code is in
         # RAM only while it reads, at start-up and after a compaction)
-        from jarmo.logread import scan
+        from jarmo.store_read import scan
         scan(self)
-        forget_module("jarmo.logread")
+        forget_module("jarmo.store_read")
 
     def _payload(self, pos):
         n = self.nvm[pos + 4]
@@ -269,7 +269,7 @@ class Store:
         every pass."""
         if not self.busy:
             return
-        from jarmo.compaction import prepare, write
+        from jarmo.store_compact import prepare, write
         try:
             if self._image is None:
                 self._image = prepare(self)
@@ -280,9 +280,9 @@ class Store:
             self._pending = []
             self._due = False
             self._image = None
-            forget_module("jarmo.compaction")
+            forget_module("jarmo.store_compact")
             raise
-        forget_module("jarmo.compaction")
+        forget_module("jarmo.store_compact")
 
     def tidy(self, room=RESERVE):
         """Before a game or a match: ask for a compaction (the next step())
@@ -301,7 +301,7 @@ class Store:
             self.gen += 1           # newer than the log it replaces (two sectors)
 
     def compact(self):
-        """A whole compaction now (jarmo/compaction.py: its code is in RAM
+        """A whole compaction now (jarmo/store_compact.py: its code is in RAM
         only while it runs)."""
         self._image = None
         self.step()

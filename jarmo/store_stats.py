@@ -11,7 +11,7 @@
 # (South wins, North wins, draws). Linked games were counted as two
 # players' before the link had its own key; those counts stay there.
 #
-# Kept as the store's R_STATS record (jarmo.storage), written when a game is
+# Kept as the store's R_STATS record (jarmo.store_log), written when a game is
 # counted. Its payload: 3 (format), 1 and the id of the last game counted
 # (2 bytes, high first; the id of its GAME record) or 0 0 0, then per table
 # cell with games: rule set index << 4 | opponent key (ids 0..14, 15
@@ -20,7 +20,7 @@
 # power cut a game is counted exactly once.
 
 from jarmo.game import RULE_SETS as RULES
-from jarmo.storage import R_STATS
+from jarmo.store_log import R_STATS
 
 _FORMAT = 3
 OLD = 15
@@ -129,7 +129,7 @@ class Stats:
         """Count one finished game; ``winner`` "south", "north" or None (draw).
         ``opp`` the opponent key; ``you`` the human's side against an
         opponent (None: two at the table, counted as South's and North's);
-        ``game`` the id of its GAME record (jarmo.storage), if saved.
+        ``game`` the id of its GAME record (jarmo.store_log), if saved.
 
         Returns False when it could not be saved."""
         t = self.table.get(rules)

@@ -1,4 +1,4 @@
-# Reading the log (jarmo/storage.py) from the flash: at start-up, and the
+# Reading the log (jarmo/store_log.py) from the flash: at start-up, and the
 # two-sector view a compaction leaves. Its code is in RAM only while it
 # reads (Store._read forgets it): a game's turns need only the appending
 # half of the store.
@@ -9,7 +9,7 @@ except ImportError:
     def const(value):
         return value
 
-from jarmo.storage import (
+from jarmo.store_log import (
     FORMAT_LEN,
     HEAD,
     MAGIC,
@@ -28,7 +28,7 @@ from jarmo.storage import (
     record,
 )
 
-_SYNC = const(0xA5)        # jarmo/storage.py's sync byte
+_SYNC = const(0xA5)        # jarmo/store_log.py's sync byte
 NAMES = {R_GAME: "game", R_SETTINGS: "settings", R_STATS: "statistics",
          R_CAMPAIGN: "campaign"}
 # the kinds a torn compaction may have held, in the order they are named

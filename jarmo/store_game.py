@@ -1,8 +1,8 @@
-# Game records: the game in progress as the store keeps it (jarmo.storage).
+# Game records: the game in progress as the store keeps it (jarmo.store_log).
 #
 # A GAME record when a game begins (a match writes one for each of its
 # games), then a TURN record after every completed turn with the action
-# codes played since the last one (jarmo.storage.Store.add_turn). Loading
+# codes played since the last one (jarmo.store_log.Store.add_turn). Loading
 # replays the codes through the rules, so a save can never hold an
 # impossible position.
 #
