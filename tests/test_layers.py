@@ -47,3 +47,24 @@ def test_the_check_has_teeth(tmp_path):
     bad.write_text("def f():\n    from jarmo.app_base import wrap\n")
     assert imports(bad) == {"app_base"}
     assert LAYER_OF["app_base"] not in {"rules"} | set(LAYERS["rules"][0])
+
+
+# A module's name shows its layer: the app's begin with app_, the saves'
+# with store_, and no module of another layer takes either. linkplay is the
+# one app module named otherwise: its rare paths import app_link, which
+# imports it, and as app_linkplay the app's own order (APP_STEPS, no cycle:
+# tests/app/test_app_layers.py) would refuse that.
+PREFIXES = {"app": "app", "saves": "store_"}
+NAMED_OTHERWISE = ("linkplay",)
+
+
+def test_a_modules_name_shows_its_layer():
+    wrong = []
+    for module, layer in sorted(LAYER_OF.items()):
+        prefix = PREFIXES.get(layer)
+        if prefix is not None and not module.startswith(prefix) and module not in NAMED_OTHERWISE:
+            wrong.append("%s (%s) is not named %s..." % (module, layer, prefix))
+        for other, theirs in PREFIXES.items():
+            if other != layer and module.startswith(theirs):
+                wrong.append("%s (%s) is named as the %s layer" % (module, layer, other))
+    assert wrong == []
