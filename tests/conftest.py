@@ -13,6 +13,7 @@
   what CI runs) adds the tests marked `full`: the volume runs.
 """
 
+import json
 import os
 import sys
 
@@ -69,8 +70,13 @@ def pytest_collection_modifyitems(config, items):
 # Durations of the last runs (the cache's jarmo/durations, seconds by test
 # id): with the tests spread over processes, the run ends when the last
 # process does, so the longest tests go first and the short ones fill in.
-# A test not timed yet counts as long if it boots an emulated board.
+# A fresh clone (CI) has no cache: tests/durations.json keeps the long
+# tests' seconds from a full run (the tests of 5 s or more; refreshed from
+# a full run's .pytest_cache/v/jarmo/durations), so that the longest still
+# start first there. A test timed in neither counts as long if it boots an
+# emulated board.
 DURATIONS = "jarmo/durations"
+KEPT_DURATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "durations.json")
 _DEVICE_GUESS = 60.0
 
 
@@ -80,7 +86,9 @@ def _parallel(config):
 
 def _longest_first(config, items):
     cache = getattr(config, "cache", None)      # (None with -p no:cacheprovider)
-    known = cache.get(DURATIONS, {}) if cache is not None else {}
+    with open(KEPT_DURATIONS) as f:
+        known = json.load(f)
+    known.update(cache.get(DURATIONS, {}) if cache is not None else {})
 
     def seconds(item):
         guess = _DEVICE_GUESS if "tests/device/" in item.nodeid else 0.0
