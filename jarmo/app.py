@@ -415,7 +415,8 @@ class App:
         """True if the opponent can play; an AI that cannot be loaded leaves
         the game to two humans, with a note."""
         try:
-            self.opponent.engine()
+            if self.opponent.level >= 0:
+                self.opponent.engine()      # an AI: the Player interface's engine()
         except (ImportError, ValueError):
             self.opp = 0
             self.opponent = Human()

@@ -217,8 +217,9 @@ class Assisted(Play):
     def _hint_player(self, app):
         """The opponent's AI against the AI; a greedy one otherwise."""
         o = app.opponent
-        engine = o.engine() if o is not None and app.opponent_ready() else None
-        return engine or self._helper(app, 1)
+        if o is not None and o.level >= 0 and app.opponent_ready():
+            return o.engine()
+        return self._helper(app, 1)
 
     def _helper(self, app, level):
         """A Player of our own, kept only while it thinks (RAM)."""

@@ -149,30 +149,14 @@ def opponent(row, field=LABEL):
     return OPPONENTS[row * OPP + field]
 
 
-def opponent_row(ident):
-    """The row of the opponent whose id a save or statistics keep, or -1."""
+def opponent_row(value, field=IDENT):
+    """The first opponent's row whose field is value, or -1: by the id a
+    save or statistics keep; (LINKED, NEEDS): the one played over the link
+    (--link, a link's offer); (name, MAKER + 1): by its maker ("ai")."""
     for row in range(len(OPPONENTS) // OPP):
-        if OPPONENTS[row * OPP + IDENT] == ident:
+        if OPPONENTS[row * OPP + field] == value:
             return row
     return -1
-
-
-def linked_row():
-    """The row of the opponent played over the link (--link, a link's offer)."""
-    for row in range(len(OPPONENTS) // OPP):
-        if OPPONENTS[row * OPP + NEEDS] & LINKED:
-            return row
-    return -1
-
-
-def plays_ai(row):
-    """Whether the opponent of the row is jarmo.ai (its tables are built ahead)."""
-    return OPPONENTS[row * OPP + MAKER + 1] == "ai"
-
-
-def at_table(row):
-    """Whether the opponent of the row is a second player at this table."""
-    return OPPONENTS[row * OPP + MAKER + 1] == "human"
 
 
 def takes_expansions(s):

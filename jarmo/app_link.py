@@ -10,7 +10,9 @@
 from jarmo import app_view as V
 from jarmo.app_base import (
     GAMES,
+    LINKED,
     MATCH,
+    NEEDS,
     RULE,
     S_LINK,
     S_MENU,
@@ -18,7 +20,7 @@ from jarmo.app_base import (
     SIDE_WORDS,
     State,
     expansions,
-    linked_row,
+    opponent_row,
 )
 from jarmo.app_buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
@@ -60,7 +62,7 @@ def start_game_of(app, rule, bits, games, side, tag):
         match = None
         game = Game(rules, exp)
     app.seed = app.link_tag = tag       # the same hints on both boards
-    app.set_game(game, match, linked_row(), side, False)
+    app.set_game(game, match, opponent_row(LINKED, NEEDS), side, False)
     app.start_game()
 
 

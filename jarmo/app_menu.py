@@ -27,6 +27,7 @@ from jarmo.app_base import (
     ITEMS,
     LESSON,
     LINKED,
+    MAKER,
     MATCH,
     NEEDS,
     NEW,
@@ -47,10 +48,8 @@ from jarmo.app_base import (
     TITLE,
     VALUES,
     State,
-    at_table,
     expansions,
     opponent,
-    plays_ai,
     takes_expansions,
 )
 from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
@@ -93,7 +92,7 @@ def visible(settings, item, resumable):
     if item == HEROES or item == CHALLENGES:
         return takes_expansions(settings)
     if item == SIDE:
-        return not at_table(settings[OPPONENT - RULE])
+        return opponent(settings[OPPONENT - RULE], MAKER + 1) != "human"     # not at the table
     return True
 
 
@@ -226,7 +225,7 @@ class Menu(State):
             s = app.settings
             if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)
-            elif plays_ai(s[OPPONENT - RULE]):
+            elif opponent(s[OPPONENT - RULE], MAKER + 1) == "ai":
                 ai.prepare_tables_step(RULES[s[0]])     # (no AI plays a linked game)
 
     def refresh(self, app):

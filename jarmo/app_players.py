@@ -9,9 +9,10 @@
 #     player.step(now)         None while it thinks or waits, else the action
 #                              codes of its turn (jarmo/codes.py)
 #     player.drop()            let go of what can be made again (RAM)
-#     player.engine()          the jarmo.ai Player that picks its turns (made
-#                              again if dropped), or None if no AI plays it;
-#                              ImportError or ValueError if the AI cannot be had
+#     player.engine()          only where level >= 0 (an AI picks its turns):
+#                              that jarmo.ai Player (made again if dropped), for
+#                              its turns and the hint; ImportError or ValueError
+#                              if the AI cannot be had
 #
 #     player.pause             ms before its first action is shown
 #     player.verb              what the display says while it is to move
@@ -52,9 +53,6 @@ class Human:
 
     def drop(self):
         pass
-
-    def engine(self):
-        return None
 
 
 class Ai:

@@ -9,13 +9,14 @@ from jarmo.app_base import (
     CHALLENGES,
     GAMES,
     HEROES,
+    LINKED,
     MATCH,
+    NEEDS,
     OPPONENT,
     RULE,
     S_MENU,
     S_NOTICE,
     SIDE,
-    linked_row,
     opponent_row,
     takes_expansions,
     wrap,
@@ -119,7 +120,7 @@ def set_options(app, rules, expansions, opponent, side, games):
             s[HEROES - RULE + k] = 1 if EXPANSIONS[k] in expansions else 0
     if opponent is not None:
         if opponent in ("link", "Link"):
-            o = linked_row()
+            o = opponent_row(LINKED, NEEDS)
         elif opponent == "human":
             o = opponent_row(0)
         else:

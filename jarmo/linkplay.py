@@ -59,9 +59,6 @@ class Player:
     def drop(self):
         pass
 
-    def engine(self):
-        return None
-
 
 def _app_link():
     # the rare paths (a game taken from the other board, own turns back)

@@ -249,14 +249,14 @@ def test_a_changed_setting_survives_a_power_off_in_the_menu():
 def test_opponents_are_named_as_a_ladder_of_the_ai_levels():
     from jarmo import ai
     labels = B.OPPONENTS[::B.OPP]
-    assert labels[0] == "human" and B.at_table(0)
-    assert labels[B.linked_row()] == "Link"
+    assert labels[0] == "human" and B.opponent(0, B.MAKER + 1) == "human"
+    assert labels[B.opponent_row(B.LINKED, B.NEEDS)] == "Link"
     for n in range(len(ai.LEVELS)):
         row = B.opponent_row(n + 1)                     # an AI's id: 1 + its level
         level = ai.LEVELS[n]
         word = level if not level.isdigit() else "level " + level
         assert labels[row] == "AI " + word and row == n + 1     # as --opponent's last word
-        assert B.plays_ai(row) and len("Versus: " + labels[row]) <= 20
+        assert B.opponent(row, B.MAKER + 1) == "ai" and len("Versus: " + labels[row]) <= 20
     app = App()
     clock = Clock(app)
     set_option(clock, "Versus", "AI random")
