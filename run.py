@@ -185,8 +185,10 @@ def ensure_venv():
     if read_stamp(PY_STAMP) == want:
         return py
     say("installing Python packages from requirements.txt (first run or it changed)")
+    # --no-compile: no .pyc for the whole of every package now (playwright
+    # and mypy are large); what is imported compiles on its first import
     run_checked([py, "-m", "pip", "install", "--disable-pip-version-check",
-                 "--no-input", "-q", "-r", REQUIREMENTS], "pip install")
+                 "--no-input", "-q", "--no-compile", "-r", REQUIREMENTS], "pip install")
     write_stamp(PY_STAMP, want)
     say("Python packages installed")
     return py
