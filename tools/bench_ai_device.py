@@ -87,7 +87,8 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
     frozen: no jarmo/, the firmware has it)."""
     if os.path.exists(folder):
         shutil.rmtree(folder)
-    os.makedirs(os.path.join(folder, "jarmo"))
+    # (frozen: no jarmo/ folder at all, an empty one would hide the firmware's package)
+    os.makedirs(os.path.join(folder, "jarmo") if not frozen else folder)
     src = os.path.join(ROOT, "jarmo")
     cross = MPY_CROSS if os.access(MPY_CROSS, os.X_OK) else None
     for name in [] if frozen else sorted(os.listdir(src)):
@@ -134,8 +135,9 @@ def run_device(folder, timeout_s=3600, firmware=FIRMWARE):
 def table(lines, out):
     """Print the @@AI lines as a table; True if every limit is met."""
     ok = True
-    out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s\n" % (
-        "mix", "level", "n", "median ms", "max ms", "slice ms", "nodes", "max"))
+    out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s %8s\n" % (
+        "mix", "level", "n", "median ms", "max ms", "slice ms", "nodes", "max", "nodes/s"))
+    rate = node_rates(lines)
     for line in lines:
         if line.startswith("@@MEM"):
             out.write(line[2:] + "\n")
@@ -145,9 +147,21 @@ def table(lines, out):
         limit = LIMITS.get(level)
         miss = (limit is not None and float(top) > limit) or float(sl) > SLICE_LIMIT
         ok = ok and not miss
-        out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s%s\n" % (
-            mix, level, n, med, top, sl, nodes, most, "  OVER" if miss else ""))
+        out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s %8.0f%s\n" % (
+            mix, level, n, med, top, sl, nodes, most, rate.get((mix, level), 0), "  OVER" if miss else ""))
     return ok
+
+
+def node_rates(lines):
+    """{(mix, level): nodes per second over all its turns} from the @@TURN lines."""
+    sums = {}
+    for line in lines:
+        if line.startswith("@@TURN "):
+            parts = line.split()     # @@TURN mix level plies ms MS nodes N depth D
+            key = (parts[1], parts[2])
+            ms, nodes = sums.get(key, (0.0, 0))
+            sums[key] = (ms + float(parts[5]), nodes + int(parts[7]))
+    return {key: 1000.0 * nodes / ms for key, (ms, nodes) in sums.items() if ms}
 
 
 def main(argv):
