@@ -24,7 +24,7 @@ from tools import bench_ai_device as bench
 
 ROOT = stage.ROOT
 SCRIPT = os.path.join(ROOT, "tools", "device_bench", "search_lines.py")
-POSITIONS_PER_MIX = 3      # from the opening to the late game
+POSITIONS_PER_MIX = 2      # one early, one late in the game
 
 
 def _script():
