@@ -81,13 +81,13 @@ def positions(mix, count):
     return found
 
 
-def build(folder, levels, mixes, count, positions_from=None, frozen=False):
-    """Fill folder as the CIRCUITPY drive (positions_from: reuse the P lines of
-    an earlier positions.txt, to compare two versions on the same positions;
-    frozen: no jarmo/, the firmware has it)."""
+def core_drive(folder, script, frozen=False):
+    """Make folder a CIRCUITPY drive with tools/device_bench/`script` as
+    code.py and the rules core (jarmo/ less the app; compiled with
+    CircuitPython's mpy-cross when it is there); frozen: no jarmo/ at all
+    (an empty folder would hide the firmware's package).  True if compiled."""
     if os.path.exists(folder):
         shutil.rmtree(folder)
-    # (frozen: no jarmo/ folder at all, an empty one would hide the firmware's package)
     os.makedirs(os.path.join(folder, "jarmo") if not frozen else folder)
     src = os.path.join(ROOT, "jarmo")
     cross = MPY_CROSS if os.access(MPY_CROSS, os.X_OK) else None
@@ -100,8 +100,15 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
                                    os.path.join(src, name)])
         else:
             shutil.copy(os.path.join(src, name), os.path.join(folder, "jarmo", name))
-    shutil.copy(os.path.join(ROOT, "tools", "device_bench", "ai_turns.py"),
-                os.path.join(folder, "code.py"))
+    shutil.copy(os.path.join(ROOT, "tools", "device_bench", script), os.path.join(folder, "code.py"))
+    return cross is not None
+
+
+def build(folder, levels, mixes, count, positions_from=None, frozen=False):
+    """Fill folder as the CIRCUITPY drive (positions_from: reuse the P lines of
+    an earlier positions.txt, to compare two versions on the same positions;
+    frozen: no jarmo/, the firmware has it)."""
+    compiled = core_drive(folder, "ai_turns.py", frozen)
     with open(os.path.join(folder, "positions.txt"), "w") as f:
         f.write("L %s\n" % " ".join(levels))
         if positions_from:
@@ -111,13 +118,13 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
                     if parts and parts[0] == "P" and (
                             parts[1] + ("" if parts[2] == "-" else "+" + parts[2])) in mixes:
                         f.write(line)
-            return cross is not None
+            return compiled
         for mix in mixes:
             rules, expansions = split_mix(mix)
             exp = "+".join(expansions) or "-"
             for history in positions(mix, count):
                 f.write("P %s %s %s\n" % (rules, exp, " ".join(history)))
-    return cross is not None
+    return compiled
 
 
 def run_device(folder, timeout_s=3600, firmware=FIRMWARE):

@@ -13,7 +13,6 @@ is installed (seconds once built), else the test is skipped.
 
 import importlib.util
 import os
-import shutil
 
 import pytest
 
@@ -21,6 +20,7 @@ from jarmo import ai
 from tests import needs
 from tests.device import stage
 from tools import bench_ai_device as bench
+from tools import bench_native as native
 
 ROOT = stage.ROOT
 SCRIPT = os.path.join(ROOT, "tools", "device_bench", "search_lines.py")
@@ -34,16 +34,6 @@ def _script():
     return module
 
 
-def _positions():
-    """(rules, expansions, history) of seeded games of every mix."""
-    out = []
-    for mix in bench.MIXES:
-        rules, expansions = bench.split_mix(mix)
-        for history in bench.positions(mix, POSITIONS_PER_MIX):
-            out.append((rules, expansions, history))
-    return out
-
-
 def _plain_answers(positions):
     """The @@S lines of the plain search on CPython, with the firmware's tables."""
     lines = []
@@ -54,24 +44,17 @@ def _plain_answers(positions):
             script.answers(rules, expansions, history, index, lines.append)
     finally:
         ai.use_tables(ai.FROZEN)
-    return lines
+    return [line for line in lines if line.startswith("@@S ")]
 
 
 @pytest.mark.full
 def test_the_native_search_plays_as_the_plain_one_on_every_rule_set(tmp_path):
     needs.require(stage.firmware_unavailable("pico", "frozen"))
     firmware = stage.firmware("pico", "frozen")
-    positions = _positions()
-    drive = tmp_path / "drive"
-    drive.mkdir()
-    shutil.copy(SCRIPT, drive / "code.py")
-    with open(drive / "positions.txt", "w") as f:
-        for rules, expansions, history in positions:
-            f.write("P %s %s %s\n" % (rules, "+".join(expansions) or "-", " ".join(history)))
-    rc, lines = bench.run_device(str(drive), 3000, firmware)
-    assert rc == 0, "\n".join(lines[-20:])
-    native = [line for line in lines if line.startswith("@@NATIVE ")]
-    assert native and all(int(n) > 0 for n in native[0].split()[1:]), native   # native code ran
+    positions = native.mix_positions(bench.MIXES, POSITIONS_PER_MIX)
+    lines = native.device_lines(firmware, positions, True, str(tmp_path / "drive"))
+    counts = [line for line in lines if line.startswith("@@NATIVE ")]
+    assert counts and all(int(n) > 0 for n in counts[0].split()[1:]), counts   # native code ran
     device = [line for line in lines if line.startswith("@@S ")]
     plain = _plain_answers(positions)
     assert len(plain) == 3 * len(positions)

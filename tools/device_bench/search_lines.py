@@ -10,10 +10,13 @@ position and level 2, 3 and 4 (no clock: each level's node budget, so the
 answer depends on nothing but the position and the seed)
 
     @@S index level nodes completed_depth code code ...
+    @@T index level ms                (how long that search took: tools/bench_native.py)
 
 First `@@NATIVE ai evaluation game`: how many functions of each module
 are native code (tools/firmware.py stages them so; 0 where they are not).
 """
+
+import time
 
 import jarmo.ai as ai
 import jarmo.evaluation as evaluation
@@ -40,9 +43,12 @@ def answers(rules, expansions, history, index, out):
     ai.prepare_tables(rules)
     for level in LEVELS:
         p = Player(level, 7 + index)
+        t0 = time.monotonic_ns()
         turn = p.choose(g)
+        took = time.monotonic_ns() - t0
         out("@@S %d %d %d %d %s" % (index, level, p.nodes, p.completed_depth,
                                    " ".join(str(code) for code in turn)))
+        out("@@T %d %d %.1f" % (index, level, took / 1000000))
 
 
 def main(out=print):
