@@ -20,6 +20,10 @@ microcontroller.nvm is 8 KB, taken from the end of the firmware area
 (1020 KB -> 1016 KB), so the CIRCUITPY drive starts where it did (1 MB);
 and a write to nvm over used bytes erases only the 4 KB sector it falls
 in, not the whole of nvm.
+The build also turns native code on (MAKE_OPTIONS: the search's modules,
+NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
+to mpy-tool.py) and leaves out the CircuitPython modules the game never
+imports (UNUSED_MODULES), given to make through MAKEFLAGS.
 VERSION, in the file name, is `git describe --tags --always --dirty`.
 The version string and the build date are the same for every build
 (the date: 2025-12-01), because nearly every object file depends on
