@@ -81,13 +81,14 @@ def positions(mix, count):
     return found
 
 
-def build(folder, levels, mixes, count, positions_from=None, frozen=False):
-    """Fill folder as the CIRCUITPY drive (positions_from: reuse the P lines of
-    an earlier positions.txt, to compare two versions on the same positions;
-    frozen: no jarmo/, the firmware has it)."""
+def core_drive(folder, script, frozen=False):
+    """Make folder a CIRCUITPY drive with tools/device_bench/`script` as
+    code.py and the rules core (jarmo/ less the app; compiled with
+    CircuitPython's mpy-cross when it is there); frozen: no jarmo/ at all
+    (an empty folder would hide the firmware's package).  True if compiled."""
     if os.path.exists(folder):
         shutil.rmtree(folder)
-    os.makedirs(os.path.join(folder, "jarmo"))
+    os.makedirs(os.path.join(folder, "jarmo") if not frozen else folder)
     src = os.path.join(ROOT, "jarmo")
     cross = MPY_CROSS if os.access(MPY_CROSS, os.X_OK) else None
     for name in [] if frozen else sorted(os.listdir(src)):
@@ -99,8 +100,15 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
                                    os.path.join(src, name)])
         else:
             shutil.copy(os.path.join(src, name), os.path.join(folder, "jarmo", name))
-    shutil.copy(os.path.join(ROOT, "tools", "device_bench", "ai_turns.py"),
-                os.path.join(folder, "code.py"))
+    shutil.copy(os.path.join(ROOT, "tools", "device_bench", script), os.path.join(folder, "code.py"))
+    return cross is not None
+
+
+def build(folder, levels, mixes, count, positions_from=None, frozen=False):
+    """Fill folder as the CIRCUITPY drive (positions_from: reuse the P lines of
+    an earlier positions.txt, to compare two versions on the same positions;
+    frozen: no jarmo/, the firmware has it)."""
+    compiled = core_drive(folder, "ai_turns.py", frozen)
     with open(os.path.join(folder, "positions.txt"), "w") as f:
         f.write("L %s\n" % " ".join(levels))
         if positions_from:
@@ -110,13 +118,13 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
                     if parts and parts[0] == "P" and (
                             parts[1] + ("" if parts[2] == "-" else "+" + parts[2])) in mixes:
                         f.write(line)
-            return cross is not None
+            return compiled
         for mix in mixes:
             rules, expansions = split_mix(mix)
             exp = "+".join(expansions) or "-"
             for history in positions(mix, count):
                 f.write("P %s %s %s\n" % (rules, exp, " ".join(history)))
-    return cross is not None
+    return compiled
 
 
 def run_device(folder, timeout_s=3600, firmware=FIRMWARE):
@@ -134,8 +142,9 @@ def run_device(folder, timeout_s=3600, firmware=FIRMWARE):
 def table(lines, out):
     """Print the @@AI lines as a table; True if every limit is met."""
     ok = True
-    out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s\n" % (
-        "mix", "level", "n", "median ms", "max ms", "slice ms", "nodes", "max"))
+    out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s %8s\n" % (
+        "mix", "level", "n", "median ms", "max ms", "slice ms", "nodes", "max", "nodes/s"))
+    rate = node_rates(lines)
     for line in lines:
         if line.startswith("@@MEM"):
             out.write(line[2:] + "\n")
@@ -145,9 +154,21 @@ def table(lines, out):
         limit = LIMITS.get(level)
         miss = (limit is not None and float(top) > limit) or float(sl) > SLICE_LIMIT
         ok = ok and not miss
-        out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s%s\n" % (
-            mix, level, n, med, top, sl, nodes, most, "  OVER" if miss else ""))
+        out.write("%-28s %-6s %3s %9s %9s %9s %7s %7s %8.0f%s\n" % (
+            mix, level, n, med, top, sl, nodes, most, rate.get((mix, level), 0), "  OVER" if miss else ""))
     return ok
+
+
+def node_rates(lines):
+    """{(mix, level): nodes per second over all its turns} from the @@TURN lines."""
+    sums = {}
+    for line in lines:
+        if line.startswith("@@TURN "):
+            parts = line.split()     # @@TURN mix level plies ms MS nodes N depth D
+            key = (parts[1], parts[2])
+            ms, nodes = sums.get(key, (0.0, 0))
+            sums[key] = (ms + float(parts[5]), nodes + int(parts[7]))
+    return {key: 1000.0 * nodes / ms for key, (ms, nodes) in sums.items() if ms}
 
 
 def main(argv):

@@ -20,6 +20,10 @@ microcontroller.nvm is 8 KB, taken from the end of the firmware area
 (1020 KB -> 1016 KB), so the CIRCUITPY drive starts where it did (1 MB);
 and a write to nvm over used bytes erases only the 4 KB sector it falls
 in, not the whole of nvm.
+The build also turns native code on (MAKE_OPTIONS: the search's modules,
+NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
+to mpy-tool.py) and leaves out the CircuitPython modules the game never
+imports (UNUSED_MODULES), given to make through MAKEFLAGS.
 VERSION, in the file name, is `git describe --tags --always --dirty`.
 The version string and the build date are the same for every build
 (the date: 2025-12-01), because nearly every object file depends on
@@ -97,7 +101,53 @@ SOURCE_PATCHES = (
      "    flash_range_program(RMV_OFFSET(CIRCUITPY_INTERNAL_NVM_START_ADDR), buffer, FLASH_SECTOR_SIZE);\n",
      "    flash_range_erase(RMV_OFFSET(sector), FLASH_SECTOR_SIZE);\n"
      "    flash_range_program(RMV_OFFSET(sector), buffer, FLASH_SECTOR_SIZE);\n"),
+    # Frozen native code 4-byte aligned on Thumb too: a native function's
+    # first word (its prelude index) is read as a word, and the RP2040's
+    # Cortex-M0+ faults on an unaligned one (with 2, the first native call
+    # read 0x...3a and the board stopped).
+    ("tools/mpy-tool.py",
+     "            # ARMVxxM or RV{32,64}IMC -- two byte align.\n"
+     "            self.fun_data_attributes += \" __attribute__ ((aligned (2)))\"\n",
+     "            # ARMVxxM or RV{32,64}IMC -- the first word is read as a word: four byte align.\n"
+     "            self.fun_data_attributes += \" __attribute__ ((aligned (4)))\"\n"),
 )
+
+
+# make variables of Jarmo's firmware, given to the kit's make as command-line
+# variables (through MAKEFLAGS: they override the boards' own settings too).
+# Native code: @micropython.native and @micropython.viper in frozen modules
+# (jarmo/native.py), compiled by the build's mpy-cross for the RP2040's
+# Cortex-M0+ (armv6m; without -march it refuses native code).
+NATIVE_OPTIONS = (("CIRCUITPY_ENABLE_MPY_NATIVE", "1"), ("MPY_CROSS_FLAGS", "-march=armv6m"))
+# CircuitPython modules the game never imports (code.py, boot.py, hardware/,
+# the frozen libraries): off, they leave room for native code in the
+# firmware area.  Kept: board, digitalio, busio, keypad, neopixel_write and
+# rp2pio, nvm, microcontroller, supervisor, storage, alarm, displayio and the
+# display buses, terminalio, fontio, vectorio, usb_cdc and the standard modules.
+UNUSED_MODULES = (
+    "AUDIOBUSIO", "AUDIOCORE", "AUDIOMIXER", "AUDIOPWMIO", "AUDIOEFFECTS", "AUDIOFILTERS",
+    "AUDIODELAYS", "AUDIOFREEVERB", "AUDIOFILEWRITER", "AUDIOSPEED", "AUDIOI2SIN", "SYNTHIO",
+    "USB_MIDI", "USB_HOST", "USB_VIDEO", "USB_AUDIO", "USB_KEYBOARD_WORKFLOW",
+    "JPEGIO", "GIFIO", "QRIO", "IMAGECAPTURE", "BITMAPFILTER", "BITMAPTOOLS", "MSGPACK", "AESIO",
+    "ULAB", "PICODVI", "FLOPPYIO", "RGBMATRIX", "FRAMEBUFFERIO", "SHARPDISPLAY", "_EVE",
+    "EPAPERDISPLAY", "SDCARDIO", "I2CTARGET", "ANALOGBUFIO", "ROTARYIO", "COUNTIO",
+)
+# The search's modules (the nodes' hot paths: move generation, make and
+# undo, evaluation, the search loop): in Jarmo's firmware every function of
+# them is native Thumb code.  The checkout keeps one plain source, which
+# stock firmware, MicroPython and CPython run as it is; the staged copy that
+# is frozen gets @micropython.native above each def (native_source), which
+# keeps Python's semantics exactly: the same nodes, the same turns
+# (tests/device/test_native_search.py), and whatever the plain code holds
+# (weights, tables, ordering) is what runs natively.
+NATIVE_MODULES = ("jarmo/ai.py", "jarmo/evaluation.py", "jarmo/game.py")
+_DEF = re.compile(r"^([ \t]*)def [A-Za-z_]\w*\(", re.M)
+MAKE_OPTIONS = NATIVE_OPTIONS + tuple(("CIRCUITPY_" + name, "0") for name in UNUSED_MODULES)
+
+
+def make_flags(options=MAKE_OPTIONS):
+    """MAKEFLAGS for the kit's make: each option a command-line variable."""
+    return " ".join("%s=%s" % option for option in options)
 
 
 class FirmwareError(Exception):
@@ -187,6 +237,24 @@ def frozen_files(root=ROOT):
     return {"app": app, "lib": deploy.library_files()}
 
 
+def native_source(text):
+    """text with @micropython.native above every def, and a last line
+    NATIVE_CODE = the number of functions so compiled (what the device
+    tests read to know the module they run is the native one)."""
+    count = len(_DEF.findall(text))
+    return _DEF.sub(lambda m: "%s@micropython.native\n%s" % (m.group(1), m.group(0)), text) + (
+        "\nNATIVE_CODE = %d   # functions compiled to native code (tools/firmware.py)\n" % count)
+
+
+def frozen_bytes(folder, rel, src):
+    """The bytes frozen for the file src, at rel in folder ("app" or "lib")."""
+    with open(src, "rb") as f:
+        data = f.read()
+    if folder == "app" and rel in NATIVE_MODULES:
+        data = native_source(data.decode("utf-8")).encode("utf-8")
+    return data
+
+
 def inputs_key(board, files, kit):
     """A hash of everything a build reads: the kit, the board, the version and
     date strings, every frozen file's path and bytes."""
@@ -196,10 +264,11 @@ def inputs_key(board, files, kit):
             h.update(name.encode() + b"\0" + hashlib.sha256(f.read()).digest())
     h.update(("%s\0%s\0%s\0" % (board, CP_VERSION, SOURCE_DATE_EPOCH)).encode())
     h.update(repr(SOURCE_PATCHES).encode())
+    h.update(repr(MAKE_OPTIONS).encode())
     for folder in sorted(files):
         for src, rel in sorted(files[folder], key=lambda item: item[1]):
-            with open(src, "rb") as f:
-                h.update(("%s/%s\0" % (folder, rel)).encode() + hashlib.sha256(f.read()).digest())
+            data = frozen_bytes(folder, rel, src)
+            h.update(("%s/%s\0" % (folder, rel)).encode() + hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
@@ -226,14 +295,15 @@ def patch_sources(kit, work):
 
 
 def _stage(files, stage):
-    """Copy the frozen files into stage/app and stage/lib (emptied first)."""
+    """Write the frozen files into stage/app and stage/lib (emptied first)."""
     if os.path.isdir(stage):
         shutil.rmtree(stage)
     for folder, pairs in files.items():
         for src, rel in pairs:
             dst = os.path.join(stage, folder, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copyfile(src, dst)
+            with open(dst, "wb") as f:
+                f.write(frozen_bytes(folder, rel, src))
     return [os.path.join(stage, folder) for folder in sorted(files)]
 
 
@@ -299,7 +369,7 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
         os.makedirs(logs, exist_ok=True)
         log_path = os.path.join(logs, "%s.log" % board)
         env = dict(os.environ, CP_WORK=os.path.join(cache, "kit"), CP_VERSION=CP_VERSION,
-                   SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+                   SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, MAKEFLAGS=make_flags())
         log("firmware %s: building CircuitPython for %s with %d frozen files (log: %s)" % (
             profile, board, sum(len(v) for v in files.values()), log_path))
         t0 = time.time()

@@ -25,6 +25,7 @@ OUT=${!#}
   echo "work $CP_WORK"
   for d in "${@:1:$#-1}"; do (cd "$d" && find . -type f | sort | sed "s|^\.|$(basename "$d")|"); done
 } > "$(dirname "$0")/last-build.txt"
+echo "$MAKEFLAGS" > "$(dirname "$0")/last-makeflags.txt"
 [ -n "$FAIL" ] && { echo "region \`FLASH_FIRMWARE' overflowed by 9996 bytes"; exit 2; }
 echo "  FLASH_FIRMWARE:      993416 B      1020 KB     95.12%"
 printf 'UF2\n\x57\x51\x5d\x9e' > "$OUT"
@@ -162,3 +163,55 @@ def test_the_command_line(kit, tmp_path):
 def test_the_version_is_gits_or_dev(tmp_path):
     assert firmware.project_version(str(tmp_path)) == "dev"               # not a git checkout
     assert firmware.project_version(ROOT) not in ("", "dev")
+
+
+def test_the_firmware_runs_native_code_and_leaves_out_the_modules_the_game_never_imports(kit, tmp_path):
+    """Native code on, compiled for the RP2040's Cortex-M0+, and word-aligned
+    (tools/mpy-tool.py patched); every CircuitPython module that code.py,
+    boot.py, hardware/ or a frozen library imports stays in the firmware."""
+    firmware.build_firmware("pico", str(tmp_path), version="1", kit=str(kit), log=lambda s: None)
+    flags = dict(word.split("=", 1) for word in (kit / "last-makeflags.txt").read_text().split())
+    assert flags["CIRCUITPY_ENABLE_MPY_NATIVE"] == "1" and flags["MPY_CROSS_FLAGS"] == "-march=armv6m"
+    off = {name[len("CIRCUITPY_"):].lower() for name, value in flags.items()
+           if name.startswith("CIRCUITPY_") and value == "0"}
+    assert {"ulab", "synthio", "usb_midi", "audiocore", "msgpack"} <= off
+    src = tmp_path / "cache" / "kit" / "circuitpython" / "tools" / "mpy-tool.py"
+    assert "aligned (4)" in src.read_text() and "aligned (2)" not in src.read_text()
+    from tools import deploy
+    used = set()
+    paths = [os.path.join(ROOT, "code.py"), os.path.join(ROOT, "boot.py")]
+    paths += [src for src, _rel in deploy.folder_files(ROOT, "hardware") + deploy.library_files()]
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                words = line.split()
+                if len(words) > 1 and words[0] in ("import", "from"):
+                    used.add(words[1].split(".")[0].rstrip(","))
+    assert {"keypad", "displayio", "busio", "board", "neopixel_write", "microcontroller"} <= used
+    assert not used & off, used & off
+
+
+def test_the_search_modules_are_frozen_as_native_code_from_the_one_plain_source(kit, tmp_path):
+    """Every function of jarmo/ai.py, evaluation.py and game.py gets
+    @micropython.native in the staged copy (and the module its count);
+    the checkout's files and every other frozen file are as they are."""
+    files = firmware.frozen_files(ROOT)
+    for src, rel in files["app"]:
+        data = firmware.frozen_bytes("app", rel, src)
+        with open(src, "rb") as f:
+            plain = f.read()
+        if rel not in firmware.NATIVE_MODULES:
+            assert data == plain, rel
+            continue
+        text = data.decode()
+        defs = [line for line in plain.decode().splitlines() if line.lstrip().startswith("def ")]
+        assert text.count("@micropython.native\n") == len(defs) >= 4, rel
+        assert text.rstrip().splitlines()[-1].startswith("NATIVE_CODE = %d " % len(defs))
+        lines = text.splitlines()
+        for k, line in enumerate(lines):        # the decorator right above each def, same indent
+            if line.lstrip().startswith("def "):
+                indent = line[:len(line) - len(line.lstrip())]
+                assert lines[k - 1] == indent + "@micropython.native", (rel, line)
+        body = "\n".join(line for line in lines if line.strip() != "@micropython.native")
+        assert body.rstrip().rsplit("\n", 1)[0].rstrip() == plain.decode().rstrip()   # nothing else changed
+    assert set(firmware.NATIVE_MODULES) <= {rel for _src, rel in files["app"]}
