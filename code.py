@@ -20,6 +20,7 @@ the console, for the device tests and benchmarks.
 # ----------------------------------------------------------------------------
 # Configuration (settings.toml; a wrong value is named at start-up, never fatal)
 # ----------------------------------------------------------------------------
+import gc
 import os
 import sys
 
@@ -98,10 +99,14 @@ def main():
         # keeps the text off-screen. The display is made and attached before
         # the first frame: in a pass of its own after it, the OLED's first
         # refresh (138 ms) held a pass over budget.
-        from hardware.display import TextDisplay, make_display  # noqa: E402
+        from hardware.display import TextDisplay  # noqa: E402
         screen = TextDisplay()
         if not ON_HOST:
+            # the OLED's start-up (hardware/oled.py) is used once: off the heap
+            from hardware.oled import make_display  # noqa: E402
             screen.attach(make_display(profile["display"]))
+            del make_display
+            forget_module("hardware.oled")
 
     # A game's screens are loaded with jarmo.app and stay; the menu and the rare
     # screens come and go (jarmo/app.py). The AI is imported before the first
@@ -188,7 +193,8 @@ def main():
     try:
         run_guarded(app, inputs, leds, screen, clock, on_show, probe,
                     restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                    sleep=None if ON_HOST else sleep, idle=idle)
+                    sleep=None if ON_HOST else sleep, idle=idle,
+                    collect=None if ON_HOST else gc.collect)
     finally:
         if ON_HOST:
             on_show.finish()
