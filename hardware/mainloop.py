@@ -38,6 +38,8 @@ that turn shows sooner.
 Idle power (hardware/power.py, when code.py passes an Idle): after a short
 idle time the LEDs dim, after a longer one they go dark and the passes
 start every OFF_PERIOD ms; the press that ends it only wakes the board.
+Dark long enough (Idle.sleep_due), the board deep-sleeps (Idle.deep_sleep,
+hardware/deepsleep.py), unless the link is in use.
 """
 
 from adafruit_ticks import ticks_diff
@@ -146,6 +148,10 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
                 tick(now)
             if idle is not None:
                 level = _idle_level(idle, app, leds, screen, now)
+                if level == _OFF and idle.sleep_due(now) and getattr(app, "link", None) is None:
+                    if getattr(app, "unsaved", False):
+                        app.save()
+                    idle.deep_sleep()   # (a board with `alarm` restarts from here)
             if level != _OFF:
                 drawn = leds.update(app)
             texted = screen.update(app) if screen is not None else False

@@ -6,7 +6,6 @@ that runs .mpy files from the drive. The text on it is hardware/display.py's.
 
 import displayio
 
-
 # The SH1107's start-up commands (command, count | 0x80 for a delay after,
 # arguments), as adafruit_displayio_sh1107 2.0.6 (MIT) sends them to the
 # OLED FeatherWing 128x64 (product 4650) turned 90 degrees: multiplex ratio
