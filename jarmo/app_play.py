@@ -283,6 +283,13 @@ def _events(app, room):
     return laid[0]
 
 
+def forget_pages():
+    """Let go of _events's pages (they are laid out again when asked)."""
+    for i in range(len(_SHOWN)):
+        _SHOWN[i] = None
+    _SHOWN[4] = _SHOWN[5] = -1
+
+
 # _events's pages: the sides' event lists, their lengths, the side that acted
 # last, the page, the sentences; then per room (0 to 4 lines) the page's
 # lines, board.pages and board.next, once laid out
@@ -348,6 +355,11 @@ class Play(State):
     def enter(self, app, arg):
         self.build(app)
         self.text(app)
+
+    def exit(self, app):
+        # the events' pages laid out for the turn: not kept through the AI's
+        # search (the least free heap of a game), and new by the next turn
+        forget_pages()
 
     def build(self, app):
         """Choices for the human's next pick (turn start or open turn)."""

@@ -75,3 +75,45 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         tap(dev, "select")                                  # a piece again
         tap(dev, "select")                                  # its first target
         wait_state(dev, "ai", 5000)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_dark_long_enough_it_deep_sleeps_and_a_press_resumes_the_same_game(tmp_path, firmware_option, kind):
+    # CircuitPython only pretends to deep-sleep while USB is attached, as the
+    # emulated board is: it waits for the pin alarm, then starts code.py
+    # afresh with alarm.wake_alarm set, as a real deep sleep's wake does
+    with booted(tmp_path, firmware_option, "pico", kind=kind, JARMO_TRACE=2,
+                JARMO_DIM_S=1, JARMO_OFF_S=2, JARMO_SLEEP_S=2) as dev:
+        wait_state(dev, "menu", 10000)
+        dev.run(500)
+        tap(dev, "select")                                  # New game
+        wait_state(dev, "play", 10000)
+        tap(dev, "select")                                  # a piece
+        tap(dev, "select")                                  # its first target: the AI answers
+        wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)
+        game = trace(dev).last_game()
+        assert game, "a turn each was played"
+        shown = trace(dev).frames()[-2:]                    # the turn's picture (the cursor blinks)
+        full_level = shown[-1][1]
+        dev.wait_for(r"^@@IDLE 2 ", 5000)                   # dark
+        dev.wait_for(r"deep sleep", 4000)                   # then asleep: code.py has stopped
+        asleep = len(dev.frames)
+        dev.run(2000)
+        assert len(dev.frames) == asleep, "nothing is sent while it sleeps"
+
+        press_t = dev.t
+        tap(dev, "back")                                    # any button wakes it
+        wait_state(dev, "play", 10000)                      # code.py again: the saved game resumed
+        dev.run(300)
+        t = trace(dev)
+        assert t.last_game() == game, "the same game, the same turn"
+        woke = pin_frame(dev, press_t)
+        assert woke is not None, "a press lit the LEDs again"
+        lit = [grb for tt, grb in dev.frames if tt > press_t]
+        before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
+        # the same position at full brightness; the cursor (blinking, and
+        # where the resumed turn puts it) may differ in two pixels
+        assert min(_pixels_differing(lit[-1], b) for b in before) <= 2, (lit[-1].hex(), [b.hex() for b in before])
+        assert "Traceback" not in "\n".join(dev.console)
