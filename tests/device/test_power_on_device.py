@@ -113,7 +113,8 @@ def test_dark_long_enough_it_deep_sleeps_and_a_press_resumes_the_same_game(tmp_p
         assert woke is not None, "a press lit the LEDs again"
         lit = [grb for tt, grb in dev.frames if tt > press_t]
         before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
-        # the same position at full brightness; the cursor (blinking, and
-        # where the resumed turn puts it) may differ in two pixels
-        assert min(_pixels_differing(lit[-1], b) for b in before) <= 2, (lit[-1].hex(), [b.hex() for b in before])
+        # the same position at full brightness; a resume (as the menu's) puts
+        # the cursor at the turn's first piece and does not show the AI's last
+        # move again (its from and to points' glow): at most 4 pixels differ
+        assert min(_pixels_differing(lit[-1], b) for b in before) <= 4, (lit[-1].hex(), [b.hex() for b in before])
         assert "Traceback" not in "\n".join(dev.console)
