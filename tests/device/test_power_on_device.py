@@ -24,23 +24,29 @@ def _pixels_differing(a, b):
     return sum(a[i:i + 3] != b[i:i + 3] for i in range(0, len(a), 3))
 
 
+def _a_turn_each(dev, settle_ms):
+    """A new game from the menu, a turn each: (the game's actions, the turn's
+    last two traced frames (the cursor blinks), the LEDs' full level)."""
+    wait_state(dev, "menu", 10000)
+    dev.run(settle_ms)
+    tap(dev, "select")                                      # New game
+    wait_state(dev, "play", 10000)
+    tap(dev, "select")                                      # a piece
+    tap(dev, "select")                                      # its first target: the AI answers
+    wait_state(dev, "ai", 5000)
+    wait_state(dev, "play", 20000)
+    game = trace(dev).last_game()
+    assert game, "a turn each was played"
+    shown = trace(dev).frames()[-2:]
+    return game, shown, shown[-1][1]
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_option, kind):
     with booted(tmp_path, firmware_option, "pico", kind=kind, JARMO_TRACE=2,
                 JARMO_DIM_S=DIM_S, JARMO_OFF_S=OFF_S) as dev:
-        wait_state(dev, "menu", 10000)
-        dev.run(1500)
-        tap(dev, "select")                                  # New game
-        wait_state(dev, "play", 10000)
-        tap(dev, "select")                                  # a piece
-        tap(dev, "select")                                  # its first target: the AI answers
-        wait_state(dev, "ai", 5000)
-        wait_state(dev, "play", 20000)
-        game = trace(dev).last_game()
-        assert game, "a turn each was played"
-        shown = trace(dev).frames()[-2:]                    # the turn's picture (the cursor blinks)
-        full_level = shown[-1][1]
+        game, shown, full_level = _a_turn_each(dev, 1500)
 
         dim_line = dev.wait_for(r"^@@IDLE 1 ", (DIM_S + 1) * 1000)
         dim_t = dev.last_match_t()
@@ -85,18 +91,7 @@ def test_dark_long_enough_it_deep_sleeps_and_a_press_resumes_the_same_game(tmp_p
     # afresh with alarm.wake_alarm set, as a real deep sleep's wake does
     with booted(tmp_path, firmware_option, "pico", kind=kind, JARMO_TRACE=2,
                 JARMO_DIM_S=1, JARMO_OFF_S=2, JARMO_SLEEP_S=2) as dev:
-        wait_state(dev, "menu", 10000)
-        dev.run(500)
-        tap(dev, "select")                                  # New game
-        wait_state(dev, "play", 10000)
-        tap(dev, "select")                                  # a piece
-        tap(dev, "select")                                  # its first target: the AI answers
-        wait_state(dev, "ai", 5000)
-        wait_state(dev, "play", 20000)
-        game = trace(dev).last_game()
-        assert game, "a turn each was played"
-        shown = trace(dev).frames()[-2:]                    # the turn's picture (the cursor blinks)
-        full_level = shown[-1][1]
+        game, shown, full_level = _a_turn_each(dev, 500)
         dev.wait_for(r"^@@IDLE 2 ", 5000)                   # dark
         dev.wait_for(r"deep sleep", 4000)                   # then asleep: code.py has stopped
         asleep = len(dev.frames)
