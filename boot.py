@@ -18,7 +18,7 @@ writable from the computer and the game runs without saving.
 
 import os
 
-from hardware import flash, profiles, settings_check
+from hardware import flash, settings_check
 
 
 def edit_key_held(profile):
@@ -38,6 +38,8 @@ def edit_key_held(profile):
 
 
 if flash.nvm() is None:
+    # the profiles only here: every board with nvm boots sooner without them
+    from hardware import profiles
     PROFILE = profiles.PROFILES.get(os.getenv("JARMO_PROFILE", profiles.DEFAULT))
     if PROFILE is not None and not edit_key_held(PROFILE):
         import storage

@@ -20,6 +20,7 @@ the console, for the device tests and benchmarks.
 # ----------------------------------------------------------------------------
 # Configuration (settings.toml; a wrong value is named at start-up, never fatal)
 # ----------------------------------------------------------------------------
+import gc
 import os
 import sys
 
@@ -45,7 +46,14 @@ def restart():
 
 
 def reloaded_by_us():
-    """True when restart() started this run: then the saved game goes on at once."""
+    """True when restart() started this run, or a button woke the board from
+    its deep sleep (hardware/deepsleep.py): then the saved game goes on at once."""
+    try:
+        import alarm    # built in, as supervisor: their imports take no heap
+        if alarm.wake_alarm is not None:
+            return True
+    except ImportError:
+        pass
     try:
         import supervisor
         return supervisor.runtime.run_reason == supervisor.RunReason.SUPERVISOR_RELOAD
@@ -59,7 +67,7 @@ def main():
     # that runs .mpy files from the drive) and no globals' slot.
     from hardware import config
     (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES, DIM_MS, OFF_MS,
-     SETTING_PROBLEMS) = config.read()
+     SLEEP_MS, SETTING_PROBLEMS) = config.read()
     del config
     forget_module("hardware.config")                # used once: off the heap
     if TRACE:
@@ -98,10 +106,14 @@ def main():
         # keeps the text off-screen. The display is made and attached before
         # the first frame: in a pass of its own after it, the OLED's first
         # refresh (138 ms) held a pass over budget.
-        from hardware.display import TextDisplay, make_display  # noqa: E402
+        from hardware.display import TextDisplay  # noqa: E402
         screen = TextDisplay()
         if not ON_HOST:
+            # the OLED's start-up (hardware/oled.py) is used once: off the heap
+            from hardware.oled import make_display  # noqa: E402
             screen.attach(make_display(profile["display"]))
+            del make_display
+            forget_module("hardware.oled")
 
     # A game's screens are loaded with jarmo.app and stay; the menu and the rare
     # screens come and go (jarmo/app.py). The AI is imported before the first
@@ -121,9 +133,10 @@ def main():
             # the AI keeps neither the UART's buffer nor their code in the heap
             from hardware.link import make_line
             return make_line(profile)
-    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S)
+    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S),
+    # then deep sleep (JARMO_SLEEP_S)
     from hardware import power  # noqa: E402
-    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile))
+    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile), SLEEP_MS)
     del power
     app = App(store=store, has_display=screen is not None,
               tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
@@ -131,10 +144,10 @@ def main():
     from jarmo.app import PRELOAD  # noqa: E402
 
 
-    def _tables_of(rules, side=None):
+    def _tables_of(rules):
         def build():
             from jarmo.game import prepare_tables
-            prepare_tables(rules, side)
+            prepare_tables(rules)
         return build
 
 
@@ -149,8 +162,9 @@ def main():
     if not ON_HOST:
         for name in PRELOAD:
             __import__(name)
-    PRELOAD_ALL = () if ON_HOST else \
-        (_tables_of("standard"), _tables_of("jasyr", 0), _tables_of("jasyr", 1))
+    # (a forward rule set's, jasyr's, are built by the menu's passes when its
+    # game is the one the menu would start: jarmo/app_menu.py Menu.tick)
+    PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"),)
 
     if ON_HOST:
         if not EVENTS:
@@ -168,6 +182,12 @@ def main():
         inputs = Buttons(profile)
         clock = adafruit_ticks.ticks_ms
         on_show = None
+
+        def sleeper():
+            # dark for JARMO_SLEEP_S: deep sleep until a button (imported only now)
+            from hardware.deepsleep import sleep_until_pressed
+            sleep_until_pressed(inputs, profile)
+        idle.sleeper = sleeper
 
     RESTARTED = not ON_HOST and reloaded_by_us()
     if RESTARTED:
@@ -188,7 +208,8 @@ def main():
     try:
         run_guarded(app, inputs, leds, screen, clock, on_show, probe,
                     restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                    sleep=None if ON_HOST else sleep, idle=idle)
+                    sleep=None if ON_HOST else sleep, idle=idle,
+                    collect=None if ON_HOST else gc.collect)
     finally:
         if ON_HOST:
             on_show.finish()

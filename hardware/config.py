@@ -123,7 +123,8 @@ def _boot_report(file_stamp, report="/boot_out.txt"):
 
 def read(path="/settings.toml"):
     """(profile name, brightness cap, seed, trace, data folder, events,
-    frames, ms to dim, ms to go dark, problems) from settings.toml."""
+    frames, ms to dim, ms to go dark, ms dark before deep sleep, problems)
+    from settings.toml."""
     problems = []  # type: list[str]
     ok = _file_findings(path, problems)
     text = []
@@ -138,4 +139,6 @@ def read(path="/settings.toml"):
             # the idle times, ms (hardware/power.py): 30 s to dim, 120 s to go dark
             _number("JARMO_DIM_S", 30, 0, 86400, problems, ok) * 1000,
             _number("JARMO_OFF_S", 120, 0, 86400, problems, ok) * 1000,
+            # then, dark this long, deep sleep until a button (hardware/deepsleep.py)
+            _number("JARMO_SLEEP_S", 600, 0, 86400, problems, ok) * 1000,
             problems)

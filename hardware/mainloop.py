@@ -14,6 +14,12 @@ are polled at most one step apart.  Then the pass does one step:
   - else app.tick(now) (the AI thinks one slice), the LEDs and the text,
     then, in a pass of its own, one item of the preload.
 
+After a pass that took a press or did a preload item, the next pass only
+collects the garbage (when code.py passes gc.collect): the heap is swept
+while the player looks at the answer, so a collection (about 16 ms on the
+stock Pico) seldom falls into a press's pass or an AI slice on top of
+their own work.
+
 On the device keypad scans in the background and ticks_ms is the clock; on
 the host the clock and the input decide the pace.
 
@@ -32,6 +38,8 @@ that turn shows sooner.
 Idle power (hardware/power.py, when code.py passes an Idle): after a short
 idle time the LEDs dim, after a longer one they go dark and the passes
 start every OFF_PERIOD ms; the press that ends it only wakes the board.
+Dark long enough (Idle.sleep_due), the board deep-sleeps (Idle.deep_sleep,
+hardware/deepsleep.py), unless the link is in use.
 """
 
 from adafruit_ticks import ticks_diff
@@ -55,12 +63,13 @@ _NAP = const(10)        # ms a nap: a press ends the sleep after at most this (i
 # in every pass would be garbage in every pass (and none can be made when RAM
 # runs out); a float is a heap object here, so only the _NAP + 1 used
 _NAPS = tuple(ms / 1000 for ms in range(_NAP + 1))
+_PRELOADED = const(2)   # _other_step: a preload item was the pass's step
 _AWAKE = const(0)       # hardware/power.py's levels (not imported: a board without
 _OFF = const(2)         # idle power keeps that module out of its heap)
 
 
 def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None,
-        idle=None):
+        idle=None, collect=None):
     """Run until inputs.poll() returns False (never, on the device).
 
     inputs.poll(now, press) -> bool delivers pending button events;
@@ -77,6 +86,11 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     inputs.waiting() -> bool, if it has one, ends the sleep when a key's
     event waits.
     idle: a hardware.power.Idle (dims and darkens the LEDs), or None.
+    collect: gc.collect, run in a pass of its own after a pass that took a
+    press or did a preload item (None: never): the garbage is then swept while the player looks
+    at the answer, not in the middle of the next press's pass or an AI
+    slice (a collection takes about 16 ms on the stock Pico, and one that
+    fell into such a pass held the buttons over 50 ms).
     """
     naps = None if sleep is None else _NAPS
     pending = list(preload)
@@ -89,6 +103,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     pressed = [False]
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
+    litter = False                      # a press's pass left garbage: collect it next
 
     def show(app):
         # the app's frame on the LEDs now, in the middle of a pass: before a
@@ -111,9 +126,21 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         now = now_of[0] = clock()
         pressed[0] = False
         if not poll(now, press):
+            if getattr(app, "unsaved", False):
+                app.save()              # a turn's save that waited for this pass
             break
         drawn = texted = False
-        if pressed[0] or not _other_step(app, screen, tick, now, pending):
+        if pressed[0]:
+            worked = False
+        elif litter:
+            collect()                   # the press's garbage, in a pass of its own
+            litter = False
+            worked = True
+        else:
+            worked = _other_step(app, screen, tick, now, pending)
+            # a preload item's garbage (its import's or tables' making) too
+            litter = worked == _PRELOADED and collect is not None
+        if not worked:
             if draw is not None and (pressed[0] or first):
                 draw(now)               # the answer lit; the state's tick next pass
                 first = False
@@ -121,11 +148,17 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
                 tick(now)
             if idle is not None:
                 level = _idle_level(idle, app, leds, screen, now)
+                if level == _OFF and idle.sleep_due(now) and getattr(app, "link", None) is None:
+                    if getattr(app, "unsaved", False):
+                        app.save()
+                    idle.deep_sleep()   # (a board with `alarm` restarts from here)
             if level != _OFF:
                 drawn = leds.update(app)
             texted = screen.update(app) if screen is not None else False
             if on_show is not None and (drawn or texted or leds.animated):
                 on_show(now, drawn, texted)
+        if pressed[0] and collect is not None:
+            litter = True
         if probe is not None:
             probe.end(app, drawn, texted)
         if naps is not None and not pending and not app.busy and not _has_step(app, screen):
@@ -142,7 +175,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
 
 def _other_step(app, screen, tick, now, pending):
     """One step of work that is not the game's own pass (the display's, a
-    compaction's, a preload item); False if there was none."""
+    compaction's, a preload item: _PRELOADED); False if there was none."""
     if screen is not None and screen.busy:
         screen.step()                   # the text display's own pass
     elif _saving(app):
@@ -154,6 +187,7 @@ def _other_step(app, screen, tick, now, pending):
             __import__(item)
         else:
             item()
+        return _PRELOADED
     else:
         return False
     return True
@@ -192,7 +226,7 @@ def _saving(app):
 
 
 def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, restart=None,
-                preload=(), sleep=None, idle=None):
+                preload=(), sleep=None, idle=None, collect=None):
     """run(), but a MemoryError never ends the game.
 
     After one, app.recover() drops what can be rebuilt (the AI's search, the
@@ -205,7 +239,8 @@ def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, rest
     last = None
     while True:
         try:
-            return run(app, inputs, leds, screen, clock, on_show, probe, preload, sleep, idle)
+            return run(app, inputs, leds, screen, clock, on_show, probe, preload, sleep, idle,
+                       collect)
         except MemoryError:
             gc.collect()
             now = clock()

@@ -12,9 +12,15 @@ the board.  Three levels:
           (hardware/mainloop.py). The press that ends it only wakes the
           board: the game is exactly where it was, in RAM.
 
-Both times are settings (settings.toml JARMO_DIM_S and JARMO_OFF_S, seconds;
-0 turns that level off; hardware/config.py reads them). The logic takes integer ms and no hardware, so the
-simulator and the tests run it as the board does.
+Dark for JARMO_SLEEP_S more (default 600 s), the board deep-sleeps where
+CircuitPython has `alarm` (hardware/deepsleep.py: a pin alarm on every
+button); a button then starts code.py afresh, which resumes the saved game
+(a pick in progress is not saved). Without it the board stays dark.
+
+The times are settings (settings.toml JARMO_DIM_S, JARMO_OFF_S and
+JARMO_SLEEP_S, seconds; 0 turns that level off; hardware/config.py reads
+them). The logic takes integer ms and no hardware, so the simulator and the
+tests run it as the board does.
 """
 
 from adafruit_ticks import ticks_diff
@@ -30,9 +36,11 @@ DIM_SHIFT = 2       # DIM draws at level >> DIM_SHIFT (a quarter)
 class Idle:
     """The idle level from the time of the last press or work."""
 
-    def __init__(self, dim_ms=DIM_S * 1000, off_ms=OFF_S * 1000, switch=None):
+    def __init__(self, dim_ms=DIM_S * 1000, off_ms=OFF_S * 1000, switch=None, sleep_ms=0):
         self.dim_ms = dim_ms
         self.off_ms = off_ms
+        self.sleep_ms = sleep_ms    # ms dark before deep sleep (0: never)
+        self.sleeper = None         # the deep sleep (code.py's: hardware/deepsleep.py), or None
         self.switch = switch        # the LEDs' power (a MOSFET's gate): .value, or None
         self.since = None           # ms of the last press or work (None: not yet)
         self.level = AWAKE
@@ -56,6 +64,19 @@ class Idle:
             if self.switch is not None:
                 self.switch.value = level != OFF
         return level
+
+    def sleep_due(self, now):
+        """True when the board has been dark for sleep_ms and can deep-sleep."""
+        return (self.sleeper is not None and self.level == OFF and self.sleep_ms > 0
+                and ticks_diff(now, self.since) >= self.off_ms + self.sleep_ms)
+
+    def deep_sleep(self):
+        """Deep sleep now (it does not return where the board has one); tried
+        once: a board without it stays dark and naps."""
+        sleeper = self.sleeper
+        self.sleeper = None
+        if sleeper is not None:
+            sleeper()
 
     def wake(self, now):
         """A press at `now`; True if the board was OFF (the press only wakes it)."""

@@ -119,6 +119,7 @@ class App:
         self.attended = False
         self.hidden = False
         self.show = None        # show(app): the main loop's, draws the LEDs now
+        self.unsaved = False    # a completed turn's save waits for the next pass (save_soon)
         self.dirty = True
         self._drawn = 0
         self._stats = None      # jarmo.store_stats.Stats once loaded
@@ -166,6 +167,8 @@ class App:
         return self.sid == S_AI and self.states[S_AI].queue is None
 
     def press(self, button, player=0):
+        if self.unsaved:
+            self.save()             # (a press in the very next pass: the save first)
         if 0 <= button <= 8:
             self.dirty = True
             self.attended = True
@@ -174,7 +177,9 @@ class App:
     def tick(self, now_ms):
         self.now = now = now_ms & TICKS_MASK
         store = self.store
-        if store is not None and store.busy and self._store_turn:
+        if self.unsaved:
+            self.save()             # the save, in a pass of its own
+        elif store is not None and store.busy and self._store_turn:
             # a compaction (a game's start, or a full log): half of it a
             # pass, and nothing else; never in the pass that asked for it
             # (a button's work is in it): erasing a flash sector costs ~50 ms
@@ -377,7 +382,7 @@ class App:
         m = self.match
         if self.store is not None and (m is None or m.number == 1):
             self.store.tidy(RESERVE * (1 if m is None else m.games))
-        self.save()
+        self.save_soon()
         self.next_turn()
 
     def next_turn(self):
@@ -403,12 +408,13 @@ class App:
             self.board.read(self.game)
             self._render()
             self.show(self)
-        self.save()
         if over:
+            self.save()
             # counted at the end (the statistics name this saved game, so a
             # power cut before or after counts it exactly once)
             self.goto(S_END, not self.counted)
         else:
+            self.save_soon()
             self.next_turn()
 
     def opponent_ready(self):
@@ -427,9 +433,22 @@ class App:
     def save(self):
         """Save the running game: its GAME record once, then the actions
         played since the last save (after every completed turn)."""
+        self.unsaved = False
         if self.store is None or self.game is None:
             return
         self._saving(self._save)
+
+    def save_soon(self):
+        """save(), in the main loop's next pass when it runs one (App.show is
+        set): on the stock Pico a save takes up to 25 ms of Python and flash
+        work, and in the pass of the press that completed the turn it held
+        the buttons over 50 ms. The turn is lit already; a power cut before
+        the next pass costs that turn only (the turn in progress). The end
+        of a game is saved at once (its statistics name the saved game)."""
+        if self.show is None:
+            self.save()
+        else:
+            self.unsaved = True
 
     def _save(self):
         store = self.store

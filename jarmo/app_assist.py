@@ -123,6 +123,7 @@ class Assisted(Play):
         Play.enter(self, app, arg)
 
     def exit(self, app):
+        Play.exit(self, app)
         self._stop(app)
         if self.mode == _HINTING or self.mode == _TIMED_OUT:
             self.mode = _IDLE       # thought over when asked again

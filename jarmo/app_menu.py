@@ -53,7 +53,7 @@ from jarmo.app_base import (
     takes_expansions,
 )
 from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
-from jarmo.game import Game
+from jarmo.game import Game, prepare_tables_step
 from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS as RULES
 from jarmo.store_log import R_SETTINGS
@@ -219,9 +219,14 @@ class Menu(State):
             if offer != self.offer:
                 self.offer = offer
                 self._text(app)
+        g = app.game
+        # the board's tables of the game it would resume (else start), a side
+        # a pass: code.py preloads standard's only (a forward rule set's two
+        # keep 1.1 KB that a game of another kind never uses)
+        if not prepare_tables_step(RULES[s[0]] if g is None else g.rules):
+            return
         ai = sys.modules.get("jarmo.ai")
         if ai is not None:
-            g = app.game
             s = app.settings
             if g is not None and app.opponent.level >= 0:
                 ai.prepare_tables_step(g.rules)

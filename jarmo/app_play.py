@@ -249,11 +249,56 @@ def _events(app, room):
     last = board.events_side
     if last < 0:
         return ()
-    # the sentences of the latest turn of each side, the side that acted last at the end
-    ss = " ".join(board.events[1 - last] + board.events[last]).replace(". ", ".|").split("|")
-    ss.append("")
-    if board.page < 0:                  # a new action: its page first
-        board.page = len(ss) - 2 - board.events[board.events_side][-1].count(". ")
+    events = board.events
+    shown = _SHOWN
+    # the pages laid out since nothing they depend on changed, by room: a
+    # press redraws the text, and laying a page out again (strings and their
+    # wraps, up to 4 KB of garbage) held a press's answer off the LEDs. The
+    # sides' lists are only appended to or replaced, and the cache holds them
+    # (no other list can take their place while it does).
+    if not (board.page >= 0 and shown[0] is events[0] and shown[1] is events[1] and
+            shown[2] == len(events[0]) and shown[3] == len(events[1]) and
+            shown[4] == last and shown[5] == board.page):
+        # the sentences of the latest turn of each side, the side that acted last at the end
+        ss = " ".join(events[1 - last] + events[last]).replace(". ", ".|").split("|")
+        ss.append("")
+        if board.page < 0:              # a new action: its page first
+            board.page = len(ss) - 2 - events[last][-1].count(". ")
+        shown[0] = events[0]
+        shown[1] = events[1]
+        shown[2] = len(events[0])
+        shown[3] = len(events[1])
+        shown[4] = last
+        shown[5] = board.page
+        shown[6] = ss
+        for r in range(len(shown) - 7):
+            shown[7 + r] = None
+    laid = shown[7 + room] if 0 <= room < len(shown) - 7 else None
+    if laid is None:
+        laid = (_page(board, shown[6], room), board.pages, board.next)
+        if 0 <= room < len(shown) - 7:
+            shown[7 + room] = laid
+    board.pages = laid[1]
+    board.next = laid[2]
+    return laid[0]
+
+
+def forget_pages():
+    """Let go of _events's pages (they are laid out again when asked)."""
+    for i in range(len(_SHOWN)):
+        _SHOWN[i] = None
+    _SHOWN[4] = _SHOWN[5] = -1
+
+
+# _events's pages: the sides' event lists, their lengths, the side that acted
+# last, the page, the sentences; then per room (0 to 4 lines) the page's
+# lines, board.pages and board.next, once laid out
+_SHOWN = [None, None, 0, 0, -1, -1, None, None, None, None, None, None]
+
+
+def _page(board, ss, room):
+    """The page of sentences ss that holds sentence board.page, in at most
+    `room` lines; board.pages and board.next follow it."""
     shown = text = ""
     start = pages = k = 0               # start: the first sentence of the page being built
     for s in ss:
@@ -310,6 +355,11 @@ class Play(State):
     def enter(self, app, arg):
         self.build(app)
         self.text(app)
+
+    def exit(self, app):
+        # the events' pages laid out for the turn: not kept through the AI's
+        # search (the least free heap of a game), and new by the next turn
+        forget_pages()
 
     def build(self, app):
         """Choices for the human's next pick (turn start or open turn)."""

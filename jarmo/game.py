@@ -109,6 +109,17 @@ def prepare_tables(rules, side=None):
 _HALF_TABLES = []   # a forward table's side 0, until prepare_tables builds side 1
 
 
+def prepare_tables_step(rules):
+    """One step of prepare_tables(rules): a forward rule set's side a call
+    (the menu's passes build those of the game it would start); True once
+    they are built."""
+    forward = bool(R.row(rules)[R.FEATURES] & R.FORWARD)
+    if forward in _NEIGHBOUR_CACHE:
+        return True
+    prepare_tables(rules, 1 if forward and _HALF_TABLES else 0)
+    return False
+
+
 # How a game ended: winner ("south", "north" or None for a draw), points
 # ((south, north), or None where the rule set has no points) and reason (one
 # of REASONS).

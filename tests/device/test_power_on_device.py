@@ -24,23 +24,29 @@ def _pixels_differing(a, b):
     return sum(a[i:i + 3] != b[i:i + 3] for i in range(0, len(a), 3))
 
 
+def _a_turn_each(dev, settle_ms):
+    """A new game from the menu, a turn each: (the game's actions, the turn's
+    last two traced frames (the cursor blinks), the LEDs' full level)."""
+    wait_state(dev, "menu", 10000)
+    dev.run(settle_ms)
+    tap(dev, "select")                                      # New game
+    wait_state(dev, "play", 10000)
+    tap(dev, "select")                                      # a piece
+    tap(dev, "select")                                      # its first target: the AI answers
+    wait_state(dev, "ai", 5000)
+    wait_state(dev, "play", 20000)
+    game = trace(dev).last_game()
+    assert game, "a turn each was played"
+    shown = trace(dev).frames()[-2:]
+    return game, shown, shown[-1][1]
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_option, kind):
     with booted(tmp_path, firmware_option, "pico", kind=kind, JARMO_TRACE=2,
                 JARMO_DIM_S=DIM_S, JARMO_OFF_S=OFF_S) as dev:
-        wait_state(dev, "menu", 10000)
-        dev.run(1500)
-        tap(dev, "select")                                  # New game
-        wait_state(dev, "play", 10000)
-        tap(dev, "select")                                  # a piece
-        tap(dev, "select")                                  # its first target: the AI answers
-        wait_state(dev, "ai", 5000)
-        wait_state(dev, "play", 20000)
-        game = trace(dev).last_game()
-        assert game, "a turn each was played"
-        shown = trace(dev).frames()[-2:]                    # the turn's picture (the cursor blinks)
-        full_level = shown[-1][1]
+        game, shown, full_level = _a_turn_each(dev, 1500)
 
         dim_line = dev.wait_for(r"^@@IDLE 1 ", (DIM_S + 1) * 1000)
         dim_t = dev.last_match_t()
@@ -75,3 +81,35 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         tap(dev, "select")                                  # a piece again
         tap(dev, "select")                                  # its first target
         wait_state(dev, "ai", 5000)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("kind", stage.KINDS)
+def test_dark_long_enough_it_deep_sleeps_and_a_press_resumes_the_same_game(tmp_path, firmware_option, kind):
+    # CircuitPython only pretends to deep-sleep while USB is attached, as the
+    # emulated board is: it waits for the pin alarm, then starts code.py
+    # afresh with alarm.wake_alarm set, as a real deep sleep's wake does
+    with booted(tmp_path, firmware_option, "pico", kind=kind, JARMO_TRACE=2,
+                JARMO_DIM_S=1, JARMO_OFF_S=2, JARMO_SLEEP_S=2) as dev:
+        game, shown, full_level = _a_turn_each(dev, 500)
+        dev.wait_for(r"^@@IDLE 2 ", 5000)                   # dark
+        dev.wait_for(r"deep sleep", 4000)                   # then asleep: code.py has stopped
+        asleep = len(dev.frames)
+        dev.run(2000)
+        assert len(dev.frames) == asleep, "nothing is sent while it sleeps"
+
+        press_t = dev.t
+        tap(dev, "back")                                    # any button wakes it
+        wait_state(dev, "play", 10000)                      # code.py again: the saved game resumed
+        dev.run(300)
+        t = trace(dev)
+        assert t.last_game() == game, "the same game, the same turn"
+        woke = pin_frame(dev, press_t)
+        assert woke is not None, "a press lit the LEDs again"
+        lit = [grb for tt, grb in dev.frames if tt > press_t]
+        before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
+        # the same position at full brightness; a resume (as the menu's) puts
+        # the cursor at the turn's first piece and does not show the AI's last
+        # move again (its from and to points' glow): at most 4 pixels differ
+        assert min(_pixels_differing(lit[-1], b) for b in before) <= 4, (lit[-1].hex(), [b.hex() for b in before])
+        assert "Traceback" not in "\n".join(dev.console)

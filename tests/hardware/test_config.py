@@ -127,3 +127,12 @@ def test_the_idle_times_are_read_and_named_when_wrong(tmp_path, monkeypatch):
     assert [line for line in got[-1] if line.startswith("JARMO_DIM_S")]
     got = _read(tmp_path, monkeypatch, "", env=[("JARMO_DIM_S", "12")])
     assert got[7] == 12000 and got[8] == power.OFF_S * 1000
+
+
+def test_the_deep_sleep_time_is_read_and_named_when_wrong(tmp_path, monkeypatch):
+    got = _read(tmp_path, monkeypatch, "")
+    assert got[9] == 600 * 1000                         # ten minutes dark, then deep sleep
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_SLEEP_S", "0")])
+    assert got[9] == 0 and got[-1] == []                # never
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_SLEEP_S", "later")])
+    assert got[9] == 600 * 1000 and [line for line in got[-1] if line.startswith("JARMO_SLEEP_S")]

@@ -117,6 +117,47 @@ def test_the_waking_press_does_nothing_else():
     assert app.board.cursor != cursor
 
 
+def test_dark_long_enough_the_board_deep_sleeps_once_with_its_turn_saved():
+    # a human turn completed just before (its save waits for the next pass):
+    # the deep sleep comes after JARMO_SLEEP_S dark, with the turn saved
+    from jarmo.store_flash import Flash
+    from jarmo.store_log import Store
+    app = App(store=Store(Flash()), seed=3)
+    app.new_game(rules="classic", opponent="human")
+    clock = Clock()
+    idle = power.Idle(dim_ms=100, off_ms=200, sleep_ms=1000)
+    slept = []                                  # (ms, actions saved) at each deep sleep
+    idle.sleeper = lambda: slept.append((clock.now, app.saved))
+    run(app, Script(clock, [(0, B.SELECT), (40, B.SELECT)], end=1100), _leds(), None, clock, idle=idle)
+    assert idle.level == power.OFF and not slept, "dark, not yet asleep"
+    assert app.game.plies == 1
+    run(app, Script(clock, [], end=2000), _leds(), None, clock, idle=idle)
+    assert len(slept) == 1 and slept[0][0] >= 40 + 200 + 1000, slept
+    assert slept[0][1] == app.game.actions, "the turn was saved before the sleep"
+    assert idle.sleeper is None, "a board whose sleep returns stays dark, not tried again"
+
+
+def test_no_deep_sleep_when_it_is_off_or_the_board_has_none():
+    idle = power.Idle(dim_ms=100, off_ms=200, sleep_ms=0)
+    idle.sleeper = lambda: None
+    idle.update(0)
+    assert idle.update(10000) == power.OFF and not idle.sleep_due(10000)
+    idle = power.Idle(dim_ms=100, off_ms=200, sleep_ms=500)
+    idle.update(0)
+    assert idle.update(10000) == power.OFF and not idle.sleep_due(10000), "no sleeper: stays dark"
+
+
+def test_the_menu_builds_the_board_tables_of_the_game_it_would_start_a_side_a_pass():
+    from jarmo.rulesets import RULE_SETS
+    _NEIGHBOUR_CACHE.pop(True, None)
+    app = App(seed=3)
+    app.settings[0] = RULE_SETS.index("jasyr")         # the menu's rule set (setting 0)
+    app.tick(0)
+    assert True not in _NEIGHBOUR_CACHE                # one side in the first pass
+    app.tick(20)
+    assert True in _NEIGHBOUR_CACHE
+
+
 def test_the_buttons_are_polled_before_each_display_step():
     # a long text change: every step of the display's work is a pass of its own,
     # and each pass begins with a poll
