@@ -394,6 +394,12 @@ class App:
             self._render()
             self.show(self)
         self.save()
+        if self.link is not None:
+            # a linked turn goes out once saved, in this pass: not a pass
+            # later, after the main loop's nap or a compaction's passes (sent
+            # before its save, a power cut in the save would leave the other
+            # board with a turn this board's player may play otherwise)
+            self.link.send_turn(self.now)
         if over:
             # counted at the end (the statistics name this saved game, so a
             # power cut before or after counts it exactly once)

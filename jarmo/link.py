@@ -27,6 +27,9 @@
 #           received twice is applied once.
 #   ACK     the receiver's count of actions and its state hash.
 #   REFUSE  an illegal or out-of-turn TURN, with the reason: never applied.
+#   PAST    a match's game 2 or later, to a board with no game: its
+#           description and the results of the match's games before it (a
+#           board whose save was lost takes the match up again with them).
 #
 # Resync needs no extra frames: each HELLO says how many actions the board
 # has; a board that has more (and whose list starts with the other's, by the
@@ -60,6 +63,7 @@ _ACCEPT = const(0x41)
 TURN = const(0x54)
 _ACK = const(0x4B)
 _REFUSE = const(0x52)
+_PAST = const(0x50)
 
 # status(): what the player is told
 UP = const(0)               # linked, same game (or no game on either board)
@@ -163,6 +167,8 @@ class Link:
         self._turn_t0 = None
         self._checked = None    # (count, hash) of the peer's last HELLO found a prefix of ours
         self.kept = False       # the game is over here and kept only until the other board has it
+        self.past = b""         # the bound match game's earlier results (4 bytes a game; the App)
+        self.peer_past = b""    # the other board's PAST: its description (7), then its results
         # offers
         self.offer = None       # our offer (bytes), while our player waits
         self.offer_t = 0        # when our player began to wait
@@ -187,6 +193,7 @@ class Link:
             self._turn_at = None
             self.diverged = False
             self.kept = False
+            self.past = b""
         self.game = game
         self.desc = desc
         self._beat = None       # say so at once
@@ -267,6 +274,14 @@ class Link:
             return None
         return p
 
+    def past_of(self, desc):
+        """The results before the other board's match game `desc` (its
+        PAST), or None while they have not come."""
+        p = self.peer_past
+        if len(p) == 7 + 4 * (desc[3] - 1) and p[:7] == desc:
+            return p[7:]
+        return None
+
     # ------------------------------------------------------------ offers
 
     def propose(self, payload, now):
@@ -329,6 +344,8 @@ class Link:
             self._hello()
             if self.offer is not None and _diff(now, self.offer_t) >= _LISTEN:
                 self._send_offer(now)
+            if self.past and self.peer is None and g is not None and self.up(now):
+                self._send_past()       # the other board has no game: it may have lost this match
         if g is not None and self.up(now) and self.same() and not self.diverged:
             self._send_turn(now)
 
@@ -449,6 +466,9 @@ class Link:
         elif kind == _ACK:
             if ln >= 5:
                 self._ack(rx[at], rx[at + 1] << 8 | rx[at + 2], rx[at + 3] << 8 | rx[at + 4], now)
+        elif kind == _PAST:
+            if 7 <= ln <= _MAX and not (ln - 7) & 3:
+                self.peer_past = bytes(rx[at:at + ln])
         elif kind == _REFUSE:
             # about our outstanding TURN only (not a frame someone else sent)
             if ln >= 2 and rx[at] == self._turn_seq and self._turn_at is not None:
@@ -632,6 +652,13 @@ class Link:
         p[7] = self.nonce & 255
         p[8:16] = self.ident
         self._send(_OFFER, p, 16)
+
+    def _send_past(self):
+        p = self._pay
+        p[0:7] = self.desc
+        n = len(self.past)
+        p[7:7 + n] = self.past
+        self._send(_PAST, p, 7 + n)
 
     def _send_turn(self, now):
         g = self.game

@@ -121,7 +121,8 @@ class AppLink(Link):
             self._deliver(app)
         elif g is None and app.sid in (S_MENU, S_LINK) and self.up(now):
             desc = self.offers_game()
-            if desc is not None and desc[3] <= 1:
+            # a match's later game: once its earlier results came (PAST)
+            if desc is not None and (desc[3] <= 1 or self.past_of(desc) is not None):
                 _app_link().adopt(app, desc)
                 return
         if self.game is not None and self.game is g and app.sid == S_PLAY and self.take():
@@ -201,6 +202,11 @@ class AppLink(Link):
         self.bind(g, bytes((RULE_SETS.index(g.rules), bits, 0 if m is None else m.games,
                             0 if m is None else m.number, app.human_side(), tag >> 8, tag & 255)))
         self.game_id = app.game_id
+        if m is not None and m.number > 1:
+            # the results before this game: for the other board, should it lose the match
+            from jarmo.gamerec import results_bytes
+            self.past = results_bytes(m)
+            forget_module("jarmo.gamerec")
 
     def lost(self):
         """True while a linked game's link is not up."""

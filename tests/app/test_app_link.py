@@ -351,6 +351,56 @@ def test_a_board_that_lost_the_linked_game_gets_it_back_from_the_other_board():
     assert two.sb.game()[2] == two.sa.game()[2]
 
 
+def _play_game(two):
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+
+
+def test_a_board_that_lost_a_match_s_later_game_gets_it_back_with_the_results_before_it():
+    two = Two()
+    new_game(two.ca, "standard", opponent="Link", side="North", match="4 games")
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")
+    two.run(300)
+    for number in (1, 2):
+        _play_game(two)
+        assert two.a.state == two.b.state == "result"
+        for clock in (two.ca, two.cb):
+            clock.press(SELECT)         # the next game
+        two.run(500)
+    for _ in range(3):
+        _play_turn(two)
+        two.run(300)
+    results = two.a.match.results
+    assert two.a.match.number == 3 and len(results) == 2
+    before = two.a.game.history_codes(0)
+    side = two.b.human_side()
+    two.sb = MemoryStore()          # board b's flash lost everything but its settings
+    two.b = App(store=two.sb, seed=7, line=two.eb)
+    two.cb = Clock(two.b, two.ca.now)
+    set_option(two.cb, "Versus", "Link")
+    two.run(2000)
+    m = two.b.match
+    assert m is not None and m.number == 3 and m.games == 4 and m.results == results
+    assert two.b.game.history_codes(0) == before
+    assert two.b.human_side() == side and two.b.human0 == two.a.human0 ^ 1
+    assert m.totals == two.a.match.totals
+    _play_turn(two)
+    two.run(500)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+    # saved with its results: a restart resumes game 3 of the same match
+    two.restart_b()
+    two.run(1000)
+    assert two.b.match.number == 3 and two.b.match.results == results
+    _play_game(two)
+    assert two.a.state == two.b.state == "result"
+    assert two.a.match.totals == two.b.match.totals
+
+
 def test_a_board_that_lost_its_own_last_turn_gets_it_back_from_the_other_board():
     two = Two()
     _start(two)
