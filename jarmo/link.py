@@ -264,6 +264,12 @@ class Link:
         g = self.game
         return g is None or self.peer_count >= g.actions and self.same() or self.later()
 
+    def delivered(self):
+        """True when the other board holds all of this finished game and
+        has saved it (its HELLO says DONE: it played the last action, which
+        an ACK does not say), or is at a later game of the match."""
+        return self.peer_done and self.same() or self.later()
+
     def offers_game(self):
         """The other board's linked game (its description, as seen from
         there) if it is one this board should take: it goes on, or it is

@@ -164,7 +164,7 @@ class AppLink(Link):
     def holds_flash(self):
         """True while the store must keep the finished linked game: the
         other board may not know yet that this board holds all of it."""
-        return not (self.peer_done and self.same() or self.later())
+        return not self.delivered()
 
     def _deliver(self, app):
         # a kept game: once the other board knows both hold it all, the
@@ -176,7 +176,7 @@ class AppLink(Link):
     def _say_waiting(self, app):
         # the result's line and the menu's title while the last turn is on its way
         g = self.game
-        waiting = g is not None and g.result() is not None and not self.synced()
+        waiting = g is not None and g.result() is not None and not self.delivered()
         if waiting != self.waiting:
             self.waiting = waiting
             if app.menu_title in ("Jarmo", ON_ITS_WAY):

@@ -427,3 +427,49 @@ def test_a_board_that_lost_its_own_last_turn_gets_it_back_from_the_other_board()
         two.cb = Clock(two.b, two.ca.now)
     two.run(2000)
     assert two.a.game.history_codes(0) == two.b.game.history_codes(0) == before
+
+
+def test_a_match_goes_on_only_once_the_other_board_has_saved_the_last_turn():
+    # the other board acknowledges the last turn when it comes, and a power
+    # cut then tears its save: the winner must not go on to the next game
+    # (its link would let go of the last turn that the other board lacks)
+    from jarmo.storage import Store
+    from tests.app.cutflash import CutFlash, PowerCut
+    two = Two()
+    flashes = {"a": CutFlash(seed=3), "b": CutFlash(seed=4)}
+    two.sa, two.sb = Store(flashes["a"]), Store(flashes["b"])
+    two.a = App(store=two.sa, seed=1, line=two.ea)
+    two.b = App(store=two.sb, seed=2, line=two.eb)
+    two.ca, two.cb = Clock(two.a, 1000), Clock(two.b, 1000)
+    new_game(two.ca, "classic", opponent="Link", side="South", match="2 games")
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")
+    two.run(300)
+    winner = _play_to_the_last_turn(two)
+    other = "b" if winner.app is two.a else "a"
+    flashes[other].cut_after(0)         # its next write is torn: the last turn's
+    _play_turn(two)
+    dead = set()
+    for _ in range(300):                # 3 s: the winner's player presses Next again and again
+        t = two.ca.now + 10
+        for name, app in (("a", two.a), ("b", two.b)):
+            if name not in dead:
+                try:
+                    app.tick(t)
+                except PowerCut:
+                    dead.add(name)
+        two.ca.now = two.cb.now = t
+        if winner.app.state == "result":
+            winner.press(SELECT)
+    assert dead == {other}
+    assert winner.app.match.number == 1 and "Last turn on its way" in winner.app.text
+    flashes[other].reboot()
+    receiver = _restart(two, other)
+    two.run(6000)
+    assert receiver.game.result() is not None and receiver.state == "result"
+    for clock in (two.ca, two.cb):
+        if clock.app.state == "result":
+            clock.press(SELECT)         # the next game, on both
+    two.run(1000)
+    assert two.a.match.number == two.b.match.number == 2
+    assert two.a.match.results == two.b.match.results
