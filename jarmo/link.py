@@ -229,12 +229,21 @@ class Link:
     def later(self):
         """True when the other board is at a later game of this board's match
         (it can be there only once it held all of this one)."""
+        return self._match(1) and self.peer[3] > self.desc[3]
+
+    def earlier(self):
+        """True when the other board is at the game before this board's in
+        the match (this board went on once it had all of that one; the
+        other board's player still reads its result): nothing is wrong."""
+        return self._match(1) and self.peer[3] == self.desc[3] - 1 and self.peer[4] == self.desc[4]
+
+    def _match(self, games):
+        # the other board plays this board's match (rule set, expansions,
+        # games, tag), a game of it or another
         d = self.desc
         p = self.peer
-        if d is None or p is None or not d[2] or p[3] <= d[3]:
-            return False
-        return (p[0] == d[0] and p[1] == d[1] and p[2] == d[2] and p[5] == d[5]
-                and p[6] == d[6])
+        return (d is not None and p is not None and d[2] >= games and p[0] == d[0]
+                and p[1] == d[1] and p[2] == d[2] and p[5] == d[5] and p[6] == d[6])
 
     def _silent(self, now):
         # nothing heard for LOST ms, or longer from a board that runs slower
@@ -254,7 +263,7 @@ class Link:
             return OLD_VERSION
         if self.diverged:
             return DIFFERENT
-        if self.game is not None and not self.same() and not self.later():
+        if self.game is not None and not self.same() and not self.later() and not self.earlier():
             return OTHER_GAME
         return UP
 

@@ -182,8 +182,11 @@ def test_a_linked_match_goes_on_to_its_next_game_on_both_boards_sides_swapped():
         two.run(200)
     two.run(4000)
     assert two.a.state == two.b.state == "result"
-    for clock in (two.ca, two.cb):
-        clock.press(SELECT)             # the next game
+    two.ca.press(SELECT)                # the next game on board a; b's player still reads
+    two.run(2000)
+    assert two.a.match.number == 2 and two.a.link.status(two.ca.now) == 0
+    assert not any(line.startswith("Link") for line in two.a.text), two.a.text
+    two.cb.press(SELECT)
     two.run(500)
     assert two.a.match.number == two.b.match.number == 2
     assert two.a.human_side() == 1 and two.b.human_side() == 0      # swapped
