@@ -23,8 +23,9 @@ Faults come at random instants from the seed, by kind:
             board holds all of its game: it takes the match up again
 
 A game passes when both boards end it with the same actions and the same
-result (a match: every game's result, and its last game's actions). It is *stuck* when, after the faults stop (the cable in, every
-board powered), a board never ends it; *divergent* when they end it
+result (a match: every game's result, and its last game's actions). It
+is *stuck* when, after the faults stop (the cable in, every board
+powered), a board never ends it; *divergent* when they end it
 differently (or the link says the games differ). No pytest imports: the
 benchmark tools/bench_link.py runs it too.
 """

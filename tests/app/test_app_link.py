@@ -369,7 +369,7 @@ def test_a_board_that_lost_a_match_s_later_game_gets_it_back_with_the_results_be
     two.run(500)
     new_game(two.cb, "standard", opponent="Link", side="South")
     two.run(300)
-    for number in (1, 2):
+    for _ in range(2):
         _play_game(two)
         assert two.a.state == two.b.state == "result"
         for clock in (two.ca, two.cb):
