@@ -12,11 +12,13 @@
 #
 # What goes over the line:
 #   HELLO   every BEAT ms: the greeting (version, a boot nonce, the board's
-#           identity) and the game this board has (rule set, expansions,
-#           match length and number, its side, its count of actions and a
-#           hash of its move list; DONE: it is over and both hold it all).
-#           It is the keepalive too: nothing heard for 4 of the other
-#           board's HELLO gaps (at least LOST ms) = link down.
+#           identity, its clock) and the game this board has (rule set,
+#           expansions, match length and number, its side, its count of
+#           actions and a hash of its move list; DONE: it is over and both
+#           hold it all). It is the keepalive too: nothing heard for LOST
+#           ms of the other board's clock = link down (its clock in two
+#           HELLOs against ours says its pace: an emulated board runs at a
+#           tenth of a simulator's real time, or slower).
 #   OFFER   a board whose player chose New game against the link proposes:
 #           rule set, expansions, match length, its side in game 1, seed;
 #           its nonce and identity break a tie between two offers.
@@ -50,11 +52,10 @@ _MAX = const(40)             # payload bytes a frame holds at most
 _CODES = const(16)           # action codes a TURN frame holds at most
 _BEAT = const(250)           # ms between HELLOs
 _RETRY = const(80)           # ms before an unacknowledged TURN goes again
-_LOST = const(1000)          # ms without a frame: the link is down (at the least)
-_SLOW = const(4)             # a peer's HELLOs this many of its gaps apart: lost
-_GAP_MAX = const(2500)       # the longest gap between HELLOs taken for a slow peer's pace
+_LOST = const(1000)          # ms of the other board's clock without a frame: the link is down
+_PACE_MAX = const(1024)      # the slowest pace taken (16: the same as ours; 1024: 64 times slower)
 _ID = const(8)               # bytes of a board's identity in its HELLO
-_HELLO_LEN = const(16 + _ID)
+_HELLO_LEN = const(16 + _ID)  # (then the sender's clock, 2 bytes)
 _LISTEN = const(300)         # ms a board waits for an offer before it proposes
 
 _HELLO = const(0x48)
@@ -130,8 +131,10 @@ class Link:
         # same millisecond still differ in it, so one offer wins on both
         self.ident = bytes(ident[:_ID]) + bytes(_ID - len(ident[:_ID]))
         self.peer_ident = b""
-        self.gap = 0            # ms between the other board's last two HELLOs (its pace)
-        self._hello_t = None    # when its last HELLO came
+        self.pace = 16          # our ms for 16 of the other board's (its clock in HELLOs)
+        self._hello_t = None    # when its last HELLO came (our clock)
+        self._peer_t = 0        # ... and its clock then (16 bits)
+        self._now = 0           # the time of this poll (our HELLO carries it)
         self._rx = bytearray(_BUF)
         self._n = 0
         self._chunk = bytearray(32)
@@ -246,9 +249,13 @@ class Link:
                 and p[1] == d[1] and p[2] == d[2] and p[5] == d[5] and p[6] == d[6])
 
     def _silent(self, now):
-        # nothing heard for LOST ms, or longer from a board that runs slower
-        # than this one (an emulated board: its HELLOs come further apart here)
-        return _diff(now, self.heard) >= max(self.gap * _SLOW, _LOST)
+        # nothing heard for LOST ms of the other board's clock (longer here
+        # when it runs slower than this one: an emulated board), at least LOST
+        return _diff(now, self.heard) >= self.lost_ms()
+
+    def lost_ms(self):
+        """Our ms of silence that are LOST ms of the other board's clock."""
+        return max(_LOST, (_LOST * self.pace) >> 4)
 
     def up(self, now):
         return self.heard is not None and not self._silent(now) and self.peer_version == VERSION
@@ -323,7 +330,7 @@ class Link:
 
     def offered(self, now):
         """The other board's offer, if it is still being made, else None."""
-        if self.peer_offer is not None and _diff(now, self.peer_offer_t) >= _LOST:
+        if self.peer_offer is not None and _diff(now, self.peer_offer_t) >= self.lost_ms():
             self.peer_offer = None
         return self.peer_offer
 
@@ -333,6 +340,7 @@ class Link:
         """Read what came, answer it; send a _HELLO, an offer, a turn when due."""
         if self.offer is not None and self.offer_t is None:
             self.offer_t = now
+        self._now = now
         t = self.transport
         chunk = self._chunk
         rx = self._rx
@@ -419,14 +427,12 @@ class Link:
                 self.heard = now
                 return
             nonce = rx[at + 1] << 8 | rx[at + 2]
-            if nonce != self.peer_nonce:
+            again = nonce == self.peer_nonce
+            if not again:
                 self.peer_nonce = nonce     # the other board (re)started: tell it ours
                 self._beat = None
-            if self._hello_t is not None:
-                d = _diff(now, self._hello_t)
-                if d > _GAP_MAX:
-                    d = _GAP_MAX        # a pause (a pulled cable), not the peer's pace
-                self.gap = (3 * self.gap + d) >> 2
+            if ln >= _HELLO_LEN + 2:
+                self._pace(rx[at + _HELLO_LEN] << 8 | rx[at + _HELLO_LEN + 1], now, again)
             self._hello_t = now
             self.heard = now
             self.peer_ident = bytes(rx[at + 16:at + 16 + _ID])
@@ -490,6 +496,17 @@ class Link:
                 self.refused += 1
                 self._note("the other board refused our turn: " + WHY[rx[at + 1] % len(WHY)])
                 self.diverged = True
+
+    def _pace(self, theirs, now, again):
+        # the other board's clock against ours between two of its HELLOs: a
+        # pulled cable stretches both alike, so only a slower board counts
+        if again and self._hello_t is not None:
+            d = (theirs - self._peer_t) & 0xFFFF
+            ours = _diff(now, self._hello_t)
+            if 0 < d < 30000 and 0 <= ours < 60000:
+                r = (ours << 4) // d
+                self.pace = (3 * self.pace + (r if r < _PACE_MAX else _PACE_MAX)) >> 2
+        self._peer_t = theirs
 
     def _accepted_ours(self):
         self.accepted = self.offer
@@ -633,6 +650,8 @@ class Link:
         p[1] = self.nonce >> 8
         p[2] = self.nonce & 255
         p[16:16 + _ID] = self.ident
+        p[_HELLO_LEN] = self._now >> 8 & 255
+        p[_HELLO_LEN + 1] = self._now & 255
         if g is None:
             for i in range(3, 16):
                 p[i] = 0
@@ -658,7 +677,7 @@ class Link:
             p[13] = self._list_hash >> 8
             p[14] = self._list_hash & 255
             p[15] = 0
-        self._send(_HELLO, p, _HELLO_LEN)
+        self._send(_HELLO, p, _HELLO_LEN + 2)
 
     def _send_offer(self, now):
         p = self._pay
