@@ -64,6 +64,24 @@ def _play_turn(two):
     return c
 
 
+def _play_game(two):
+    """Turns until the game ends, then its end until the result shows."""
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+
+
+def _start_match(two, games, rules="classic", side="South"):
+    """Board a proposes a match of `games` games; board b takes it."""
+    new_game(two.ca, rules, opponent="Link", side=side, match="%d games" % games)
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")    # its own settings yield
+    two.run(300)
+
+
 def test_link_is_offered_in_the_menu_only_with_a_cable():
     two = Two()
     set_option(two.ca, "Versus", "Link")
@@ -169,18 +187,10 @@ def test_a_board_that_restarts_resumes_the_linked_game_and_goes_on():
 
 def test_a_linked_match_goes_on_to_its_next_game_on_both_boards_sides_swapped():
     two = Two()
-    new_game(two.ca, "classic", opponent="Link", side="South", match="2 games")
-    two.run(500)
-    new_game(two.cb, "standard", opponent="Link", side="South")
-    two.run(300)
+    _start_match(two, 2)
     assert two.a.match is not None and two.b.match is not None
     assert two.a.human_side() == 0 and two.b.human_side() == 1
-    for _ in range(300):
-        if two.a.game.result() is not None:
-            break
-        _play_turn(two)
-        two.run(200)
-    two.run(4000)
+    _play_game(two)
     assert two.a.state == two.b.state == "result"
     two.ca.press(SELECT)                # the next game on board a; b's player still reads
     two.run(2000)
@@ -224,12 +234,7 @@ def test_a_linked_game_is_saved_with_its_tag():
 def test_a_new_linked_game_after_one_with_the_same_settings_starts_afresh():
     two = Two()
     _start(two)
-    for _ in range(300):
-        if two.a.game.result() is not None:
-            break
-        _play_turn(two)
-        two.run(200)
-    two.run(4000)
+    _play_game(two)
     two.ca.press(BACK)              # board a keeps the finished game (the menu)
     two.cb.press(SELECT)            # board b's player goes on to the menu
     assert two.a.game is not None and two.a.game.result() is not None
@@ -354,21 +359,9 @@ def test_a_board_that_lost_the_linked_game_gets_it_back_from_the_other_board():
     assert two.sb.game()[2] == two.sa.game()[2]
 
 
-def _play_game(two):
-    for _ in range(300):
-        if two.a.game.result() is not None:
-            break
-        _play_turn(two)
-        two.run(200)
-    two.run(4000)
-
-
 def test_a_board_that_lost_a_match_s_later_game_gets_it_back_with_the_results_before_it():
     two = Two()
-    new_game(two.ca, "standard", opponent="Link", side="North", match="4 games")
-    two.run(500)
-    new_game(two.cb, "standard", opponent="Link", side="South")
-    two.run(300)
+    _start_match(two, 4, "standard", "North")
     for _ in range(2):
         _play_game(two)
         assert two.a.state == two.b.state == "result"
@@ -444,10 +437,7 @@ def test_a_match_goes_on_only_once_the_other_board_has_saved_the_last_turn():
     two.a = App(store=two.sa, seed=1, line=two.ea)
     two.b = App(store=two.sb, seed=2, line=two.eb)
     two.ca, two.cb = Clock(two.a, 1000), Clock(two.b, 1000)
-    new_game(two.ca, "classic", opponent="Link", side="South", match="2 games")
-    two.run(500)
-    new_game(two.cb, "standard", opponent="Link", side="South")
-    two.run(300)
+    _start_match(two, 2)
     winner = _play_to_the_last_turn(two)
     other = "b" if winner.app is two.a else "a"
     flashes[other].cut_after(0)         # its next write is torn: the last turn's
