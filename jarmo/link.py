@@ -229,24 +229,18 @@ class Link:
                 return False
         return p[4] == 1 - d[4]
 
-    def later(self):
+    def later(self, ahead=True):
         """True when the other board is at a later game of this board's match
-        (it can be there only once it held all of this one)."""
-        return self._match(1) and self.peer[3] > self.desc[3]
-
-    def earlier(self):
-        """True when the other board is at the game before this board's in
-        the match (this board went on once it had all of that one; the
-        other board's player still reads its result): nothing is wrong."""
-        return self._match(1) and self.peer[3] == self.desc[3] - 1 and self.peer[4] == self.desc[4]
-
-    def _match(self, games):
-        # the other board plays this board's match (rule set, expansions,
-        # games, tag), a game of it or another
+        (it can be there only once it held all of this one); ahead=False:
+        at the game before this board's (this board went on once it had all
+        of that one; the other board's player still reads its result)."""
         d = self.desc
         p = self.peer
-        return (d is not None and p is not None and d[2] >= games and p[0] == d[0]
-                and p[1] == d[1] and p[2] == d[2] and p[5] == d[5] and p[6] == d[6])
+        if d is None or p is None or not d[2] or not (
+                p[3] > d[3] if ahead else p[3] == d[3] - 1 and p[4] == d[4]):
+            return False
+        return (p[0] == d[0] and p[1] == d[1] and p[2] == d[2] and p[5] == d[5]
+                and p[6] == d[6])
 
     def _silent(self, now):
         # nothing heard for LOST ms of the other board's clock (longer here
@@ -270,7 +264,7 @@ class Link:
             return OLD_VERSION
         if self.diverged:
             return DIFFERENT
-        if self.game is not None and not self.same() and not self.later() and not self.earlier():
+        if self.game is not None and not self.same() and not self.later() and not self.later(False):
             return OTHER_GAME
         return UP
 
@@ -295,14 +289,6 @@ class Link:
         if p is None or self.peer_done or self.game is not None and (not self.kept or self.same()):
             return None
         return p
-
-    def past_of(self, desc):
-        """The results before the other board's match game `desc` (its
-        PAST), or None while they have not come."""
-        p = self.peer_past
-        if len(p) == 7 + 4 * (desc[3] - 1) and p[:7] == desc:
-            return p[7:]
-        return None
 
     # ------------------------------------------------------------ offers
 
@@ -432,7 +418,16 @@ class Link:
                 self.peer_nonce = nonce     # the other board (re)started: tell it ours
                 self._beat = None
             if ln >= _HELLO_LEN + 2:
-                self._pace(rx[at + _HELLO_LEN] << 8 | rx[at + _HELLO_LEN + 1], now, again)
+                # the other board's clock against ours between two of its
+                # HELLOs: its pace (a pulled cable stretches both alike)
+                theirs = rx[at + _HELLO_LEN] << 8 | rx[at + _HELLO_LEN + 1]
+                if again and self._hello_t is not None:
+                    d = (theirs - self._peer_t) & 0xFFFF
+                    ours = _diff(now, self._hello_t)
+                    if 0 < d < 30000 and 0 <= ours < 60000:
+                        d = (ours << 4) // d
+                        self.pace = (3 * self.pace + (d if d < _PACE_MAX else _PACE_MAX)) >> 2
+                self._peer_t = theirs
             self._hello_t = now
             self.heard = now
             self.peer_ident = bytes(rx[at + 16:at + 16 + _ID])
@@ -496,17 +491,6 @@ class Link:
                 self.refused += 1
                 self._note("the other board refused our turn: " + WHY[rx[at + 1] % len(WHY)])
                 self.diverged = True
-
-    def _pace(self, theirs, now, again):
-        # the other board's clock against ours between two of its HELLOs: a
-        # pulled cable stretches both alike, so only a slower board counts
-        if again and self._hello_t is not None:
-            d = (theirs - self._peer_t) & 0xFFFF
-            ours = _diff(now, self._hello_t)
-            if 0 < d < 30000 and 0 <= ours < 60000:
-                r = (ours << 4) // d
-                self.pace = (3 * self.pace + (r if r < _PACE_MAX else _PACE_MAX)) >> 2
-        self._peer_t = theirs
 
     def _accepted_ours(self):
         self.accepted = self.offer

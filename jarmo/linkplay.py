@@ -122,7 +122,7 @@ class AppLink(Link):
         elif g is None and app.sid in (S_MENU, S_LINK) and self.up(now):
             desc = self.offers_game()
             # a match's later game: once its earlier results came (PAST)
-            if desc is not None and (desc[3] <= 1 or self.past_of(desc) is not None):
+            if desc is not None and (desc[3] <= 1 or self.peer_past[:7] == desc):
                 _app_link().adopt(app, desc)
                 return
         if self.game is not None and self.game is g and app.sid == S_PLAY and self.take():
