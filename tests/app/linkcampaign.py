@@ -313,11 +313,16 @@ class Campaign:
 
     def wipe(self, board):
         """The board's flash lost whole, and the board restarted: only while
-        the other board holds every action of its game (else nothing could
-        give them back). True if it was done."""
+        the other board has saved every action of its game (else nothing
+        could give them back: two faults, on both boards, at once). True if
+        it was done."""
         app = board.app
-        link = app.link if app is not None else None
-        if link is None or not link.up(board.clock(self.now)) or not link.synced():
+        other = (self.b if board is self.a else self.a).app
+        if app is None or app.game is None or other is None or other.game is None:
+            return False
+        number = app.match.number if app.match is not None else 0
+        if (other.link_tag != app.link_tag or other.saved < app.game.actions
+                or number != (other.match.number if other.match is not None else 0)):
             return False
         self.log.append("%s: flash lost at %d (game %s)" % (
             board.name, self.now, app.match.number if app.match is not None else "-"))
