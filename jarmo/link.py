@@ -424,7 +424,9 @@ class Link:
                 if again and self._hello_t is not None:
                     d = (theirs - self._peer_t) & 0xFFFF
                     ours = _diff(now, self._hello_t)
-                    if 0 < d < 30000 and 0 <= ours < 60000:
+                    # (a HELLO sent at once after another, say on a restart,
+                    # is too close to it for its pace: passes' jitter)
+                    if 100 <= d < 30000 and 0 <= ours < 60000:
                         d = (ours << 4) // d
                         self.pace = (3 * self.pace + (d if d < _PACE_MAX else _PACE_MAX)) >> 2
                 self._peer_t = theirs
