@@ -10,7 +10,8 @@ turn it is (its first piece to its first target) until the game ends.
 Checked: the same game saved on both, the same final position on both
 boards' LEDs, each turn shown on the other board within 100 emulated ms,
 and the same with the cable pulled in mid-turn, a board reset in mid-game
-and random bytes on the line. All marked `full` (python3 run.py test --full).
+and random bytes on the line, on both kinds of firmware. All marked `full`
+(python3 run.py test --full).
 """
 
 import random
@@ -233,8 +234,8 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
         mover = linked.mover()
         other = linked.boards[1 - linked.boards.index(mover)]
         linked.play_turn(cut_mid_turn=True)
-        # the link is called lost after 4 of the other board's HELLO gaps (at
-        # least 1 s; jarmo/link.py times it in the other board's pace)
+        # the link is lost after 1000 ms of the other board's clock (jarmo/link.py
+        # times it in the other board's pace), said 600 ms later (jarmo/linkplay.py)
         for dev in linked.boards:
             dev.wait_for(r"^@@TEXT .*Link lost: cable\?", 6000)
         pair.connect(True)
