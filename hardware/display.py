@@ -92,8 +92,11 @@ class TextDisplay:
                     return
                 end = canvas.line(row, old, new, CHUNK)
                 display.refresh()
-                # what the line shows now: the new text up to `end`, the old after it
-                self.drawn[row] = new if end >= max(len(old), len(new)) else \
+                # what the line shows now: the new text up to `end`, the old
+                # after it; all of it once the display's width is reached (a
+                # longer line's rest is never drawn: else the line would stay
+                # "changed" and the display take every pass from then on)
+                self.drawn[row] = new if end >= min(max(len(old), len(new)), COLUMNS) else \
                     (new[:end] + " " * (end - len(new)))[:end] + old[end:]
                 return
 

@@ -408,13 +408,23 @@ class App:
             self.board.read(self.game)
             self._render()
             self.show(self)
-        if over:
+        linked = self.link is not None
+        if over or linked:
+            # the end is saved at once (its statistics name the saved game);
+            # so is a linked turn, which goes out once saved, in this pass: not
+            # a pass later, after the main loop's nap or a compaction's passes
+            # (sent before its save, a power cut in the save would leave the
+            # other board with a turn this board's player may play otherwise)
             self.save()
+        else:
+            self.save_soon()
+        if linked:
+            self.link.send_turn(self.now)
+        if over:
             # counted at the end (the statistics name this saved game, so a
             # power cut before or after counts it exactly once)
             self.goto(S_END, not self.counted)
         else:
-            self.save_soon()
             self.next_turn()
 
     def opponent_ready(self):

@@ -100,7 +100,7 @@ def result_text(app, page=0):
     last = ("SELECT: next game" if more else
             "SELECT: campaign" if app.battle >= 0 else "SELECT: menu")
     shown = pages[page % len(pages)]
-    if app.linked and not app.link.synced():
+    if app.linked and not app.link.delivered():
         # the other board does not hold the last turn yet: say so on every page
         from jarmo.linkplay import ON_ITS_WAY
         shown = shown[:3] + (ON_ITS_WAY,)

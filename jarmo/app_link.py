@@ -50,13 +50,14 @@ def start_offer(app, offer, ours):
                   offer[4] << 8 | offer[5])
 
 
-def start_game_of(app, rule, bits, games, side, tag):
+def start_game_of(app, rule, bits, games, side, tag, finished=()):
     """Start a linked game (or match): rule set index, expansion bits,
-    games in the match (0 one game), this board's side in game 1, the tag."""
+    games in the match (0 one game), this board's side in game 1, the tag;
+    finished: the results of the match's games before this one."""
     rules = RULE_SETS[rule]
     exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if bits >> k & 1)
     if games:
-        match = Match(rules, games, exp)
+        match = Match(rules, games, exp, finished=finished)
         game = match.game
     else:
         match = None
@@ -118,10 +119,24 @@ class LinkWait(State):
 def adopt(app, desc):
     """This board has no game and the other board has a linked one it
     should hold (this board's save was lost): start it from the other
-    board's description; its actions come as a resync. Only a single game
-    or a match's first (the caller checks): a later game's match needs the
-    results before it, which only the lost save held."""
-    start_game_of(app, desc[0], desc[1], desc[2], 1 - desc[4], desc[5] << 8 | desc[6])
+    board's description; its actions come as a resync. A match's later
+    game starts with the results before it, from the other board (PAST:
+    the caller waits for them)."""
+    finished = ()
+    number = desc[3]
+    if number > 1:
+        from jarmo.store_game import results_of
+        forget_module("jarmo.store_game")
+        try:
+            finished = results_of(app.link.peer_past[7:])
+            if number > desc[2] or len(finished) != number - 1:
+                raise ValueError
+        except ValueError:
+            return              # not results of this match: not taken
+    # desc[4]: the other board's side in this game; this board's in game 1
+    # is the other one, swapped back once for every game before (Match.side_of)
+    side = (1 - desc[4]) ^ (0 if number <= 1 else (number - 1) & 1)
+    start_game_of(app, desc[0], desc[1], desc[2], side, desc[5] << 8 | desc[6], finished)
     if app.sid != S_LINK:
         forget_module("jarmo.app_link")     # (this module: loaded for this only)
 

@@ -172,8 +172,8 @@ class ResultScreen(State):
         if b == SELECT or b == NEXT:
             m = app.match
             if m is not None and not m.over():
-                if app.linked and not app.link.synced():
-                    return      # the other board has not got the last turn yet
+                if app.linked and not app.link.delivered():
+                    return      # the other board has not saved the last turn yet
                 app.game = m.next_game()
                 app.start_game()
             else:

@@ -12,11 +12,13 @@
 #
 # What goes over the line:
 #   HELLO   every BEAT ms: the greeting (version, a boot nonce, the board's
-#           identity) and the game this board has (rule set, expansions,
-#           match length and number, its side, its count of actions and a
-#           hash of its move list; DONE: it is over and both hold it all).
-#           It is the keepalive too: nothing heard for 4 of the other
-#           board's HELLO gaps (at least LOST ms) = link down.
+#           identity, its clock) and the game this board has (rule set,
+#           expansions, match length and number, its side, its count of
+#           actions and a hash of its move list; DONE: it is over and both
+#           hold it all). It is the keepalive too: nothing heard for LOST
+#           ms of the other board's clock = link down (its clock in two
+#           HELLOs against ours says its pace: an emulated board runs at a
+#           tenth of a simulator's real time, or slower).
 #   OFFER   a board whose player chose New game against the link proposes:
 #           rule set, expansions, match length, its side in game 1, seed;
 #           its nonce and identity break a tie between two offers.
@@ -27,6 +29,9 @@
 #           received twice is applied once.
 #   ACK     the receiver's count of actions and its state hash.
 #   REFUSE  an illegal or out-of-turn TURN, with the reason: never applied.
+#   PAST    a match's game 2 or later, to a board with no game: its
+#           description and the results of the match's games before it (a
+#           board whose save was lost takes the match up again with them).
 #
 # Resync needs no extra frames: each HELLO says how many actions the board
 # has; a board that has more (and whose list starts with the other's, by the
@@ -47,11 +52,10 @@ _MAX = const(40)             # payload bytes a frame holds at most
 _CODES = const(16)           # action codes a TURN frame holds at most
 _BEAT = const(250)           # ms between HELLOs
 _RETRY = const(80)           # ms before an unacknowledged TURN goes again
-_LOST = const(1000)          # ms without a frame: the link is down (at the least)
-_SLOW = const(4)             # a peer's HELLOs this many of its gaps apart: lost
-_GAP_MAX = const(2500)       # the longest gap between HELLOs taken for a slow peer's pace
+_LOST = const(1000)          # ms of the other board's clock without a frame: the link is down
+_PACE_MAX = const(1024)      # the slowest pace taken (16: the same as ours; 1024: 64 times slower)
 _ID = const(8)               # bytes of a board's identity in its HELLO
-_HELLO_LEN = const(16 + _ID)
+_HELLO_LEN = const(16 + _ID)  # (then the sender's clock, 2 bytes)
 _LISTEN = const(300)         # ms a board waits for an offer before it proposes
 
 _HELLO = const(0x48)
@@ -60,6 +64,7 @@ _ACCEPT = const(0x41)
 TURN = const(0x54)
 _ACK = const(0x4B)
 _REFUSE = const(0x52)
+_PAST = const(0x50)
 
 # status(): what the player is told
 UP = const(0)               # linked, same game (or no game on either board)
@@ -126,8 +131,10 @@ class Link:
         # same millisecond still differ in it, so one offer wins on both
         self.ident = bytes(ident[:_ID]) + bytes(_ID - len(ident[:_ID]))
         self.peer_ident = b""
-        self.gap = 0            # ms between the other board's last two HELLOs (its pace)
-        self._hello_t = None    # when its last HELLO came
+        self.pace = 16          # our ms for 16 of the other board's (its clock in HELLOs)
+        self._hello_t = None    # when its last HELLO came (our clock)
+        self._peer_t = 0        # ... and its clock then (16 bits)
+        self._now = 0           # the time of this poll (our HELLO carries it)
         self._rx = bytearray(_BUF)
         self._n = 0
         self._chunk = bytearray(32)
@@ -163,6 +170,8 @@ class Link:
         self._turn_t0 = None
         self._checked = None    # (count, hash) of the peer's last HELLO found a prefix of ours
         self.kept = False       # the game is over here and kept only until the other board has it
+        self.past = b""         # the bound match game's earlier results (4 bytes a game; the App)
+        self.peer_past = b""    # the other board's PAST: its description (7), then its results
         # offers
         self.offer = None       # our offer (bytes), while our player waits
         self.offer_t = 0        # when our player began to wait
@@ -187,6 +196,7 @@ class Link:
             self._turn_at = None
             self.diverged = False
             self.kept = False
+            self.past = b""
         self.game = game
         self.desc = desc
         self._beat = None       # say so at once
@@ -219,20 +229,27 @@ class Link:
                 return False
         return p[4] == 1 - d[4]
 
-    def later(self):
+    def later(self, ahead=True):
         """True when the other board is at a later game of this board's match
-        (it can be there only once it held all of this one)."""
+        (it can be there only once it held all of this one); ahead=False:
+        at the game before this board's (this board went on once it had all
+        of that one; the other board's player still reads its result)."""
         d = self.desc
         p = self.peer
-        if d is None or p is None or not d[2] or p[3] <= d[3]:
+        if d is None or p is None or not d[2] or not (
+                p[3] > d[3] if ahead else p[3] == d[3] - 1 and p[4] == d[4]):
             return False
         return (p[0] == d[0] and p[1] == d[1] and p[2] == d[2] and p[5] == d[5]
                 and p[6] == d[6])
 
     def _silent(self, now):
-        # nothing heard for LOST ms, or longer from a board that runs slower
-        # than this one (an emulated board: its HELLOs come further apart here)
-        return _diff(now, self.heard) >= max(self.gap * _SLOW, _LOST)
+        # nothing heard for LOST ms of the other board's clock (longer here
+        # when it runs slower than this one: an emulated board), at least LOST
+        return _diff(now, self.heard) >= self.lost_ms()
+
+    def lost_ms(self):
+        """Our ms of silence that are LOST ms of the other board's clock."""
+        return max(_LOST, (_LOST * self.pace) >> 4)
 
     def up(self, now):
         return self.heard is not None and not self._silent(now) and self.peer_version == VERSION
@@ -247,7 +264,7 @@ class Link:
             return OLD_VERSION
         if self.diverged:
             return DIFFERENT
-        if self.game is not None and not self.same() and not self.later():
+        if self.game is not None and not self.same() and not self.later() and not self.later(False):
             return OTHER_GAME
         return UP
 
@@ -256,6 +273,12 @@ class Link:
         later game of the match)."""
         g = self.game
         return g is None or self.peer_count >= g.actions and self.same() or self.later()
+
+    def delivered(self):
+        """True when the other board holds all of this finished game and
+        has saved it (its HELLO says DONE: it played the last action, which
+        an ACK does not say), or is at a later game of the match."""
+        return self.peer_done and self.same() or self.later()
 
     def offers_game(self):
         """The other board's linked game (its description, as seen from
@@ -293,7 +316,7 @@ class Link:
 
     def offered(self, now):
         """The other board's offer, if it is still being made, else None."""
-        if self.peer_offer is not None and _diff(now, self.peer_offer_t) >= _LOST:
+        if self.peer_offer is not None and _diff(now, self.peer_offer_t) >= self.lost_ms():
             self.peer_offer = None
         return self.peer_offer
 
@@ -303,6 +326,7 @@ class Link:
         """Read what came, answer it; send a _HELLO, an offer, a turn when due."""
         if self.offer is not None and self.offer_t is None:
             self.offer_t = now
+        self._now = now
         t = self.transport
         chunk = self._chunk
         rx = self._rx
@@ -329,6 +353,8 @@ class Link:
             self._hello()
             if self.offer is not None and _diff(now, self.offer_t) >= _LISTEN:
                 self._send_offer(now)
+            if self.past and self.peer is None and g is not None and self.up(now):
+                self._send_past()       # the other board has no game: it may have lost this match
         if g is not None and self.up(now) and self.same() and not self.diverged:
             self._send_turn(now)
 
@@ -387,14 +413,23 @@ class Link:
                 self.heard = now
                 return
             nonce = rx[at + 1] << 8 | rx[at + 2]
-            if nonce != self.peer_nonce:
+            again = nonce == self.peer_nonce
+            if not again:
                 self.peer_nonce = nonce     # the other board (re)started: tell it ours
                 self._beat = None
-            if self._hello_t is not None:
-                d = _diff(now, self._hello_t)
-                if d > _GAP_MAX:
-                    d = _GAP_MAX        # a pause (a pulled cable), not the peer's pace
-                self.gap = (3 * self.gap + d) >> 2
+            if ln >= _HELLO_LEN + 2:
+                # the other board's clock against ours between two of its
+                # HELLOs: its pace (a pulled cable stretches both alike)
+                theirs = rx[at + _HELLO_LEN] << 8 | rx[at + _HELLO_LEN + 1]
+                if again and self._hello_t is not None:
+                    d = (theirs - self._peer_t) & 0xFFFF
+                    ours = _diff(now, self._hello_t)
+                    # (a HELLO sent at once after another, say on a restart,
+                    # is too close to it for its pace: passes' jitter)
+                    if 100 <= d < 30000 and 0 <= ours < 60000:
+                        d = (ours << 4) // d
+                        self.pace = (3 * self.pace + (d if d < _PACE_MAX else _PACE_MAX)) >> 2
+                self._peer_t = theirs
             self._hello_t = now
             self.heard = now
             self.peer_ident = bytes(rx[at + 16:at + 16 + _ID])
@@ -449,6 +484,9 @@ class Link:
         elif kind == _ACK:
             if ln >= 5:
                 self._ack(rx[at], rx[at + 1] << 8 | rx[at + 2], rx[at + 3] << 8 | rx[at + 4], now)
+        elif kind == _PAST:
+            if 7 <= ln <= _MAX and not (ln - 7) & 3:
+                self.peer_past = bytes(rx[at:at + ln])
         elif kind == _REFUSE:
             # about our outstanding TURN only (not a frame someone else sent)
             if ln >= 2 and rx[at] == self._turn_seq and self._turn_at is not None:
@@ -598,6 +636,8 @@ class Link:
         p[1] = self.nonce >> 8
         p[2] = self.nonce & 255
         p[16:16 + _ID] = self.ident
+        p[_HELLO_LEN] = self._now >> 8 & 255
+        p[_HELLO_LEN + 1] = self._now & 255
         if g is None:
             for i in range(3, 16):
                 p[i] = 0
@@ -623,7 +663,7 @@ class Link:
             p[13] = self._list_hash >> 8
             p[14] = self._list_hash & 255
             p[15] = 0
-        self._send(_HELLO, p, _HELLO_LEN)
+        self._send(_HELLO, p, _HELLO_LEN + 2)
 
     def _send_offer(self, now):
         p = self._pay
@@ -632,6 +672,13 @@ class Link:
         p[7] = self.nonce & 255
         p[8:16] = self.ident
         self._send(_OFFER, p, 16)
+
+    def _send_past(self):
+        p = self._pay
+        p[0:7] = self.desc
+        n = len(self.past)
+        p[7:7 + n] = self.past
+        self._send(_PAST, p, 7 + n)
 
     def _send_turn(self, now):
         g = self.game

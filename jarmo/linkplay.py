@@ -121,7 +121,8 @@ class AppLink(Link):
             self._deliver(app)
         elif g is None and app.sid in (S_MENU, S_LINK) and self.up(now):
             desc = self.offers_game()
-            if desc is not None and desc[3] <= 1:
+            # a match's later game: once its earlier results came (PAST)
+            if desc is not None and (desc[3] <= 1 or self.peer_past[:7] == desc):
                 _app_link().adopt(app, desc)
                 return
         if self.game is not None and self.game is g and app.sid == S_PLAY and self.take():
@@ -163,7 +164,7 @@ class AppLink(Link):
     def holds_flash(self):
         """True while the store must keep the finished linked game: the
         other board may not know yet that this board holds all of it."""
-        return not (self.peer_done and self.same() or self.later())
+        return not self.delivered()
 
     def _deliver(self, app):
         # a kept game: once the other board knows both hold it all, the
@@ -175,7 +176,7 @@ class AppLink(Link):
     def _say_waiting(self, app):
         # the result's line and the menu's title while the last turn is on its way
         g = self.game
-        waiting = g is not None and g.result() is not None and not self.synced()
+        waiting = g is not None and g.result() is not None and not self.delivered()
         if waiting != self.waiting:
             self.waiting = waiting
             if app.menu_title in ("Jarmo", ON_ITS_WAY):
@@ -201,6 +202,11 @@ class AppLink(Link):
         self.bind(g, bytes((RULE_SETS.index(g.rules), bits, 0 if m is None else m.games,
                             0 if m is None else m.number, app.human_side(), tag >> 8, tag & 255)))
         self.game_id = app.game_id
+        if m is not None and m.number > 1:
+            # the results before this game: for the other board, should it lose the match
+            from jarmo.store_game import results_bytes
+            self.past = results_bytes(m)
+            forget_module("jarmo.store_game")
 
     def lost(self):
         """True while a linked game's link is not up."""

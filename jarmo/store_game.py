@@ -44,12 +44,21 @@ def start_payload(game, match, opp, human0, battle, tag=-1):
                      opp, human0, 255 if battle < 0 else battle,
                      0 if match is None else match.games))
     if match is not None:
-        for r in match.results[:match.number - 1]:
-            w = 2 if r.winner is None else SIDE_NAMES.index(r.winner)
-            s, n = (255, 255) if r.points is None else r.points
-            out.extend((w, s, n, REASONS.index(r.reason)))
+        out.extend(results_bytes(match))
     if tag >= 0:
         out.extend((tag >> 8, tag & 255))
+    return bytes(out)
+
+
+def results_bytes(match):
+    """The results of a match's games before the current one, 4 bytes each
+    (as a GAME record holds them; a linked board sends them to a board that
+    lost the match, jarmo/link.py)."""
+    out = bytearray()
+    for r in match.results[:match.number - 1]:
+        w = 2 if r.winner is None else SIDE_NAMES.index(r.winner)
+        s, n = (255, 255) if r.points is None else r.points
+        out.extend((w, s, n, REASONS.index(r.reason)))
     return bytes(out)
 
 
@@ -78,7 +87,7 @@ def load(start, codes, max_opp, partial=False):
         raise ValueError("bad players")
     battle = -1 if start[7] == 255 else start[7]
     games = start[8]
-    finished = _results(start[9:len(start) - (2 if link_tag(start) >= 0 else 0)])
+    finished = results_of(start[9:len(start) - (2 if link_tag(start) >= 0 else 0)])
     if games:
         match = Match(rules, games, expansions, limit or None, finished)
         game = match.game
@@ -97,7 +106,8 @@ def load(start, codes, max_opp, partial=False):
     return game, match, opp, human0, battle
 
 
-def _results(data):
+def results_of(data):
+    """Results from results_bytes; ValueError if they are not results."""
     if len(data) % 4:
         raise ValueError("bad results")
     out = []

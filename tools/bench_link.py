@@ -1,6 +1,6 @@
 """The fault campaign of linked games: two Apps on a simulated wire (PC).
 
-    python tools/bench_link.py                  # 30 games of each fault kind: 240 games
+    python tools/bench_link.py                  # 30 games of each fault kind: 270 games
     python tools/bench_link.py --games 5        # 5 of each
     python tools/bench_link.py --seed 7000      # other recorded seeds
 

@@ -18,10 +18,14 @@ Faults come at random instants from the seed, by kind:
             millisecond with the same settings (then the cable and noise
             faults)
     mixed   all of these in one game
+    match   a match of 2, 4 or 6 games under all of these, and a board's
+            flash lost whole (settings, match and all) while the other
+            board holds all of its game: it takes the match up again
 
 A game passes when both boards end it with the same actions and the same
-result. It is *stuck* when, after the faults stop (the cable in, every
-board powered), a board never ends it; *divergent* when they end it
+result (a match: every game's result, and its last game's actions). It
+is *stuck* when, after the faults stop (the cable in, every board
+powered), a board never ends it; *divergent* when they end it
 differently (or the link says the games differ). No pytest imports: the
 benchmark tools/bench_link.py runs it too.
 """
@@ -35,7 +39,7 @@ from tests.app.cutflash import CutFlash, PowerCut
 from tests.app.drive import menu_to, picks
 from tests.core.linkwire import wire
 
-KINDS = ("clean", "cable", "noise", "power", "reset", "leave", "tie", "mixed")
+KINDS = ("clean", "cable", "noise", "power", "reset", "leave", "tie", "mixed", "match")
 STEP = 10               # ms a pass
 GAME_MS = 900000        # the faults' phase at the longest (simulated)
 SETTLE_MS = 60000       # then without faults, until both boards end the game
@@ -97,8 +101,10 @@ class Board:
         if app is None or app.game is None or app.opp != 6:
             return
         r = app.game.result()
-        if r is not None and app.state in ("end", "result"):
-            self.final = (tuple(app.game.history_codes(0)), (r.winner, r.points, r.reason))
+        m = app.match
+        if r is not None and app.state in ("end", "result") and (m is None or m.over()):
+            self.final = (tuple(app.game.history_codes(0)), (r.winner, r.points, r.reason),
+                          () if m is None else tuple((x.winner, x.points, x.reason) for x in m.results))
 
 
 class Campaign:
@@ -119,6 +125,7 @@ class Campaign:
         self.plug_at = None     # the cable is out until then
         self.faults = True
         self.rules = RULE_SETS[r.below(len(RULE_SETS))] if kind != "tie" else "classic"
+        self.games = (2, 4, 6)[r.below(3)] if kind == "match" else 1
         self.log = []
 
     # ------------------------------------------------------------ the wire
@@ -156,9 +163,14 @@ class Campaign:
     def _settings(self, board, side):
         from tests.app.drive import set_option
         p = _Presser(self, board)
-        set_option(p, "Rules", self.rules)
-        set_option(p, "Versus", "Link")
-        set_option(p, "Side", side)
+        for item, value in (("Rules", self.rules), ("Versus", "Link"), ("Side", side),
+                            ("Match", "%d games" % self.games if self.games > 1 else "1 game")):
+            try:
+                set_option(p, item, value)
+            except AssertionError:
+                if board.app is None or board.app.state != "menu":
+                    return      # Link set: a board without a game took the other's at once
+                raise
 
     def run(self, ms):
         end = self.now + ms
@@ -193,7 +205,7 @@ class Campaign:
         if state == "play" and app.game is not None and app.opp == 6:
             if not board.plan:
                 board.plan = self.plan_turn(app.game, r)
-                if self.kind in ("leave", "mixed") and _ends_with(app, board.plan) \
+                if self.kind in ("leave", "mixed", "match") and _ends_with(app, board.plan) \
                         and (self.kind == "leave" or r.below(2)):
                     self.last_turn_unplugged(board)
             code = board.plan.pop(0)
@@ -219,6 +231,8 @@ class Campaign:
             # save): its player chooses New game against the link again
             if app.link is None:
                 self._settings(board, "South")     # its settings were lost: Link again
+                if board.app is not app or app.state != "menu":
+                    return      # it took the other board's game
             menu_to(_Presser(self, board), "New")
             board.press(SELECT, now)
             board.next_at = now + 500 + r.below(2000)
@@ -279,7 +293,7 @@ class Campaign:
             return
         # the next fault at a random instant: noise often, the others every few seconds
         kind = self.kind
-        if kind == "mixed":
+        if kind in ("mixed", "match"):
             kind = KINDS[1 + r.below(4)]
         elif kind == "tie":
             kind = ("cable", "noise")[r.below(2)]
@@ -292,7 +306,29 @@ class Campaign:
             end = self.ea if r.below(2) else self.eb
             end.inq.extend(bytes(r.below(256) for _ in range(1 + r.below(40))))
         else:
-            self.cut(self.a if r.below(2) else self.b, kind == "power")
+            board = self.a if r.below(2) else self.b
+            if self.kind == "match" and r.below(3) == 0 and self.wipe(board):
+                return
+            self.cut(board, kind == "power")
+
+    def wipe(self, board):
+        """The board's flash lost whole, and the board restarted: only while
+        the other board has saved every action of its game (else nothing
+        could give them back: two faults, on both boards, at once). True if
+        it was done."""
+        app = board.app
+        other = (self.b if board is self.a else self.a).app
+        if app is None or app.game is None or other is None or other.game is None:
+            return False
+        number = app.match.number if app.match is not None else 0
+        if (other.link_tag != app.link_tag or other.saved < app.game.actions
+                or number != (other.match.number if other.match is not None else 0)):
+            return False
+        self.log.append("%s: flash lost at %d (game %s)" % (
+            board.name, self.now, app.match.number if app.match is not None else "-"))
+        board.flash = CutFlash(seed=board.rng.below(65536))
+        board.power_off(self.now, 0)
+        return True
 
     def cut(self, board, power):
         """A power cut (the next flash write torn, or at a pass's end) or a
@@ -312,7 +348,7 @@ class Campaign:
     def play(self):
         self.start()
         boards = (self.a, self.b)
-        while self.now < GAME_MS and not all(b.final for b in boards):
+        while self.now < GAME_MS * self.games and not all(b.final for b in boards):
             self.pass_()
         # the faults stop: the cable in, power on, a torn write no longer due
         self.faults = False
@@ -337,7 +373,8 @@ class Campaign:
         return "ok"
 
     def describe(self):
-        out = ["kind %s seed %d rules %s: %s" % (self.kind, self.seed, self.rules, self.verdict())]
+        out = ["kind %s seed %d rules %s games %d: %s" % (self.kind, self.seed, self.rules, self.games,
+                                                          self.verdict())]
         for board in (self.a, self.b):
             app = board.app
             out.append("  %s: boots %d, state %s, final %s, text %r" % (

@@ -64,6 +64,24 @@ def _play_turn(two):
     return c
 
 
+def _play_game(two):
+    """Turns until the game ends, then its end until the result shows."""
+    for _ in range(300):
+        if two.a.game.result() is not None:
+            break
+        _play_turn(two)
+        two.run(200)
+    two.run(4000)
+
+
+def _start_match(two, games, rules="classic", side="South"):
+    """Board a proposes a match of `games` games; board b takes it."""
+    new_game(two.ca, rules, opponent="Link", side=side, match="%d games" % games)
+    two.run(500)
+    new_game(two.cb, "standard", opponent="Link", side="South")    # its own settings yield
+    two.run(300)
+
+
 def test_link_is_offered_in_the_menu_only_with_a_cable():
     two = Two()
     set_option(two.ca, "Versus", "Link")
@@ -169,21 +187,16 @@ def test_a_board_that_restarts_resumes_the_linked_game_and_goes_on():
 
 def test_a_linked_match_goes_on_to_its_next_game_on_both_boards_sides_swapped():
     two = Two()
-    new_game(two.ca, "classic", opponent="Link", side="South", match="2 games")
-    two.run(500)
-    new_game(two.cb, "standard", opponent="Link", side="South")
-    two.run(300)
+    _start_match(two, 2)
     assert two.a.match is not None and two.b.match is not None
     assert two.a.human_side() == 0 and two.b.human_side() == 1
-    for _ in range(300):
-        if two.a.game.result() is not None:
-            break
-        _play_turn(two)
-        two.run(200)
-    two.run(4000)
+    _play_game(two)
     assert two.a.state == two.b.state == "result"
-    for clock in (two.ca, two.cb):
-        clock.press(SELECT)             # the next game
+    two.ca.press(SELECT)                # the next game on board a; b's player still reads
+    two.run(2000)
+    assert two.a.match.number == 2 and two.a.link.status(two.ca.now) == 0
+    assert not any(line.startswith("Link") for line in two.a.text), two.a.text
+    two.cb.press(SELECT)
     two.run(500)
     assert two.a.match.number == two.b.match.number == 2
     assert two.a.human_side() == 1 and two.b.human_side() == 0      # swapped
@@ -221,12 +234,7 @@ def test_a_linked_game_is_saved_with_its_tag():
 def test_a_new_linked_game_after_one_with_the_same_settings_starts_afresh():
     two = Two()
     _start(two)
-    for _ in range(300):
-        if two.a.game.result() is not None:
-            break
-        _play_turn(two)
-        two.run(200)
-    two.run(4000)
+    _play_game(two)
     two.ca.press(BACK)              # board a keeps the finished game (the menu)
     two.cb.press(SELECT)            # board b's player goes on to the menu
     assert two.a.game is not None and two.a.game.result() is not None
@@ -351,6 +359,44 @@ def test_a_board_that_lost_the_linked_game_gets_it_back_from_the_other_board():
     assert two.sb.game()[2] == two.sa.game()[2]
 
 
+def test_a_board_that_lost_a_match_s_later_game_gets_it_back_with_the_results_before_it():
+    two = Two()
+    _start_match(two, 4, "standard", "North")
+    for _ in range(2):
+        _play_game(two)
+        assert two.a.state == two.b.state == "result"
+        for clock in (two.ca, two.cb):
+            clock.press(SELECT)         # the next game
+        two.run(500)
+    for _ in range(3):
+        _play_turn(two)
+        two.run(300)
+    results = two.a.match.results
+    assert two.a.match.number == 3 and len(results) == 2
+    before = two.a.game.history_codes(0)
+    side = two.b.human_side()
+    two.sb = MemoryStore()          # board b's flash lost everything but its settings
+    two.b = App(store=two.sb, seed=7, line=two.eb)
+    two.cb = Clock(two.b, two.ca.now)
+    set_option(two.cb, "Versus", "Link")
+    two.run(2000)
+    m = two.b.match
+    assert m is not None and m.number == 3 and m.games == 4 and m.results == results
+    assert two.b.game.history_codes(0) == before
+    assert two.b.human_side() == side and two.b.human0 == two.a.human0 ^ 1
+    assert m.totals == two.a.match.totals
+    _play_turn(two)
+    two.run(500)
+    assert two.a.game.history_codes(0) == two.b.game.history_codes(0)
+    # saved with its results: a restart resumes game 3 of the same match
+    two.restart_b()
+    two.run(1000)
+    assert two.b.match.number == 3 and two.b.match.results == results
+    _play_game(two)
+    assert two.a.state == two.b.state == "result"
+    assert two.a.match.totals == two.b.match.totals
+
+
 def test_a_board_that_lost_its_own_last_turn_gets_it_back_from_the_other_board():
     two = Two()
     _start(two)
@@ -377,3 +423,46 @@ def test_a_board_that_lost_its_own_last_turn_gets_it_back_from_the_other_board()
         two.cb = Clock(two.b, two.ca.now)
     two.run(2000)
     assert two.a.game.history_codes(0) == two.b.game.history_codes(0) == before
+
+
+def test_a_match_goes_on_only_once_the_other_board_has_saved_the_last_turn():
+    # the other board acknowledges the last turn when it comes, and a power
+    # cut then tears its save: the winner must not go on to the next game
+    # (its link would let go of the last turn that the other board lacks)
+    from jarmo.store_log import Store
+    from tests.app.cutflash import CutFlash, PowerCut
+    two = Two()
+    flashes = {"a": CutFlash(seed=3), "b": CutFlash(seed=4)}
+    two.sa, two.sb = Store(flashes["a"]), Store(flashes["b"])
+    two.a = App(store=two.sa, seed=1, line=two.ea)
+    two.b = App(store=two.sb, seed=2, line=two.eb)
+    two.ca, two.cb = Clock(two.a, 1000), Clock(two.b, 1000)
+    _start_match(two, 2)
+    winner = _play_to_the_last_turn(two)
+    other = "b" if winner.app is two.a else "a"
+    flashes[other].cut_after(0)         # its next write is torn: the last turn's
+    _play_turn(two)
+    dead = set()
+    for _ in range(300):                # 3 s: the winner's player presses Next again and again
+        t = two.ca.now + 10
+        for name, app in (("a", two.a), ("b", two.b)):
+            if name not in dead:
+                try:
+                    app.tick(t)
+                except PowerCut:
+                    dead.add(name)
+        two.ca.now = two.cb.now = t
+        if winner.app.state == "result":
+            winner.press(SELECT)
+    assert dead == {other}
+    assert winner.app.match.number == 1 and "Last turn on its way" in winner.app.text
+    flashes[other].reboot()
+    receiver = _restart(two, other)
+    two.run(6000)
+    assert receiver.game.result() is not None and receiver.state == "result"
+    for clock in (two.ca, two.cb):
+        if clock.app.state == "result":
+            clock.press(SELECT)         # the next game, on both
+    two.run(1000)
+    assert two.a.match.number == two.b.match.number == 2
+    assert two.a.match.results == two.b.match.results

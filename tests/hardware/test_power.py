@@ -218,6 +218,26 @@ def test_a_line_is_drawn_a_chunk_at_a_time_and_ends_as_the_text():
     assert sum(canvas.sets) == COLUMNS + len("cdefghijklmnop")
 
 
+def test_a_line_longer_than_the_display_ends_its_steps():
+    # "South (Link) moves...." is 22 characters: the 22nd is never drawn, and
+    # the display must not take every pass after it (the game would stop)
+    screen = TextDisplay()
+    screen.canvas = FakeCanvas()
+    screen.display = FakeDisplay()
+    screen.drawn[1] = "South (Link) moves..."
+    screen.text[1] = "South (Link) moves...."
+    steps = 0
+    while screen.busy and steps < 10:
+        screen.step()
+        steps += 1
+    assert not screen.busy and steps == 1
+    screen.text[2] = "y" * (COLUMNS + 4)
+    while screen.busy and steps < 20:
+        screen.step()
+        steps += 1
+    assert not screen.busy and screen.drawn == screen.text
+
+
 def test_a_forward_rule_sets_tables_built_a_side_a_step():
     _NEIGHBOUR_CACHE.pop(True, None)
     prepare_tables("jasyr", 0)
