@@ -207,14 +207,14 @@ def _idle_level(idle, app, leds, screen, now):
     if level != old:
         leds.dim(level)
         # a dark board hides the game: the move timer stands still (app_assist)
-        app.hidden = level == _OFF
+        app.hidden = (app.hidden | 1) if level == _OFF else (app.hidden & ~1)
         if screen is not None:
             screen.awake(level != _OFF)
     return level
 
 
 def _wake(app, leds, screen):
-    app.hidden = False
+    app.hidden &= ~1
     leds.dim(_AWAKE)
     if screen is not None:
         screen.awake(True)

@@ -171,7 +171,8 @@ class TerminalInput:
         self.screen.resized = True
         app = self.screen.app
         if hasattr(app, "hidden"):
-            app.hidden = pager is not None
+            # bit 2: the pager's own (the dark board's bit 1 stays as it is)
+            app.hidden = (app.hidden | 2) if pager is not None else (app.hidden & ~2)
         self.screen.draw()
 
     def pager_key(self, name):

@@ -115,9 +115,11 @@ class App:
         self.now = 0
         # the move timer runs only while the player can act (app_assist):
         # not before the first button since start-up, not while the game is
-        # out of sight (set by whatever covers it: the simulator's rules pager)
+        # out of sight: a bit per cover, each set and cleared by its own owner
+        # (1: the board dark when idle, hardware/mainloop; 2: the simulator's
+        # rules pager), so that one going away does not uncover the other
         self.attended = False
-        self.hidden = False
+        self.hidden = 0
         self.show = None        # show(app): the main loop's, draws the LEDs now
         self.unsaved = False    # a completed turn's save waits for the next pass (save_soon)
         self.dirty = True

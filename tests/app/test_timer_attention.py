@@ -48,10 +48,10 @@ def test_a_game_resumed_at_start_up_waits_for_the_players_first_button():
 def test_the_clock_stands_still_while_the_game_is_out_of_sight():
     app, clock = start("30 s")
     clock.run(5000)
-    app.hidden = True               # the simulator's rules pager, a display asleep
+    app.hidden = 2                  # the simulator's rules pager over the game
     clock.run(60000)
     assert app.game.plies == 0
-    app.hidden = False
+    app.hidden = 0
     clock.run(100)
     assert seconds_shown(app) == 25
     clock.run(25500)

@@ -117,6 +117,23 @@ def test_the_waking_press_does_nothing_else():
     assert app.board.cursor != cursor
 
 
+def test_waking_a_dark_board_leaves_the_game_hidden_while_another_cover_is_on_it():
+    # the simulator's rules pager covers the game (its own bit, 2) when the
+    # board goes dark; the waking press uncovers the dark board's part only:
+    # the move timer must still stand while the pager is up
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    app.hidden |= 2
+    clock = Clock()
+    idle = power.Idle(dim_ms=100, off_ms=200)
+    run(app, Script(clock, [], end=400), _leds(), None, clock, idle=idle)
+    assert idle.level == power.OFF and app.hidden == 3
+    run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 60), _leds(), None, clock, idle=idle)
+    assert idle.level == power.AWAKE and app.hidden == 2
+    app.hidden &= ~2                                    # the pager closes
+    assert not app.hidden
+
+
 def test_dark_long_enough_the_board_deep_sleeps_once_with_its_turn_saved():
     # a human turn completed just before (its save waits for the next pass):
     # the deep sleep comes after JARMO_SLEEP_S dark, with the turn saved
