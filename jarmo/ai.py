@@ -32,7 +32,10 @@ from jarmo.rng import Rng
 
 try:
     from micropython import const
+    _MICROPYTHON = True
 except ImportError:  # CPython
+    _MICROPYTHON = False
+
     def const(value):
         return value
 
@@ -163,6 +166,15 @@ _HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 
 # (A plain global: the tests switch it off.)
 _LMR_MIN = const(2)
 _SKIP3 = 1
+# Variety (level 4): every whole first turn's value gets a seeded bonus of
+# 0 .. _VARIETY (1/100 points), the same for the same turn all through one
+# answer, so the answer is one of the turns within _VARIETY of the best
+# (docs/AI.md, "Variety").  _NOISE_MOD keeps the path hash a small int.
+_VARIETY = const(10)
+_NOISE_MOD = const(999983)
+# Level 4 asks the opening book (jarmo/book.py) while the game has fewer
+# plies than this (the builder's deepest book position is below it).
+_BOOK_PLIES = const(24)
 
 
 _TABLES = {}
@@ -351,6 +363,11 @@ class Player:
         self.seed = seed
         self.rng = Rng(seed)
         self.depth = _DEPTH[self.level]
+        # The opening book (level 4): True the shipped one (jarmo.book.shipped),
+        # a jarmo.book.Book, or None: none.  The variety margin (see _VARIETY).
+        self.book = True if self.level == 4 else None
+        self.variety = _VARIETY if self.level == 4 else 0
+        self._salt = 0
         self.lmr_from = None           # late-move reductions from this action (None: the
                                        # rule set's row; 99: none)
         self.node_budget = None        # without a clock: None for the level's
@@ -457,6 +474,12 @@ class Player:
         if self.level == 0:
             self._answer = self._random_turn()
             return
+        if self.book is not None and g.ply_count < _BOOK_PLIES:
+            turn = self._book_turn()
+            if turn:
+                self._answer = turn
+                return
+        self._salt = self.rng.below(_NOISE_MOD) if self.variety else 0
         self._prevlen = 0
         # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
         # only where enabled.
@@ -520,6 +543,28 @@ class Player:
                 or g.ply_limit != game.ply_limit):
             g = self._g = Game(game.rules, game.expansions, game.ply_limit)
         g.sync_from(game)
+
+    def _book_turn(self):
+        """The book's turn for the private game's position, or None.  Code in
+        RAM on MicroPython loads the reader for the look-up and forgets it after."""
+        book = self.book
+        if book is True:
+            from jarmo import book as reader
+            book = reader.shipped()
+        turn = book.turn(self._g, self.rng, self._buffer(0)) if book else None
+        if self.book is True and _MICROPYTHON and not FROZEN:
+            from jarmo.unload import forget_module
+            forget_module("jarmo.book")
+        return turn
+
+    def _noise(self, d, a):
+        """The variety bonus of the first turn ending with action a at node d."""
+        h = self._salt
+        bufs = self._bufs
+        ii = self._i
+        for k in range(d):
+            h = (h * 31 + bufs[k][ii[k] - 1]) % _NOISE_MOD
+        return (h * 31 + a) % _NOISE_MOD % (self.variety + 1)
 
     def _random_turn(self):
         g = self._g
@@ -946,6 +991,12 @@ class Player:
                         td = tdep[d] - 1
                         if red and td >= _LMR_MIN:
                             td -= 1
+                        if ft[d] and self.variety:
+                            # The first turn ends here: the window the variety
+                            # bonus leaves (added back on the way up).
+                            x = self._noise(d, a)
+                            lo -= x
+                            hi -= x
                         t = -1
                         if ttmask >= 0:
                             e = log[-1]
@@ -1019,6 +1070,8 @@ class Player:
                 a = bufs[d][ii[d] - 1]
                 undo()
             # Back at node d with action a worth v to its mover.
+            if ft[d] and not child_ft and self.variety and -_WIN // 2 < v < _WIN // 2:
+                v += self._noise(d, a)      # a whole first turn: its variety bonus
             if nw[d]:
                 nw[d] = 0
                 if alpha[d] < v < beta[d]:

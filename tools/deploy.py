@@ -68,6 +68,9 @@ PIXELBUF = ("adafruit_pixelbuf", None)
 
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
+# Data files copied as they are on stock CircuitPython (Jarmo's firmware
+# freezes them: tools/firmware.py): the AI's opening book (jarmo/book.py).
+DATA_FILES = ("jarmo/book.bin",)
 OUR_CODE_MARK = b"Jarmo"            # in the first line of our code.py
 # The code.py CircuitPython itself writes on a new CIRCUITPY drive
 # (supervisor/shared/filesystem.c): the sample, or an empty file on a small
@@ -187,6 +190,10 @@ def plan(root=ROOT, with_pixelbuf=False, compiler=None):
             out.append((src, rel, False))
     for src, rel in folder_files(root, "lib"):
         out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
+    for rel in DATA_FILES:
+        src = os.path.join(root, rel)
+        if os.path.exists(src):
+            out.append((src, rel, False))
     return out
 
 
