@@ -22,6 +22,7 @@
 # describes the evaluation, the levels and the measured costs.
 
 import os
+import sys
 from array import array
 
 from jarmo import rulesets as R
@@ -32,12 +33,12 @@ from jarmo.rng import Rng
 
 try:
     from micropython import const
-    _MICROPYTHON = True
 except ImportError:  # CPython
-    _MICROPYTHON = False
-
     def const(value):
         return value
+
+# Code in RAM (MicroPython, CircuitPython) forgets the book's reader after a look-up.
+_FORGET_BOOK = sys.implementation.name != "cpython"
 
 # The bit contract (jarmo/codes.py): private mirrors, inlined by MicroPython
 # (tests/test_core_imports.py checks their values).
@@ -552,7 +553,7 @@ class Player:
             from jarmo import book as reader
             book = reader.shipped()
         turn = book.turn(self._g, self.rng, self._buffer(0)) if book else None
-        if self.book is True and _MICROPYTHON and not FROZEN:
+        if self.book is True and _FORGET_BOOK and not FROZEN:
             from jarmo.unload import forget_module
             forget_module("jarmo.book")
         return turn

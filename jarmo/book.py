@@ -52,29 +52,6 @@ def check_byte(rec, n=RECORD - 1):
     return s % 251
 
 
-def record(key, weight, codes):
-    """One record's bytes (the builder's; key as position_key gives it)."""
-    a, b = key
-    rec = bytearray(RECORD)
-    rec[0:3] = bytes((a >> 16, a >> 8 & 255, a & 255))
-    rec[3:6] = bytes((b >> 16, b >> 8 & 255, b & 255))
-    rec[6] = weight << 3 | len(codes)
-    for k, c in enumerate(codes):
-        rec[7 + 2 * k] = c >> 8
-        rec[8 + 2 * k] = c & 255
-    rec[15] = check_byte(rec)
-    return bytes(rec)
-
-
-def header(count, plies):
-    rec = bytearray(RECORD)
-    rec[0:4] = MAGIC
-    rec[4:8] = bytes((count >> 24 & 255, count >> 16 & 255, count >> 8 & 255, count & 255))
-    rec[8] = plies
-    rec[15] = check_byte(rec)
-    return bytes(rec)
-
-
 # A book in a bytes constant (frozen) or a file (path), read a record at a time.
 class Book:
     def __init__(self, data=None, path=None):

@@ -222,6 +222,30 @@ def build(args, out=sys.stdout):
     return used, searched, time.time() - t0
 
 
+def record(key, weight, codes):
+    """One record's bytes (jarmo/book.py; key as B.position_key gives it)."""
+    a, b = key
+    rec = bytearray(B.RECORD)
+    rec[0:3] = bytes((a >> 16, a >> 8 & 255, a & 255))
+    rec[3:6] = bytes((b >> 16, b >> 8 & 255, b & 255))
+    rec[6] = weight << 3 | len(codes)
+    for k, c in enumerate(codes):
+        rec[7 + 2 * k] = c >> 8
+        rec[8 + 2 * k] = c & 255
+    rec[15] = B.check_byte(rec)
+    return bytes(rec)
+
+
+def header(count, plies):
+    """The header record: magic, record count, the most plies of a position."""
+    rec = bytearray(B.RECORD)
+    rec[0:4] = B.MAGIC
+    rec[4:8] = bytes((count >> 24 & 255, count >> 16 & 255, count >> 8 & 255, count & 255))
+    rec[8] = plies
+    rec[15] = B.check_byte(rec)
+    return bytes(rec)
+
+
 def book_bytes(records):
     """The book file: header and records sorted by key (entries weighted by
     how many seeds chose the turn); (bytes, the most plies of a position)."""
@@ -246,9 +270,9 @@ def book_bytes(records):
         key = B.position_key(g)
         plies = max(plies, g.ply_count + 1)
         for weight, turn in counts:
-            rows.append(B.record(key, min(weight, 31), turn))
+            rows.append(record(key, min(weight, 31), turn))
     rows = sorted(set(rows))
-    return B.header(len(rows), plies) + b"".join(rows), plies
+    return header(len(rows), plies) + b"".join(rows), plies
 
 
 def main(argv):

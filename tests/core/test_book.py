@@ -11,6 +11,7 @@ from jarmo import book as B
 from jarmo.ai import Player
 from jarmo.rng import Rng
 from tests.core.test_ai import play_turn
+from tools.book import header, record
 
 SHIPPED = os.path.join(os.path.dirname(B.__file__), B.FILE)
 
@@ -21,13 +22,13 @@ def small_book(tmp_path):
     g = Game("standard")
     first = Player("greedy", 1).choose(g)
     other = Player("greedy", 2).choose(g)
-    rows = [B.record(B.position_key(g), 3, first), B.record(B.position_key(g), 1, other)]
+    rows = [record(B.position_key(g), 3, first), record(B.position_key(g), 1, other)]
     for turn in (first, other):
         for c in turn:
             g.play_code(c)
-        rows.append(B.record(B.position_key(g), 1, Player("greedy", 3).choose(g)))
+        rows.append(record(B.position_key(g), 1, Player("greedy", 3).choose(g)))
         g = Game("standard")
-    data = B.header(len(rows), 4) + b"".join(sorted(rows))
+    data = header(len(rows), 4) + b"".join(sorted(rows))
     path = tmp_path / "book.bin"
     path.write_bytes(data)
     return str(path), data
@@ -87,8 +88,8 @@ def test_a_damaged_book_is_named_and_ignored(tmp_path, monkeypatch, damage):
             data[k + 8] ^= 0x5A            # a changed action: the check byte fails
     else:                                  # a well-formed record of an illegal turn
         g = Game("standard")
-        rec = B.record(B.position_key(g), 1, [0x7FFF])
-        data = bytearray(B.header(1, 4) + rec)
+        rec = record(B.position_key(g), 1, [0x7FFF])
+        data = bytearray(header(1, 4) + rec)
     open(path, "wb").write(data)
     monkeypatch.setattr(B, "problem", None)
     g = Game("standard")
