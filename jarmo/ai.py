@@ -21,6 +21,7 @@
 # The static evaluation at the leaves is jarmo/evaluation.py's.  docs/AI.md
 # describes the evaluation, the levels and the measured costs.
 
+import gc
 import os
 import sys
 from array import array
@@ -365,8 +366,9 @@ class Player:
         self.rng = Rng(seed)
         self.depth = _DEPTH[self.level]
         # The opening book (level 4): True the shipped one (jarmo.book.shipped),
-        # a jarmo.book.Book, or None: none.  The variety margin (see _VARIETY).
+        # a book's bytes or file path, or None: none.  The variety margin (see _VARIETY).
         self.book = True if self.level == 4 else None
+        self.book_problem = None       # why the book was not used (missing, damaged)
         self.variety = _VARIETY if self.level == 4 else 0
         self._salt = 0
         self.lmr_from = None           # late-move reductions from this action (None: the
@@ -548,14 +550,13 @@ class Player:
     def _book_turn(self):
         """The book's turn for the private game's position, or None.  Code in
         RAM on MicroPython loads the reader for the look-up and forgets it after."""
-        book = self.book
-        if book is True:
-            from jarmo import book as reader
-            book = reader.shipped()
-        turn = book.turn(self._g, self.rng, self._buffer(0)) if book else None
-        if self.book is True and _FORGET_BOOK and not FROZEN:
+        from jarmo import book as reader
+        turn = reader.turn(self._g, self.rng, self._buffer(0), None if self.book is True else self.book)
+        self.book_problem = reader.problem
+        if _FORGET_BOOK and not FROZEN:
             from jarmo.unload import forget_module
             forget_module("jarmo.book")
+            gc.collect()      # the reader's code and file: none of the game's heap kept
         return turn
 
     def _noise(self, d, a):

@@ -1,9 +1,9 @@
 # Opening book: level 4's first turns, computed on the PC by a deep search
 # (tools/book.py) and read here by position key, never loaded whole.
 #
-#     from jarmo.book import shipped
-#     book = shipped()                  # None if there is none (book.problem says why)
-#     turn = book.turn(game, rng, buf)  # action codes, or None: search
+#     from jarmo import book
+#     turn = book.turn(game, rng, buf)    # action codes, or None: search
+#     book.problem                        # why the book was not used, if it is damaged
 #
 # The book is sorted fixed-size records (RECORD bytes) after a header record:
 # a 6-byte position key (two 24-bit hash lanes), a byte weight << 3 | actions,
@@ -13,157 +13,155 @@
 # count (4 bytes), the most plies a book position has (1 byte), zeros, check.
 #
 # On Jarmo's firmware the book is the bytes constant BOOK of the frozen
-# module jarmo_book (it stays in flash: no RAM); otherwise it is the file
-# book.bin next to this module, read by seek and readinto into one 16-byte
-# buffer (a binary search: about 15 reads; reading never writes to flash).
-# A missing or damaged book is named in `problem` and ignored: the AI
-# searches instead.  A book turn is played only if every action is legal
-# and the turn is complete (tools/book.py writes only such turns).
+# module jarmo.book_data (it stays in flash: no RAM); otherwise it is the file
+# book.bin next to this module, opened for one look-up and read by seek and
+# readinto into one 16-byte buffer (a binary search of about 15 reads;
+# reading never writes to flash).  Code in RAM loads this module for a
+# look-up and forgets it after (jarmo.ai), so it is kept small.  A missing
+# or damaged book is named in `problem` and ignored: the AI searches
+# instead.  A book turn is played only if every action is legal and the
+# turn is complete.
 
 RECORD = 16
 MAGIC = b"JBK1"
 FILE = "book.bin"
 _P1 = 16777213          # the two lanes' moduli (primes below 2**24: small ints)
 _P2 = 16777199
-_MAX_ACTIONS = 4
 
-problem = None          # why the shipped book is not used (None: no problem seen)
-_shipped = None
+problem = None          # why the book was not used (None: no problem seen)
 
 
 def position_key(g):
     """(lane 1, lane 2): 24-bit hashes of the rule set, expansions and position."""
     a = 1 + (g.row[1] & 0x3FF) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
     b = a
-    for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold):
+    for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold,
+                 (g.mover, g.stage, 1 if g.markers_on else 0)):
         for x in part:
             a = (a * 37 + x + 1) % _P1
             b = (b * 41 + x + 1) % _P2
-    for x in (g.mover, g.stage, 1 if g.markers_on else 0):
-        a = (a * 37 + x + 1) % _P1
-        b = (b * 41 + x + 1) % _P2
     return a, b
 
 
-def check_byte(rec, n=RECORD - 1):
+def check_byte(rec):
     s = 0
-    for k in range(n):
+    for k in range(RECORD - 1):
         s += rec[k]
     return s % 251
 
 
-# A book in a bytes constant (frozen) or a file (path), read a record at a time.
-class Book:
-    def __init__(self, data=None, path=None):
-        self.data = data
-        self.path = path
+def shipped():
+    """The shipped book: the frozen bytes (Jarmo's firmware) or the file's path."""
+    try:
+        from jarmo.book_data import BOOK
+        return BOOK
+    except ImportError:
+        return __file__.rsplit("/", 1)[0] + "/" + FILE if "/" in __file__ else FILE
+
+
+# One look-up: the book (bytes, or a file opened by path) and its buffer.
+class _Reader:
+    def __init__(self, src):
+        self.data = src if isinstance(src, bytes) else None
+        self.f = None if self.data is not None else open(src, "rb")
         self.buf = bytearray(RECORD)
-        self.count = 0
-        self.plies = 0
-        self._file = None
-        self._open()
-        try:
-            h = self._read(-1)
-            if bytes(h[0:4]) != MAGIC or check_byte(h) != h[15]:
-                raise ValueError("not a book (header)")
-            self.count = h[4] << 24 | h[5] << 16 | h[6] << 8 | h[7]
-            self.plies = h[8]
-            size = len(data) if data is not None else self._size()
-            if size != RECORD * (self.count + 1):
-                raise ValueError("%d bytes, the header says %d" % (size, RECORD * (self.count + 1)))
-        finally:
-            self._close()
+        h = self.read(-1)
+        self.count = h[4] << 24 | h[5] << 16 | h[6] << 8 | h[7]
+        self.plies = h[8]
+        size = len(self.data) if self.f is None else self.f.seek(0, 2)
+        if h[0:4] != MAGIC or check_byte(h) != h[15] or size != RECORD * (self.count + 1):
+            raise ValueError("not a book of %d records" % self.count)
 
-    def _open(self):
-        if self.data is None:
-            self._file = open(self.path, "rb")
-
-    def _close(self):
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-    def _size(self):
-        return self._file.seek(0, 2)
-
-    def _read(self, i):
-        """Record i (-1: the header) into self.buf; self.buf."""
+    def read(self, i):
+        """Record i (-1: the header) in self.buf."""
         buf = self.buf
         o = (i + 1) * RECORD
-        data = self.data
-        if data is None:
-            f = self._file
-            f.seek(o)
-            if f.readinto(buf) != RECORD:
-                raise ValueError("short record %d" % i)
-        else:
+        if self.f is None:
+            data = self.data
             for k in range(RECORD):
                 buf[k] = data[o + k]
+        else:
+            self.f.seek(o)
+            if self.f.readinto(buf) != RECORD:
+                raise ValueError("short record %d" % i)
         return buf
 
-    def _first(self, a, b):
-        """Index of the first record with key (a, b), or -1."""
+    def match(self, i, a, b):
+        """Record i if its key is (a, b), else None; ValueError if damaged."""
+        if i >= self.count:
+            return None
+        r = self.read(i)
+        if (r[0] << 16 | r[1] << 8 | r[2]) != a or (r[3] << 16 | r[4] << 8 | r[5]) != b:
+            return None
+        if check_byte(r) != r[15] or not 1 <= r[6] & 7 <= 4:
+            raise ValueError("damaged record %d" % i)
+        return r
+
+    def first(self, a, b):
+        """Index of the first record whose key is not below (a, b)."""
         lo = 0
         hi = self.count
         while lo < hi:
             mid = (lo + hi) >> 1
-            r = self._read(mid)
+            r = self.read(mid)
             ka = r[0] << 16 | r[1] << 8 | r[2]
-            kb = r[3] << 16 | r[4] << 8 | r[5]
-            if ka < a or (ka == a and kb < b):
+            if ka < a or (ka == a and (r[3] << 16 | r[4] << 8 | r[5]) < b):
                 lo = mid + 1
             else:
                 hi = mid
-        if lo < self.count:
-            r = self._read(lo)
-            if (r[0] << 16 | r[1] << 8 | r[2]) == a and (r[3] << 16 | r[4] << 8 | r[5]) == b:
-                return lo
-        return -1
+        return lo
 
-    def choices(self, g):
-        """The book's turns for g's position: a list of (weight, codes); [] if none.
-        ValueError if a record is damaged (a wrong check byte)."""
+
+def entries(g, src=None, rng=None):
+    """The book's turns for g's position (src: the book's bytes or path, None
+    the shipped one) as [(weight, codes)]; with rng (jarmo.rng.Rng) one of
+    them drawn by weight (each entry replaces the one so far with chance
+    weight / the weights so far), or None.  One pass, the book opened once.
+    ValueError or OSError if the book is missing or damaged."""
+    book = _Reader(shipped() if src is None else src)
+    try:
+        if g.ply_count >= book.plies:
+            return None if rng else []
         a, b = position_key(g)
-        out = []
-        self._open()
-        try:
-            i = self._first(a, b)
-            while 0 <= i < self.count:
-                r = self._read(i)
-                if (r[0] << 16 | r[1] << 8 | r[2]) != a or (r[3] << 16 | r[4] << 8 | r[5]) != b:
-                    break
-                if check_byte(r) != r[15] or not 1 <= r[6] & 7 <= _MAX_ACTIONS:
-                    raise ValueError("damaged record %d" % i)
-                out.append((r[6] >> 3, [r[7 + 2 * k] << 8 | r[8 + 2 * k] for k in range(r[6] & 7)]))
-                i += 1
-        finally:
-            self._close()
-        return out
-
-    def turn(self, g, rng, buf):
-        """A book turn for g's position drawn by weight with rng (jarmo.rng.Rng),
-        checked legal and complete on g (left as it was; buf: an action buffer of
-        jarmo.ai's size); None if the book has none, or names a damage in
-        `problem` and gives None."""
-        global problem
-        if g.ply_count >= self.plies or g.outcome is not None:
-            return None
-        try:
-            found = self.choices(g)
-        except (OSError, ValueError) as e:
-            problem = "opening book: %s, ignored" % e
-            return None
+        i = book.first(a, b)
+        out = None if rng else []
         total = 0
-        for w, _codes in found:
+        r = book.match(i, a, b)
+        while r is not None:
+            w = r[6] >> 3
             total += w
-        if not total:
-            return None
-        x = rng.below(total)
-        for w, codes in found:
-            if x < w:
-                return codes if legal_turn(g, codes, buf) else None
-            x -= w
+            if rng is None or rng.below(total) < w:
+                codes = [r[7 + 2 * k] << 8 | r[8 + 2 * k] for k in range(r[6] & 7)]
+                if rng is None:
+                    out.append((w, codes))
+                else:
+                    out = codes
+            i += 1
+            r = book.match(i, a, b)
+        return out
+    finally:
+        if book.f is not None:
+            book.f.close()
+
+
+def turn(g, rng, buf, src=None):
+    """A book turn for g's position drawn by weight with rng (jarmo.rng.Rng),
+    legal and complete on g (left as it was; buf: an action buffer); None if
+    the book has none, or if it is missing or damaged (named in `problem`)."""
+    global problem
+    if g.outcome is not None:
         return None
+    try:
+        codes = entries(g, src, rng)
+    except (OSError, ValueError) as e:
+        where = shipped() if src is None else src
+        problem = "opening book %s %s, ignored" % (
+            "(frozen)" if isinstance(where, bytes) else where,
+            "damaged (%s)" % e if isinstance(e, ValueError) else "missing or unreadable")
+        return None
+    if codes and legal_turn(g, codes, buf):
+        return codes
+    return None
 
 
 def legal_turn(g, codes, buf):
@@ -171,47 +169,19 @@ def legal_turn(g, codes, buf):
     (the turn passes or the game ends); g is left as it was."""
     mover = g.mover
     played = 0
-    ok = True
     for c in codes:
         if g.outcome is not None or g.mover != mover:
-            ok = False
             break
         n = g.gen_into(buf)
         k = 0
         while k < n and buf[k] != c:
             k += 1
         if k == n:
-            ok = False
             break
         g.do_code(c)
         played += 1
-    if ok:
-        ok = g.outcome is not None or g.mover != mover
+    ok = played == len(codes) and (g.outcome is not None or g.mover != mover)
     while played:
         g.undo_code()
         played -= 1
     return ok
-
-
-def shipped():
-    """The shipped book: Jarmo's firmware's frozen one, else the file next to
-    this module; None if there is none or it is damaged (`problem` says)."""
-    global _shipped, problem
-    if _shipped is None:
-        try:
-            from jarmo_book import BOOK   # frozen into Jarmo's firmware
-            _shipped = Book(data=BOOK)
-        except ImportError:
-            path = __file__.rsplit("/", 1)[0] + "/" + FILE if "/" in __file__ else FILE
-            try:
-                _shipped = Book(path=path)
-            except OSError:
-                problem = "opening book: %s missing, ignored" % path
-                _shipped = False
-            except ValueError as e:
-                problem = "opening book: %s damaged (%s), ignored" % (path, e)
-                _shipped = False
-        except ValueError as e:
-            problem = "opening book: frozen book damaged (%s), ignored" % e
-            _shipped = False
-    return _shipped or None

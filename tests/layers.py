@@ -23,7 +23,8 @@ APP_STEPS = (
 LAYERS = {
     "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
                    "game", "match", "save", "unload")),
-    "ai": (("rules",), ("ai", "evaluation")),
+    # (book_data: the opening book frozen into Jarmo's firmware, tools/firmware.py)
+    "ai": (("rules",), ("ai", "evaluation", "book", "book_data")),
     "saves": (("rules",), ("flashfile", "storage", "logread", "compaction", "gamerec")),
     "link": (("rules",), ("link",)),
     "app": (("rules", "ai", "saves", "link"),

@@ -45,18 +45,17 @@ def answers(book, seeds=range(8)):
 
 def test_the_file_and_the_frozen_bytes_give_the_same_turns(tmp_path):
     path, data = small_book(tmp_path)
-    from_file, frozen = B.Book(path=path), B.Book(data=data)
     g = Game("standard")
-    assert from_file.choices(g) == frozen.choices(g) and len(frozen.choices(g)) == 2
-    assert answers(from_file) == answers(frozen)
-    assert len(set(tuple(t) for t in answers(frozen))) == 2     # both weighted entries drawn
+    assert B.entries(g, path) == B.entries(g, data) and len(B.entries(g, data)) == 2
+    assert answers(path) == answers(data)
+    assert len(set(tuple(t) for t in answers(data))) == 2     # both weighted entries drawn
 
 
 def test_a_book_answer_costs_no_search_and_the_game_goes_on_after_it(tmp_path):
     path, _data = small_book(tmp_path)
     g = Game("standard")
     p = Player(4, 5)
-    p.book = B.Book(path=path)
+    p.book = path
     for _ in range(4):                      # two book turns, then the search
         turn = p.choose(g)
         assert (p.nodes == 0) == (g.plies < 2), (g.plies, p.nodes)
@@ -65,18 +64,15 @@ def test_a_book_answer_costs_no_search_and_the_game_goes_on_after_it(tmp_path):
 
 def test_a_missing_book_file_is_named_and_level_4_searches(monkeypatch):
     monkeypatch.setattr(B, "FILE", "no-such-book.bin")
-    monkeypatch.setattr(B, "_shipped", None)
-    monkeypatch.setattr(B, "problem", None)
-    assert B.shipped() is None
-    assert "no-such-book.bin" in B.problem and "missing" in B.problem
     g = Game("standard")
     p = Player(4, 1)
     play_turn(g, p.choose(g))
     assert p.nodes > 0
+    assert "no-such-book.bin" in p.book_problem and "missing" in p.book_problem
 
 
 @pytest.mark.parametrize("damage", ["magic", "truncated", "record", "illegal"])
-def test_a_damaged_book_is_named_and_ignored(tmp_path, monkeypatch, damage):
+def test_a_damaged_book_is_named_and_ignored(tmp_path, damage):
     path, data = small_book(tmp_path)
     data = bytearray(data)
     if damage == "magic":
@@ -88,26 +84,18 @@ def test_a_damaged_book_is_named_and_ignored(tmp_path, monkeypatch, damage):
             data[k + 8] ^= 0x5A            # a changed action: the check byte fails
     else:                                  # a well-formed record of an illegal turn
         g = Game("standard")
-        rec = record(B.position_key(g), 1, [0x7FFF])
-        data = bytearray(header(1, 4) + rec)
-    open(path, "wb").write(data)
-    monkeypatch.setattr(B, "problem", None)
-    g = Game("standard")
-    p = Player(4, 1)
-    if damage in ("magic", "truncated"):
-        with pytest.raises(ValueError):
-            B.Book(path=path)
-        folder = os.path.dirname(path)
-        monkeypatch.setattr(B, "__file__", os.path.join(folder, "book.py"))
-        monkeypatch.setattr(B, "FILE", os.path.basename(path))
-        monkeypatch.setattr(B, "_shipped", None)
-        assert B.shipped() is None and "damaged" in B.problem and path in B.problem
-    else:
-        p.book = B.Book(path=path)
-    play_turn(g, p.choose(g))              # the search answered
-    assert p.nodes > 0
-    if damage == "record":
-        assert "damaged record" in B.problem
+        data = bytearray(header(1, 4) + record(B.position_key(g), 1, [0x7FFF]))
+    with open(path, "wb") as f:
+        f.write(data)
+    for book in (path, bytes(data)):       # the file, and the same bytes frozen
+        g = Game("standard")
+        p = Player(4, 1)
+        p.book = book
+        play_turn(g, p.choose(g))          # the search answered
+        assert p.nodes > 0
+        if damage != "illegal":
+            assert "damaged" in p.book_problem, p.book_problem
+            assert (path if book == path else "(frozen)") in p.book_problem
 
 
 def test_every_turn_of_the_shipped_book_met_in_play_is_legal():
@@ -129,6 +117,7 @@ def test_every_turn_of_the_shipped_book_met_in_play_is_legal():
                 turn = p.choose(g)
                 hits += p.level == 4 and p.book is not None and p.nodes == 0
                 play_turn(g, turn)
+            assert all(p.book_problem is None for p in players)
     assert hits >= 8, hits
 
 
@@ -147,11 +136,10 @@ def test_level_4_plays_different_games_from_different_seeds_and_the_same_from_on
 
 def test_the_weighted_choice_follows_the_weights(tmp_path):
     _path, data = small_book(tmp_path)
-    book = B.Book(data=data)
     g = Game("standard")
-    (w1, t1), (w2, t2) = book.choices(g)
+    (w1, t1), (w2, t2) = B.entries(g, data)
     rng = Rng(3)
     buf = [0] * 40
-    drawn = [tuple(book.turn(g, rng, buf)) for _ in range(400)]
+    drawn = [tuple(B.turn(g, rng, buf, data)) for _ in range(400)]
     heavy = tuple(t1) if w1 > w2 else tuple(t2)
     assert 0.65 < drawn.count(heavy) / 400.0 < 0.85      # weights 3 and 1
