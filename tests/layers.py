@@ -19,12 +19,15 @@ APP_STEPS = (
     ("app",),
 )
 
+# Modules that exist only frozen into Jarmo's firmware, made by tools/firmware.py:
+# the opening book (jarmo/book.bin) as a bytes constant.
+FROZEN_ONLY = ("book_data",)
+
 # layer: (the layers it may import besides itself, its modules)
 LAYERS = {
     "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
                    "game", "match", "save", "unload")),
-    # (book_data: the opening book frozen into Jarmo's firmware, tools/firmware.py)
-    "ai": (("rules",), ("ai", "evaluation", "book", "book_data")),
+    "ai": (("rules",), ("ai", "evaluation", "book") + FROZEN_ONLY),
     "saves": (("rules",), ("flashfile", "storage", "logread", "compaction", "gamerec")),
     "link": (("rules",), ("link",)),
     "app": (("rules", "ai", "saves", "link"),
