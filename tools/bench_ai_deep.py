@@ -67,15 +67,15 @@ def _budget(p, game):
 
 
 def play(task):
-    """One game. task: (rules, expansions, a, b, seed, index, tables); a and b
+    """One game. task: (rules, expansions, a, b, seed, index, tables, ply limit); a and b
     are (level, factor, book). a plays South in even games. Returns a dict:
     index, result of a (1 win, 0 draw, -1 loss), plies, the game's actions."""
-    rules, expansions, a, b, seed, index, tables = task
+    rules, expansions, a, b, seed, index, tables, ply_limit = task
     s1, s2 = game_seeds(seed, index)
     pa = make(a[0], s1, tables, a[1], a[2])
     pb = make(b[0], s2, tables, b[1], b[2])
     players = (pa, pb) if index % 2 == 0 else (pb, pa)
-    game = Game(rules, expansions, DEFAULT_PLY_LIMIT)
+    game = Game(rules, expansions, ply_limit)
     while game.outcome is None:
         p = players[game.mover]
         _budget(p, game)
@@ -88,8 +88,8 @@ def play(task):
             "line": tuple(game.history_codes())}
 
 
-def run_row(pool, rules, expansions, a, b, games, seed, tables):
-    tasks = [(rules, expansions, a, b, seed, k, tables) for k in range(games)]
+def run_row(pool, rules, expansions, a, b, games, seed, tables, ply_limit=DEFAULT_PLY_LIMIT):
+    tasks = [(rules, expansions, a, b, seed, k, tables, ply_limit) for k in range(games)]
     return sorted(pool.map(play, tasks, chunksize=1), key=lambda r: r["index"])
 
 
@@ -115,32 +115,34 @@ HEADER = "%-34s %-9s %10s %10s %6s %6s" % ("row", "W-D-L", "decided", "score", "
 def deep_table(pool, args, out):
     book = not args.no_book
     out.write("Level 4 (device budget%s) against the same search with %dx the nodes, no book;\n"
-              "%d games a row, seed %d, sides alternating, %d jobs\n" % (
-                  ", its book" if book else ", no book", args.factor, args.games, args.seed,
-                  args.jobs))
+              "%d games a row, seed %d, sides alternating, ply limit %d, %d jobs\n" % (
+                  ", its book and variety" if book else ", no book, no variety", args.factor,
+                  args.games, args.seed, args.ply_limit, args.jobs))
     out.write(HEADER + "\n")
     for rules in args.rules:
         for tables in args.tables:
             t0 = time.time()
             recs = run_row(pool, rules, (), ("4", 1, book), ("4", args.factor, False),
-                           args.games, args.seed, tables)
+                           args.games, args.seed, tables, args.ply_limit)
             out.write(row_text("%s, %s tables" % (rules, tables), recs, time.time() - t0) + "\n")
             out.flush()
 
 
 def checks(pool, args, out):
     ok = True
-    out.write("\nLevel checks (stock tables; standard unless named)\n" + HEADER + "\n")
+    book = not args.no_book
+    out.write("\nLevel checks (stock tables; %s)\n" % ("level 4's book and variety" if book else
+                                                        "no book, no variety") + HEADER + "\n")
     levels = ("random", "greedy", "2", "3", "4")
     for rules in R.RULE_SETS:               # every level legal: a game against each lower level
         t0 = time.time()
         recs = []
         for i, a in enumerate(levels[1:]):
             for b in levels[:i + 1]:
-                recs += run_row(pool, rules, (), (a, 1, True), (b, 1, True), 2, args.seed, "stock")
+                recs += run_row(pool, rules, (), (a, 1, book), (b, 1, book), 2, args.seed, "stock")
         out.write(row_text("%s: each level v lower, legal" % rules, recs, time.time() - t0) + "\n")
     t0 = time.time()
-    recs = run_row(pool, "standard", (), ("4", 1, True), ("3", 1, True), args.l4_games, args.seed,
+    recs = run_row(pool, "standard", (), ("4", 1, book), ("3", 1, book), args.l4_games, args.seed,
                    "stock")
     share = tally(recs)[3]
     hit = share >= TARGET_L4_L3
@@ -149,8 +151,8 @@ def checks(pool, args, out):
                        "" if hit else "  MISSED") + "\n")
     for rules in ("standard", "classic"):
         t0 = time.time()
-        recs = pool.map(play, [(rules, (), ("4", 1, True), ("3", 1, True), args.seed + 1000 + k, 0,
-                                "stock") for k in range(20)], chunksize=1)
+        recs = pool.map(play, [(rules, (), ("4", 1, book), ("3", 1, book), args.seed + 1000 + k, 0,
+                                "stock", DEFAULT_PLY_LIMIT) for k in range(20)], chunksize=1)
         distinct = len(set(r["line"] for r in recs))
         hit = distinct >= TARGET_DISTINCT
         ok = ok and hit
@@ -159,7 +161,7 @@ def checks(pool, args, out):
     for rules in ("standard", "classic"):
         for a in ("2", "3", "4"):
             t0 = time.time()
-            recs = run_row(pool, rules, (), (a, 1, True), ("greedy", 1, True), args.greedy_games,
+            recs = run_row(pool, rules, (), (a, 1, book), ("greedy", 1, book), args.greedy_games,
                            args.seed, "stock")
             out.write(row_text("%s %s v greedy" % (rules, a), recs, time.time() - t0) + "\n")
             out.flush()
@@ -175,7 +177,11 @@ def main(argv):
     ap.add_argument("--factor", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--no-book", action="store_true")
+    ap.add_argument("--no-book", action="store_true",
+                    help="level 4 as it was without a book: no book, no variety margin")
+    ap.add_argument("--ply-limit", type=int, default=DEFAULT_PLY_LIMIT,
+                    help="turns after which a game is scored as it stands (default %d)"
+                         % DEFAULT_PLY_LIMIT)
     ap.add_argument("--checks", action="store_true", help="also the level checks")
     ap.add_argument("--only-checks", action="store_true")
     ap.add_argument("--l4-games", type=int, default=100, help="games of 4 v 3 (--checks)")
