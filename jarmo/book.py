@@ -38,8 +38,8 @@ def position_key(g):
     for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold,
                  (g.mover, g.stage, 1 if g.markers_on else 0)):
         for x in part:
-            a = (a * 37 + x) % _P1
-            b = (b * 41 + x) % _P2
+            a = (a * 37 + x + 1) % _P1
+            b = (b * 41 + x + 1) % _P2
     return a, b
 
 
