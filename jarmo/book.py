@@ -28,7 +28,7 @@ FILE = "book.bin"
 _P1 = 16777213          # the two lanes' moduli (primes below 2**24: small ints)
 _P2 = 16777199
 
-problem = None          # why the book was not used (None: no problem seen)
+problem = None          # why the last look-up found no book (None: it was there)
 
 
 def position_key(g):
@@ -149,6 +149,7 @@ def turn(g, rng, buf, src=None):
     legal and complete on g (left as it was; buf: an action buffer); None if
     the book has none, or if it is missing or damaged (named in `problem`)."""
     global problem
+    problem = None
     if g.outcome is not None:
         return None
     try:
