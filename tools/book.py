@@ -187,8 +187,10 @@ def build(args, out=sys.stdout):
             name = mix_name(rules, exps)
             frontier = [[]]
             seen = set()
-            deep = (rules, exps) in MIXES[:3]
-            for ply in range(args.plies if deep else args.plies_other):
+            plies = args.mix_plies.get((rules, exps))
+            if plies is None:
+                plies = args.plies if (rules, exps) in MIXES[:3] else args.plies_other
+            for ply in range(plies):
                 todo = []
                 level = []
                 for line in frontier:
@@ -287,14 +289,25 @@ def main(argv):
     ap.add_argument("--seeds", type=int, default=1,
                     help="searches per position, each a weighted entry (default 1)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--mixes", default="all", help="all, or e.g. standard,jasyr+heroes+challenges")
+    ap.add_argument("--mixes", default="all",
+                    help="all, or e.g. standard,jasyr+heroes+challenges:6 (MIX:N: N plies deep; "
+                         "all,jasyr+heroes+challenges:6: every mix, that one 6 deep)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--work", default=WORK, help="the work file (resumed)")
     ap.add_argument("--out", default=BOOK, help="the book file (default jarmo/book.bin)")
     ap.add_argument("--write-only", action="store_true",
                     help="no searching: the book from the work file's searches of the tree")
     args = ap.parse_args(argv)
-    args.mixes = MIXES if args.mixes == "all" else tuple(parse_mix(m) for m in args.mixes.split(","))
+    args.mix_plies = {}
+    mixes = []
+    for item in args.mixes.split(","):
+        name, _sep, plies = item.partition(":")
+        for mix in MIXES if name == "all" else (parse_mix(name),):
+            if mix not in mixes:
+                mixes.append(mix)
+            if plies:
+                args.mix_plies[mix] = int(plies)
+    args.mixes = tuple(mixes)
     if args.write_only:
         args.jobs = 1
     used, searched, seconds = build(args)
