@@ -131,10 +131,10 @@ def deep_table(pool, args, out):
 def checks(pool, args, out):
     ok = True
     book = not args.no_book
-    out.write("\nLevel checks (stock tables; %s)\n" % ("level 4's book and variety" if book else
+    out.write("\nLevel checks (stock tables unless named; %s)\n" % ("level 4's book and variety" if book else
                                                         "no book, no variety") + HEADER + "\n")
     levels = ("random", "greedy", "2", "3", "4")
-    for rules in R.RULE_SETS:               # every level legal: a game against each lower level
+    for rules in R.RULE_SETS if args.legal else ():   # every level legal: 2 games v each lower level
         t0 = time.time()
         recs = []
         for i, a in enumerate(levels[1:]):
@@ -143,13 +143,14 @@ def checks(pool, args, out):
         out.write(row_text("%s: each level v lower, legal" % rules, recs, time.time() - t0) + "\n")
     t0 = time.time()
     recs = run_row(pool, "standard", (), ("4", 1, book), ("3", 1, book), args.l4_games, args.seed,
-                   "stock")
+                   args.l4_tables)
     share = tally(recs)[3]
     hit = share >= TARGET_L4_L3
     ok = ok and hit
-    out.write(row_text("4 v 3 (target %.0f %%)" % TARGET_L4_L3, recs, time.time() - t0,
+    out.write(row_text("4 v 3, %s tables (target %.0f %%)" % (args.l4_tables, TARGET_L4_L3), recs,
+                       time.time() - t0,
                        "" if hit else "  MISSED") + "\n")
-    for rules in ("standard", "classic"):
+    for rules in args.check_rules:
         t0 = time.time()
         recs = pool.map(play, [(rules, (), ("4", 1, book), ("3", 1, book), args.seed + 1000 + k, 0,
                                 "stock", DEFAULT_PLY_LIMIT) for k in range(20)], chunksize=1)
@@ -158,8 +159,8 @@ def checks(pool, args, out):
         ok = ok and hit
         out.write(row_text("%s 4 v 3: %d distinct in 20" % (rules, distinct), recs,
                            time.time() - t0, "" if hit else "  MISSED") + "\n")
-    for rules in ("standard", "classic"):
-        for a in ("2", "3", "4"):
+    for rules in args.check_rules:
+        for a in args.greedy_levels:
             t0 = time.time()
             recs = run_row(pool, rules, (), (a, 1, book), ("greedy", 1, book), args.greedy_games,
                            args.seed, "stock")
@@ -185,10 +186,18 @@ def main(argv):
     ap.add_argument("--checks", action="store_true", help="also the level checks")
     ap.add_argument("--only-checks", action="store_true")
     ap.add_argument("--l4-games", type=int, default=100, help="games of 4 v 3 (--checks)")
+    ap.add_argument("--l4-tables", default="frozen", help="the tables of 4 v 3 (default frozen)")
+    ap.add_argument("--no-legal", dest="legal", action="store_false",
+                    help="no legality games in the checks")
     ap.add_argument("--greedy-games", type=int, default=40, help="games of each level v greedy")
+    ap.add_argument("--greedy-levels", default="2,3,4", help="the levels played against greedy")
+    ap.add_argument("--check-rules", default="standard,classic",
+                    help="rule sets of the distinct-games and greedy checks")
     args = ap.parse_args(argv)
     args.rules = args.rules.split(",")
     args.tables = args.tables.split(",")
+    args.greedy_levels = args.greedy_levels.split(",")
+    args.check_rules = args.check_rules.split(",")
     out = sys.stdout
     ok = True
     with multiprocessing.Pool(args.jobs) as pool:
