@@ -21,9 +21,7 @@
 # The static evaluation at the leaves is jarmo/evaluation.py's.  docs/AI.md
 # describes the evaluation, the levels and the measured costs.
 
-import gc
 import os
-import sys
 from array import array
 
 from jarmo import rulesets as R
@@ -37,9 +35,6 @@ try:
 except ImportError:  # CPython
     def const(value):
         return value
-
-# Code in RAM (MicroPython, CircuitPython) forgets the book's reader after a look-up.
-_FORGET_BOOK = sys.implementation.name != "cpython"
 
 # The bit contract (jarmo/codes.py): private mirrors, inlined by MicroPython
 # (tests/test_core_imports.py checks their values).
@@ -169,11 +164,11 @@ _HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 
 _LMR_MIN = const(2)
 _SKIP3 = 1
 # Variety (level 4): every whole first turn's value gets a seeded bonus of
-# 0 .. _VARIETY (1/100 points), the same for the same turn all through one
-# answer, so the answer is one of the turns within _VARIETY of the best
-# (docs/AI.md, "Variety").  _NOISE_MOD keeps the path hash a small int.
+# 0 .. _VARIETY (1/100 points) from its first and last actions and a salt
+# drawn at start(), the same all through one answer, so the answer is one
+# of the turns within _VARIETY of the best (docs/AI.md, "Variety").
 _VARIETY = const(10)
-_NOISE_MOD = const(999983)
+_SALT = const(0x100000)
 # Level 4 asks the opening book (jarmo/book.py) while the game has fewer
 # plies than this (the builder's deepest book position is below it).
 _BOOK_PLIES = const(24)
@@ -366,11 +361,10 @@ class Player:
         self.rng = Rng(seed)
         self.depth = _DEPTH[self.level]
         # The opening book (level 4): True the shipped one (jarmo.book.shipped),
-        # a book's bytes or file path, or None: none.  The variety margin (see _VARIETY).
+        # a book's bytes or file path, or None: none (book_problem: why it was
+        # not used, after a look-up).  The variety margin (see _VARIETY).
         self.book = True if self.level == 4 else None
-        self.book_problem = None       # why the book was not used (missing, damaged)
         self.variety = _VARIETY if self.level == 4 else 0
-        self._salt = 0
         self.lmr_from = None           # late-move reductions from this action (None: the
                                        # rule set's row; 99: none)
         self.node_budget = None        # without a clock: None for the level's
@@ -478,11 +472,12 @@ class Player:
             self._answer = self._random_turn()
             return
         if self.book is not None and g.ply_count < _BOOK_PLIES:
-            turn = self._book_turn()
+            from jarmo.book import ask
+            turn = ask(self, g)
             if turn:
                 self._answer = turn
                 return
-        self._salt = self.rng.below(_NOISE_MOD) if self.variety else 0
+        self._salt = self.rng.below(_SALT) if self.variety else 0   # (read by _search)
         self._prevlen = 0
         # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
         # only where enabled.
@@ -546,27 +541,6 @@ class Player:
                 or g.ply_limit != game.ply_limit):
             g = self._g = Game(game.rules, game.expansions, game.ply_limit)
         g.sync_from(game)
-
-    def _book_turn(self):
-        """The book's turn for the private game's position, or None.  Code in
-        RAM on MicroPython loads the reader for the look-up and forgets it after."""
-        from jarmo import book as reader
-        turn = reader.turn(self._g, self.rng, self._buffer(0), None if self.book is True else self.book)
-        self.book_problem = reader.problem
-        if _FORGET_BOOK and not FROZEN:
-            from jarmo.unload import forget_module
-            forget_module("jarmo.book")
-            gc.collect()      # the reader's code and file: none of the game's heap kept
-        return turn
-
-    def _noise(self, d, a):
-        """The variety bonus of the first turn ending with action a at node d."""
-        h = self._salt
-        bufs = self._bufs
-        ii = self._i
-        for k in range(d):
-            h = (h * 31 + bufs[k][ii[k] - 1]) % _NOISE_MOD
-        return (h * 31 + a) % _NOISE_MOD % (self.variety + 1)
 
     def _random_turn(self):
         g = self._g
@@ -865,6 +839,8 @@ class Player:
         plim = g.ply_limit - 1 if g.ply_limit else 0x20000000   # 2**29: more than any game
         size = self._size
         fastpath = self.fast_path
+        var = self.variety + 1          # (1: no variety, every bonus 0)
+        salt = self._salt
         d = self._d
         while True:
             i = ii[d]
@@ -993,10 +969,10 @@ class Player:
                         td = tdep[d] - 1
                         if red and td >= _LMR_MIN:
                             td -= 1
-                        if ft[d] and self.variety:
-                            # The first turn ends here: the window the variety
+                        if ft[d]:
+                            # The first turn ends here: the window its variety
                             # bonus leaves (added back on the way up).
-                            x = self._noise(d, a)
+                            x = (salt ^ (bufs[0][ii[0] - 1] * 77 + a)) % var
                             lo -= x
                             hi -= x
                         t = -1
@@ -1072,8 +1048,8 @@ class Player:
                 a = bufs[d][ii[d] - 1]
                 undo()
             # Back at node d with action a worth v to its mover.
-            if ft[d] and not child_ft and self.variety and -_WIN // 2 < v < _WIN // 2:
-                v += self._noise(d, a)      # a whole first turn: its variety bonus
+            if ft[d] and not child_ft and -_WIN // 2 < v < _WIN // 2:
+                v += (salt ^ (bufs[0][ii[0] - 1] * 77 + a)) % var   # a first turn's variety bonus
             if nw[d]:
                 nw[d] = 0
                 if alpha[d] < v < beta[d]:

@@ -17,10 +17,15 @@
 # book.bin next to this module, opened for one look-up and read by seek and
 # readinto into one 16-byte buffer (a binary search of about 15 reads;
 # reading never writes to flash).  Code in RAM loads this module for a
-# look-up and forgets it after (jarmo.ai), so it is kept small.  A missing
+# look-up and forgets it after (ask), so it is kept small.  A missing
 # or damaged book is named in `problem` and ignored: the AI searches
 # instead.  A book turn is played only if every action is legal and the
 # turn is complete.
+
+import gc
+import sys
+
+from jarmo.ai import FROZEN
 
 RECORD = 16
 MAGIC = b"JBK1"
@@ -29,6 +34,8 @@ _P1 = 16777213          # the two lanes' moduli (primes below 2**24: small ints)
 _P2 = 16777199
 
 problem = None          # why the last look-up found no book (None: it was there)
+# Code in RAM on the device: loaded for a look-up (ask) and forgotten after.
+_FORGET = not FROZEN and sys.implementation.name != "cpython"
 
 
 def position_key(g):
@@ -163,6 +170,21 @@ def turn(g, rng, buf, src=None):
     if codes and legal_turn(g, codes, buf):
         return codes
     return None
+
+
+def ask(player, g):
+    """Level 4's look-up (jarmo.ai.Player.start): the book's turn for g (the
+    player's private game) from player.book (True: the shipped book), drawn
+    with player.rng; None if none.  player.book_problem: why the book was not
+    used (missing, damaged), else None.  Code in RAM forgets this module."""
+    src = player.book
+    codes = turn(g, player.rng, [0] * 40, None if src is True else src)
+    player.book_problem = problem
+    if _FORGET:
+        from jarmo.unload import forget_module
+        forget_module("jarmo.book")
+        gc.collect()      # its file and buffers: nothing of the game's heap kept
+    return codes
 
 
 def legal_turn(g, codes, buf):

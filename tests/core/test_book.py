@@ -117,7 +117,7 @@ def test_every_turn_of_the_shipped_book_met_in_play_is_legal():
                 turn = p.choose(g)
                 hits += p.level == 4 and p.book is not None and p.nodes == 0
                 play_turn(g, turn)
-            assert all(p.book_problem is None for p in players)
+            assert all(getattr(p, "book_problem", None) is None for p in players)
     assert hits >= 8, hits
 
 
