@@ -88,9 +88,19 @@ def play(task):
             "line": tuple(game.history_codes())}
 
 
+LOG = []      # a file to write each game's result to as it ends (--log)
+
+
 def run_row(pool, rules, expansions, a, b, games, seed, tables, ply_limit=DEFAULT_PLY_LIMIT):
     tasks = [(rules, expansions, a, b, seed, k, tables, ply_limit) for k in range(games)]
-    return sorted(pool.map(play, tasks, chunksize=1), key=lambda r: r["index"])
+    records = []
+    for rec in pool.imap_unordered(play, tasks, chunksize=1):
+        records.append(rec)
+        for log in LOG:
+            log.write("%s %s %s v %s game %d: %+d, %d plies\n" % (
+                rules, tables, a, b, rec["index"], rec["score"], rec["plies"]))
+            log.flush()
+    return sorted(records, key=lambda r: r["index"])
 
 
 def tally(records):
@@ -184,6 +194,7 @@ def main(argv):
                     help="turns after which a game is scored as it stands (default %d)"
                          % DEFAULT_PLY_LIMIT)
     ap.add_argument("--checks", action="store_true", help="also the level checks")
+    ap.add_argument("--log", help="a file to write each game's result to as it ends")
     ap.add_argument("--only-checks", action="store_true")
     ap.add_argument("--l4-games", type=int, default=100, help="games of 4 v 3 (--checks)")
     ap.add_argument("--l4-tables", default="frozen", help="the tables of 4 v 3 (default frozen)")
@@ -200,6 +211,8 @@ def main(argv):
     args.check_rules = args.check_rules.split(",")
     out = sys.stdout
     ok = True
+    if args.log:
+        LOG.append(open(args.log, "a"))
     with multiprocessing.Pool(args.jobs) as pool:
         if not args.only_checks:
             deep_table(pool, args, out)
