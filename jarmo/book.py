@@ -27,11 +27,17 @@ import sys
 
 from jarmo.ai import FROZEN
 
-RECORD = 16
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(value):
+        return value
+
+RECORD = const(16)
 MAGIC = b"JBK1"
 FILE = "book.bin"
-_P1 = 16777213          # the two lanes' moduli (primes below 2**24: small ints)
-_P2 = 16777199
+_P1 = const(16777213)   # the two lanes' moduli (primes below 2**24: small ints)
+_P2 = const(16777199)
 
 problem = None          # why the last look-up found no book (None: it was there)
 # Code in RAM on the device: loaded for a look-up (ask) and forgotten after.
@@ -45,8 +51,9 @@ def position_key(g):
     for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold,
                  (g.mover, g.stage, 1 if g.markers_on else 0)):
         for x in part:
-            a = (a * 37 + x + 1) % _P1
-            b = (b * 41 + x + 1) % _P2
+            x += 1
+            a = (a * 37 + x) % _P1
+            b = (b * 41 + x) % _P2
     return a, b
 
 
