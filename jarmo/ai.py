@@ -164,17 +164,27 @@ _HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 
 _LMR_MIN = const(2)
 _SKIP3 = 1
 # Variety (level 4): every whole first turn's value gets a seeded bonus of
-# 0 .. _VARIETY (1/100 points) from its first and last actions and a salt
-# drawn at start(), the same all through one answer, so the answer is one
-# of the turns within _VARIETY of the best (docs/AI.md, "Variety").
+# 0 .. _VARIETY (1/100 points), a hash of its actions and a salt drawn at
+# start() (below _NOISE_MOD: small ints), the same all through one answer,
+# so the answer is one of the turns within _VARIETY of the best (docs/AI.md,
+# "Opening book and variety").
 _VARIETY = const(10)
-_SALT = const(0x100000)
+_NOISE_MOD = const(999983)
 # Level 4 asks the opening book (jarmo/book.py) while the game has fewer
 # plies than this (the builder's deepest book position is below it).
 _BOOK_PLIES = const(24)
 
 
 _TABLES = {}
+
+
+def _bonus(salt, bufs, ii, d, a, var):
+    """The variety bonus (0 .. var - 1) of the first turn whose actions are
+    those in progress at depths 0 .. d - 1 and then a."""
+    h = salt
+    for k in range(d):
+        h = (h * 31 + bufs[k][ii[k] - 1]) % _NOISE_MOD
+    return (h * 31 + a) % _NOISE_MOD % var
 
 
 def _zobrist(n):
@@ -477,7 +487,7 @@ class Player:
             if turn:
                 self._answer = turn
                 return
-        self._salt = self.rng.below(_SALT) if self.variety else 0   # (read by _search)
+        self._salt = self.rng.below(_NOISE_MOD) if self.variety else 0   # (read by _search)
         self._prevlen = 0
         # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
         # only where enabled.
@@ -969,10 +979,10 @@ class Player:
                         td = tdep[d] - 1
                         if red and td >= _LMR_MIN:
                             td -= 1
-                        if ft[d]:
+                        if ft[d] and var > 1:
                             # The first turn ends here: the window its variety
                             # bonus leaves (added back on the way up).
-                            x = (salt ^ (bufs[0][ii[0] - 1] * 77 + a)) % var
+                            x = _bonus(salt, bufs, ii, d, a, var)
                             lo -= x
                             hi -= x
                         t = -1
@@ -1048,8 +1058,8 @@ class Player:
                 a = bufs[d][ii[d] - 1]
                 undo()
             # Back at node d with action a worth v to its mover.
-            if ft[d] and not child_ft and -_WIN // 2 < v < _WIN // 2:
-                v += (salt ^ (bufs[0][ii[0] - 1] * 77 + a)) % var   # a first turn's variety bonus
+            if ft[d] and not child_ft and var > 1 and -_WIN // 2 < v < _WIN // 2:
+                v += _bonus(salt, bufs, ii, d, a, var)      # a whole first turn's variety bonus
             if nw[d]:
                 nw[d] = 0
                 if alpha[d] < v < beta[d]:
