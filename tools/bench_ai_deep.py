@@ -52,6 +52,8 @@ def make(level, seed, tables, factor=1, book=True):
     if not book:
         p.book = None
         p.variety = 0
+    elif VARIETY and p.level == 4:
+        p.variety = VARIETY[0]
     if factor != 1:
         p.factor = factor
     return p
@@ -89,6 +91,7 @@ def play(task):
 
 
 LOG = []      # a file to write each game's result to as it ends (--log)
+VARIETY = []  # level 4's variety margin when not its own (--variety)
 
 
 def run_row(pool, rules, expansions, a, b, games, seed, tables, ply_limit=DEFAULT_PLY_LIMIT):
@@ -195,6 +198,7 @@ def main(argv):
                          % DEFAULT_PLY_LIMIT)
     ap.add_argument("--checks", action="store_true", help="also the level checks")
     ap.add_argument("--log", help="a file to write each game's result to as it ends")
+    ap.add_argument("--variety", type=int, help="level 4's variety margin (default its own)")
     ap.add_argument("--only-checks", action="store_true")
     ap.add_argument("--l4-games", type=int, default=100, help="games of 4 v 3 (--checks)")
     ap.add_argument("--l4-tables", default="frozen", help="the tables of 4 v 3 (default frozen)")
@@ -213,6 +217,8 @@ def main(argv):
     ok = True
     if args.log:
         LOG.append(open(args.log, "a"))
+    if args.variety is not None:
+        VARIETY.append(args.variety)
     with multiprocessing.Pool(args.jobs) as pool:
         if not args.only_checks:
             deep_table(pool, args, out)
