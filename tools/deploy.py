@@ -270,7 +270,8 @@ def parse_setting(text):
 
 
 def remove_stale(drive, keep, log, why=""):
-    """Remove .py/.mpy files in the drive's jarmo/, hardware/ and lib/ that are not ours now.
+    """Remove .py/.mpy files (and DATA_FILES) in the drive's jarmo/, hardware/ and lib/
+    that are not ours now.
 
     A stale .py beside a new .mpy would be imported instead of it.  `why`
     follows each "removed" line.
@@ -281,7 +282,7 @@ def remove_stale(drive, keep, log, why=""):
         for folder, _dirs, files in os.walk(base):
             for name in files:
                 rel = os.path.relpath(os.path.join(folder, name), drive).replace(os.sep, "/")
-                if (name.endswith(".py") or name.endswith(".mpy")) and rel not in keep:
+                if (name.endswith(".py") or name.endswith(".mpy") or rel in DATA_FILES) and rel not in keep:
                     if top == "lib" and not _is_ours_in_lib(rel):
                         continue            # another library the user put there
                     stale.append(rel)
@@ -473,8 +474,8 @@ def shadows(drive, names):
 
 def remove_shadows(drive, force, log):
     """Before a board runs the frozen modules: remove the copies a past deploy
-    wrote (jarmo/, hardware/, our libraries in lib/: those are never imported
-    now), and refuse past other same-named modules at the drive's top, named,
+    wrote (jarmo/ with its data files, hardware/, our libraries in lib/: those
+    are never read now), and refuse past other same-named modules at the drive's top, named,
     unless force (then they are removed too).  The number removed."""
     found = shadows(drive, frozen_names())
     foreign = [rel for rel in found if rel.split("/")[0] not in PACKAGES]
