@@ -1,4 +1,4 @@
-"""The opening book (jarmo/book.py): the file and the frozen bytes give the
+"""The opening book (jarmo/book.py, on CPython): the file and the frozen bytes give the
 same turns, a missing or damaged book is named and ignored (the AI searches
 instead), a book turn is always legal, and level 4's variety."""
 
