@@ -10,6 +10,7 @@
     python3 run.py bundle [args]         tools/bundle.py: Project Bundle zips for download
     python3 run.py web [--build DIR]     tools/web.py: the handheld on a web page (served, or a static site)
     python3 run.py firmware [args]       tools/firmware.py: a UF2 with the game frozen in
+    python3 run.py book [args]           tools/book.py: the AI's opening book (jarmo/book.bin)
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -51,6 +52,7 @@ commands:
   bundle [args]        Project Bundle zips, one per board profile and CircuitPython version
   web [--build DIR]    the handheld in a browser: served on localhost, or written as a static site
   firmware --profile P build a CircuitPython UF2 with the game frozen in
+  book [args]          compute the AI's opening book by a deep search (every core; resumes)
 """
 
 
@@ -257,7 +259,7 @@ of them), else from ../shared/rp2040/; without one the device tests skip
 and say where to get it. On first use it creates .venv and installs
 the pinned packages and the npm packages.
 """,
-    "bench": """usage: python3 run.py bench [--quick] [--device] [--power] [--firmware PATH]
+    "bench": """usage: python3 run.py bench [--quick] [--device] [--power] [--ai] [--firmware PATH]
 
 Runs every benchmark (tools/bench.py) and prints the figures docs/BENCHMARKS.md
 keeps. Host (default): the rules core's memory and speed, the AI's strength
@@ -268,7 +270,8 @@ longest main-loop pass, the AI's thinking time per level and rule set;
 tools/bench_device.py and tools/bench_ai_device.py; how fast a press is
 answered and the board starts: tools/bench_response.py); --quick: the
 budgets only. --power: the power model (tools/bench_power.py: current per
-state, hours on a LiPo, docs/power.svg).
+state, hours on a LiPo, docs/power.svg). --ai: level 4 with its book against
+20 times its nodes, and the level checks (tools/bench_ai_deep.py --checks).
 """,
     "lint": """usage: python3 run.py lint [ruff check args]
 
@@ -301,6 +304,11 @@ writes it as a static site (tools/web.py --help for every option).
 Writes Project Bundle zips into build/, one per board profile and
 CircuitPython major version (tools/bundle.py --help for every option).
 """,
+    "book": """usage: python3 run.py book [--plies N] [--replies N] [--jobs N] [--seed S] [...]
+
+Computes the AI's opening book (jarmo/book.bin) by a deep search on every
+core; an interrupted run resumes (tools/book.py --help for every option).
+""",
     "firmware": """usage: python3 run.py firmware --profile P [--all] [--out DIR]
 
 Builds CircuitPython 10.3 for the profile's board with the game and its
@@ -318,6 +326,7 @@ HELP_COMMANDS = {
     "bundle": [os.path.join("tools", "bundle.py"), "--help"],
     "web": [os.path.join("tools", "web.py"), "--help"],
     "firmware": [os.path.join("tools", "firmware.py"), "--help"],
+    "book": [os.path.join("tools", "book.py"), "--help"],
 }
 
 
@@ -404,6 +413,8 @@ def main(argv):
         execute([py, os.path.join("tools", "web.py")] + args)
     elif command == "firmware":
         execute([py, os.path.join("tools", "firmware.py")] + args)
+    elif command == "book":
+        execute([py, os.path.join("tools", "book.py")] + args)
     return 0
 
 

@@ -163,9 +163,28 @@ _HIST_MAX = const(200)      # a history entry, in halves: ordering adds at most 
 # (A plain global: the tests switch it off.)
 _LMR_MIN = const(2)
 _SKIP3 = 1
+# Variety (level 4): every whole first turn's value gets a seeded bonus of
+# 0 .. _VARIETY (1/100 points), a hash of its actions and a salt drawn at
+# start() (below _NOISE_MOD: small ints), the same all through one answer,
+# so the answer is one of the turns within _VARIETY of the best (docs/AI.md,
+# "Opening book and variety").
+_VARIETY = const(10)
+_NOISE_MOD = const(999983)
+# Level 4 asks the opening book (jarmo/book.py) while the game has fewer
+# plies than this (the builder's deepest book position is below it).
+_BOOK_PLIES = const(24)
 
 
 _TABLES = {}
+
+
+def _bonus(salt, bufs, ii, d, a, var):
+    """The variety bonus (0 .. var - 1) of the first turn whose actions are
+    those in progress at depths 0 .. d - 1 and then a."""
+    h = salt
+    for k in range(d):
+        h = (h * 31 + bufs[k][ii[k] - 1]) % _NOISE_MOD
+    return (h * 31 + a) % _NOISE_MOD % var
 
 
 def _zobrist(n):
@@ -351,6 +370,11 @@ class Player:
         self.seed = seed
         self.rng = Rng(seed)
         self.depth = _DEPTH[self.level]
+        # The opening book (level 4): True the shipped one (jarmo.book.shipped),
+        # a book's bytes or file path, or None: none (book_problem: why it was
+        # not used, after a look-up).  The variety margin (see _VARIETY).
+        self.book = True if self.level == 4 else None
+        self.variety = _VARIETY if self.level == 4 else 0
         self.lmr_from = None           # late-move reductions from this action (None: the
                                        # rule set's row; 99: none)
         self.node_budget = None        # without a clock: None for the level's
@@ -457,6 +481,13 @@ class Player:
         if self.level == 0:
             self._answer = self._random_turn()
             return
+        if self.book is not None and g.ply_count < _BOOK_PLIES:
+            from jarmo.book import ask
+            turn = ask(self, g)
+            if turn:
+                self._answer = turn
+                return
+        self._salt = self.rng.below(_NOISE_MOD) if self.variety else 0   # (read by _search)
         self._prevlen = 0
         # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
         # only where enabled.
@@ -818,6 +849,8 @@ class Player:
         plim = g.ply_limit - 1 if g.ply_limit else 0x20000000   # 2**29: more than any game
         size = self._size
         fastpath = self.fast_path
+        var = self.variety + 1          # (1: no variety, every bonus 0)
+        salt = self._salt
         d = self._d
         while True:
             i = ii[d]
@@ -946,6 +979,12 @@ class Player:
                         td = tdep[d] - 1
                         if red and td >= _LMR_MIN:
                             td -= 1
+                        if ft[d] and var > 1:
+                            # The first turn ends here: the window its variety
+                            # bonus leaves (added back on the way up).
+                            x = _bonus(salt, bufs, ii, d, a, var)
+                            lo -= x
+                            hi -= x
                         t = -1
                         if ttmask >= 0:
                             e = log[-1]
@@ -1019,6 +1058,8 @@ class Player:
                 a = bufs[d][ii[d] - 1]
                 undo()
             # Back at node d with action a worth v to its mover.
+            if ft[d] and not child_ft and var > 1 and -_WIN // 2 < v < _WIN // 2:
+                v += _bonus(salt, bufs, ii, d, a, var)      # a whole first turn's variety bonus
             if nw[d]:
                 nw[d] = 0
                 if alpha[d] < v < beta[d]:

@@ -19,11 +19,15 @@ APP_STEPS = (
     ("app",),
 )
 
+# Modules that exist only frozen into Jarmo's firmware, made by tools/firmware.py:
+# the opening book (jarmo/book.bin) as a bytes constant.
+FROZEN_ONLY = ("book_data",)
+
 # layer: (the layers it may import besides itself, its modules)
 LAYERS = {
     "rules": ((), ("__init__", "board", "codes", "rulesets", "rng", "checksum", "notation", "explain",
                    "game", "match", "save", "unload")),
-    "ai": (("rules",), ("ai", "evaluation")),
+    "ai": (("rules",), ("ai", "evaluation", "book") + FROZEN_ONLY),
     "saves": (("rules",), ("store_flash", "store_log", "store_read", "store_compact", "store_game", "store_stats",
                            "store_campaign", "store_legacy")),
     "link": (("rules",), ("link",)),

@@ -162,7 +162,10 @@ def test_summary_counts():
     assert "camp 2 (66.7 %), limit 1 (33.3 %)" in lines
 
 
-IMPORT_BUDGET = 16 * 1024      # live heap added by importing jarmo.ai
+# Live heap added by importing jarmo.ai (16.5 KB: the opening book's look-up
+# and level 4's variety margin; the book's reader itself is loaded only for
+# a look-up: jarmo/book.py).
+IMPORT_BUDGET = 16 * 1024 + 512
 GREEDY_ALLOC_BUDGET = 4 * 1024  # bytes allocated by one greedy turn
 
 

@@ -5,6 +5,7 @@
     python3 run.py bench --device        # the game on emulated RP2040 boards (real firmware)
     python3 run.py bench --device --quick
     python3 run.py bench --power         # the power model (emulated boards), docs/power.svg
+    python3 run.py bench --ai            # level 4 and its book against 20x its nodes, level checks
 
 Host figures: the rules core's memory and speed, the AI's strength and
 cost, the app logic's memory, the LED layer's memory (MicroPython 1.27
@@ -59,7 +60,12 @@ def main(argv):
     ap.add_argument("--power", action="store_true",
                     help="the power model on the emulated boards (tools/bench_power.py)")
     ap.add_argument("--firmware", help="a CircuitPython UF2 or a folder of them (device figures)")
+    ap.add_argument("--ai", action="store_true",
+                    help="level 4 against 20 times its nodes, and the level checks "
+                         "(tools/bench_ai_deep.py --checks)")
     args = ap.parse_args(argv)
+    if args.ai:
+        return 1 if run("bench_ai_deep.py", "--checks", *(["--games", "10"] if args.quick else [])) else 0
     if args.power:
         extra = ["--firmware", args.firmware] if args.firmware else []
         svg = os.path.join(os.path.dirname(TOOLS), "docs", "power.svg")

@@ -68,6 +68,9 @@ PIXELBUF = ("adafruit_pixelbuf", None)
 
 TOP_FILES = ("code.py", "boot.py")  # CircuitPython runs these only as .py
 PACKAGES = ("jarmo", "hardware")    # copied whole, like lib/
+# Data files copied as they are on stock CircuitPython (Jarmo's firmware
+# freezes them: tools/firmware.py): the AI's opening book (jarmo/book.py).
+DATA_FILES = ("jarmo/book.bin",)
 OUR_CODE_MARK = b"Jarmo"            # in the first line of our code.py
 # The code.py CircuitPython itself writes on a new CIRCUITPY drive
 # (supervisor/shared/filesystem.c): the sample, or an empty file on a small
@@ -187,6 +190,10 @@ def plan(root=ROOT, with_pixelbuf=False, compiler=None):
             out.append((src, rel, False))
     for src, rel in folder_files(root, "lib"):
         out.append((src, _as_mpy(rel), True) if compiler is not None else (src, rel, False))
+    for rel in DATA_FILES:
+        src = os.path.join(root, rel)
+        if os.path.exists(src):
+            out.append((src, rel, False))
     return out
 
 
@@ -263,7 +270,8 @@ def parse_setting(text):
 
 
 def remove_stale(drive, keep, log, why=""):
-    """Remove .py/.mpy files in the drive's jarmo/, hardware/ and lib/ that are not ours now.
+    """Remove .py/.mpy files (and DATA_FILES) in the drive's jarmo/, hardware/ and lib/
+    that are not ours now.
 
     A stale .py beside a new .mpy would be imported instead of it.  `why`
     follows each "removed" line.
@@ -274,7 +282,7 @@ def remove_stale(drive, keep, log, why=""):
         for folder, _dirs, files in os.walk(base):
             for name in files:
                 rel = os.path.relpath(os.path.join(folder, name), drive).replace(os.sep, "/")
-                if (name.endswith(".py") or name.endswith(".mpy")) and rel not in keep:
+                if (name.endswith(".py") or name.endswith(".mpy") or rel in DATA_FILES) and rel not in keep:
                     if top == "lib" and not _is_ours_in_lib(rel):
                         continue            # another library the user put there
                     stale.append(rel)
@@ -466,8 +474,8 @@ def shadows(drive, names):
 
 def remove_shadows(drive, force, log):
     """Before a board runs the frozen modules: remove the copies a past deploy
-    wrote (jarmo/, hardware/, our libraries in lib/: those are never imported
-    now), and refuse past other same-named modules at the drive's top, named,
+    wrote (jarmo/ with its data files, hardware/, our libraries in lib/: those
+    are never read now), and refuse past other same-named modules at the drive's top, named,
     unless force (then they are removed too).  The number removed."""
     found = shadows(drive, frozen_names())
     foreign = [rel for rel in found if rel.split("/")[0] not in PACKAGES]

@@ -234,7 +234,26 @@ def frozen_files(root=ROOT):
     app = []
     for package in deploy.PACKAGES:
         app += deploy.folder_files(root, package)
-    return {"app": app, "lib": deploy.library_files()}
+    return {"app": app + book_module(root), "lib": deploy.library_files()}
+
+
+def book_module(root):
+    """[(source, "jarmo/book_data.py")]: the opening book (deploy.DATA_FILES' jarmo/book.bin)
+    as the bytes constant BOOK of a module jarmo.book_data, which jarmo/book.py reads
+    from flash; written into build/frozen/. [] when there is no book."""
+    path = os.path.join(root, "jarmo", "book.bin")
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as f:
+        data = f.read()
+    out = os.path.join(root, "build", "frozen", "book_data.py")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    text = "# The AI's opening book (jarmo/book.bin), frozen: it stays in flash.\nBOOK = %r\n" % data
+    if not os.path.exists(out) or open(out).read() != text:
+        with open(out + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(out + ".tmp", out)
+    return [(out, "jarmo/book_data.py")]
 
 
 def native_source(text):

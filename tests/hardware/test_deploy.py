@@ -527,3 +527,14 @@ def test_a_frozen_deploy_lists_what_it_removes_in_order_and_counts_it(frozen_dri
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)  # nothing to do now
     assert "replacing" not in proc.stdout, proc.stdout
     assert proc.stdout.splitlines()[-1].endswith(": 0 file(s) written, 0 removed"), proc.stdout
+
+
+def test_the_opening_book_goes_on_a_stock_drive_as_it_is():
+    """deploy and bundle (both from plan()) carry jarmo/book.bin uncompiled
+    (a frozen deploy removes a copy: the firmware has the book frozen in, and
+    test_on_jarmos_firmware_only_the_entry_points_and_settings_are_written
+    finds no jarmo/ folder left)."""
+    from tools import deploy as d
+    for compiler in (None, "mpy-cross stand-in"):
+        rows = [row for row in d.plan(ROOT, compiler=compiler) if row[1] == "jarmo/book.bin"]
+        assert rows == [(os.path.join(ROOT, "jarmo", "book.bin"), "jarmo/book.bin", False)]

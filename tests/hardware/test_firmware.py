@@ -102,6 +102,7 @@ def test_a_profile_gets_its_boards_firmware_with_the_deploys_files_frozen_in(kit
     from tools import deploy
     expected = {"app/" + rel for package in deploy.PACKAGES for _src, rel in deploy.folder_files(ROOT, package)}
     expected |= {"lib/neopixel.py", "lib/adafruit_ticks.py"}
+    expected |= {"app/jarmo/book_data.py"}          # the opening book, a bytes constant in flash
     assert frozen == expected
     assert "app/jarmo/ai.py" in frozen and "app/hardware/mainloop.py" in frozen
 

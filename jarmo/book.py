@@ -1,0 +1,217 @@
+# Opening book: level 4's first turns, computed on the PC by a deep search
+# (tools/book.py) and read here by position key, never loaded whole.
+#
+#     from jarmo import book
+#     turn = book.turn(game, rng, buf)    # action codes, or None: search
+#     book.problem                        # why the book was not used, if it is damaged
+#
+# The book is sorted fixed-size records (RECORD bytes) after a header record:
+# a 6-byte position key (two 24-bit hash lanes), a byte weight << 3 | actions,
+# up to four action codes (2 bytes each, big-endian) and a check byte (the
+# sum of the other 15 mod 251).  Several records with one key are the
+# position's choices, drawn by weight.  The header: b"JBK1", the record
+# count (4 bytes), the most plies a book position has (1 byte), zeros, check.
+#
+# On Jarmo's firmware the book is the bytes constant BOOK of the frozen
+# module jarmo.book_data (it stays in flash: no RAM); otherwise it is the file
+# book.bin next to this module, opened for one look-up and read by seek and
+# readinto into one 16-byte buffer (a binary search of about 15 reads;
+# reading never writes to flash).  Code in RAM loads this module for a
+# look-up and forgets it after (ask), so it is kept small.  A missing
+# or damaged book is named in `problem` and ignored: the AI searches
+# instead.  A book turn is played only if every action is legal and the
+# turn is complete.
+
+import gc
+import sys
+
+from jarmo.ai import FROZEN
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(value):
+        return value
+
+RECORD = const(16)
+MAGIC = b"JBK1"
+FILE = "book.bin"
+_P1 = const(16777213)   # the two lanes' moduli (primes below 2**24: small ints)
+_P2 = const(16777199)
+
+problem = None          # why the last look-up found no book (None: it was there)
+# Code in RAM on the device: loaded for a look-up (ask) and forgotten after.
+_FORGET = not FROZEN and sys.implementation.name != "cpython"
+
+
+def position_key(g):
+    """(lane 1, lane 2): 24-bit hashes of the rule set, expansions and position."""
+    a = 1 + (g.row[1] & 0x3FF) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
+    b = a
+    for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold,
+                 (g.mover, g.stage, 1 if g.markers_on else 0)):
+        for x in part:
+            x += 1
+            a = (a * 37 + x) % _P1
+            b = (b * 41 + x) % _P2
+    return a, b
+
+
+def check_byte(rec):
+    s = 0
+    for k in range(RECORD - 1):
+        s += rec[k]
+    return s % 251
+
+
+def shipped():
+    """The shipped book: the frozen bytes (Jarmo's firmware) or the file's path."""
+    try:
+        from jarmo.book_data import BOOK
+        return BOOK
+    except ImportError:
+        return __file__.rsplit("/", 1)[0] + "/" + FILE if "/" in __file__ else FILE
+
+
+# One look-up: the book (bytes, or a file opened by path) and its buffer.
+class _Reader:
+    def __init__(self, src):
+        self.data = src if isinstance(src, bytes) else None
+        self.f = None if self.data is not None else open(src, "rb")
+        self.buf = bytearray(RECORD)
+        h = self.read(-1)
+        self.count = h[4] << 24 | h[5] << 16 | h[6] << 8 | h[7]
+        self.plies = h[8]
+        size = len(self.data) if self.f is None else self.f.seek(0, 2)
+        if h[0:4] != MAGIC or check_byte(h) != h[15] or size != RECORD * (self.count + 1):
+            raise ValueError("not a book of %d records" % self.count)
+
+    def read(self, i):
+        """Record i (-1: the header) in self.buf."""
+        buf = self.buf
+        o = (i + 1) * RECORD
+        if self.f is None:
+            data = self.data
+            for k in range(RECORD):
+                buf[k] = data[o + k]
+        else:
+            self.f.seek(o)
+            if self.f.readinto(buf) != RECORD:
+                raise ValueError("short record %d" % i)
+        return buf
+
+    def match(self, i, a, b):
+        """Record i if its key is (a, b), else None; ValueError if damaged."""
+        if i >= self.count:
+            return None
+        r = self.read(i)
+        if (r[0] << 16 | r[1] << 8 | r[2]) != a or (r[3] << 16 | r[4] << 8 | r[5]) != b:
+            return None
+        if check_byte(r) != r[15] or not 1 <= r[6] & 7 <= 4:
+            raise ValueError("damaged record %d" % i)
+        return r
+
+    def first(self, a, b):
+        """Index of the first record whose key is not below (a, b)."""
+        lo = 0
+        hi = self.count
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            r = self.read(mid)
+            ka = r[0] << 16 | r[1] << 8 | r[2]
+            if ka < a or (ka == a and (r[3] << 16 | r[4] << 8 | r[5]) < b):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+
+def entries(g, src=None, rng=None):
+    """The book's turns for g's position (src: the book's bytes or path, None
+    the shipped one) as [(weight, codes)]; with rng (jarmo.rng.Rng) one of
+    them drawn by weight (each entry replaces the one so far with chance
+    weight / the weights so far), or None.  One pass, the book opened once.
+    ValueError or OSError if the book is missing or damaged."""
+    book = _Reader(shipped() if src is None else src)
+    try:
+        if g.ply_count >= book.plies:
+            return None if rng else []
+        a, b = position_key(g)
+        i = book.first(a, b)
+        out = None if rng else []
+        total = 0
+        r = book.match(i, a, b)
+        while r is not None:
+            w = r[6] >> 3
+            total += w
+            if rng is None or rng.below(total) < w:
+                codes = [r[7 + 2 * k] << 8 | r[8 + 2 * k] for k in range(r[6] & 7)]
+                if rng is None:
+                    out.append((w, codes))
+                else:
+                    out = codes
+            i += 1
+            r = book.match(i, a, b)
+        return out
+    finally:
+        if book.f is not None:
+            book.f.close()
+
+
+def turn(g, rng, buf, src=None):
+    """A book turn for g's position drawn by weight with rng (jarmo.rng.Rng),
+    legal and complete on g (left as it was; buf: an action buffer); None if
+    the book has none, or if it is missing or damaged (named in `problem`)."""
+    global problem
+    problem = None
+    if g.outcome is not None:
+        return None
+    try:
+        codes = entries(g, src, rng)
+    except (OSError, ValueError) as e:
+        where = shipped() if src is None else src
+        problem = "opening book %s %s, ignored" % (
+            "(frozen)" if isinstance(where, bytes) else where,
+            "damaged (%s)" % e if isinstance(e, ValueError) else "missing or unreadable")
+        return None
+    if codes and legal_turn(g, codes, buf):
+        return codes
+    return None
+
+
+def ask(player, g):
+    """Level 4's look-up (jarmo.ai.Player.start): the book's turn for g (the
+    player's private game) from player.book (True: the shipped book), drawn
+    with player.rng; None if none.  player.book_problem: why the book was not
+    used (missing, damaged), else None.  Code in RAM forgets this module."""
+    src = player.book
+    codes = turn(g, player.rng, [0] * 40, None if src is True else src)
+    player.book_problem = problem
+    if _FORGET:
+        from jarmo.unload import forget_module
+        forget_module("jarmo.book")
+        gc.collect()      # its file and buffers: nothing of the game's heap kept
+    return codes
+
+
+def legal_turn(g, codes, buf):
+    """True if codes are legal one after the other on g and make a whole turn
+    (the turn passes or the game ends); g is left as it was."""
+    mover = g.mover
+    played = 0
+    for c in codes:
+        if g.outcome is not None or g.mover != mover:
+            break
+        n = g.gen_into(buf)
+        k = 0
+        while k < n and buf[k] != c:
+            k += 1
+        if k == n:
+            break
+        g.do_code(c)
+        played += 1
+    ok = played == len(codes) and (g.outcome is not None or g.mover != mover)
+    while played:
+        g.undo_code()
+        played -= 1
+    return ok
