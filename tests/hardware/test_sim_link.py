@@ -165,8 +165,10 @@ def _sim(port, data, script, *extra):
 
 def test_two_simulator_processes_agree_on_one_game(tmp_path):
     port = free_port()
-    (tmp_path / "a.txt").write_text("wait 4000\nselect\nselect\nwait 1500\nquit\n")
-    (tmp_path / "b.txt").write_text("wait 4500\nquit\n")
+    # real time on both sides (linked): room for a loaded machine's slow
+    # start-up and the offer's retries; b stays until well after a's move
+    (tmp_path / "a.txt").write_text("wait 4000\nselect\nselect\nwait 5000\nquit\n")
+    (tmp_path / "b.txt").write_text("wait 11000\nquit\n")
     a = _sim(port, tmp_path / "da", tmp_path / "a.txt", "--rules", "classic")
     time.sleep(1.0)
     b = _sim(port, tmp_path / "db", tmp_path / "b.txt")
