@@ -137,7 +137,9 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             litter = False
             worked = True
         else:
-            worked = _other_step(app, screen, tick, now, pending)
+            # the preload waits for the first frame's pass (a board whose
+            # first picture is dark has drawn one all the same)
+            worked = _other_step(app, screen, tick, now, () if first else pending)
             # a preload item's garbage (its import's or tables' making) too
             litter = worked == _PRELOADED and collect is not None
         if not worked:
@@ -180,8 +182,8 @@ def _other_step(app, screen, tick, now, pending):
         screen.step()                   # the text display's own pass
     elif _saving(app):
         tick(now)                       # a save's flash step, and nothing else this pass
-    elif pending and app.frame_version and not app.dirty:
-        # after the first frame, in a pass of its own
+    elif pending and not app.dirty:
+        # in a pass of its own
         item = pending.pop()
         if isinstance(item, str):
             __import__(item)
