@@ -53,7 +53,8 @@ except ImportError:
 # const() names with a leading underscore are inlined where they are used:
 # they take no global and no interned name (on a board running .mpy files
 # from the drive every interned name stays in the heap)
-_PERIOD = const(20)     # ms from the start of an idle pass to the next one
+_PERIOD = const(40)     # ms from the start of an idle pass to the next one: 25 frames a
+                        # second (a breath looks smooth), the buttons polled within 50 ms
 _LISTEN = const(5)      # ... while a linked board's turn is awaited (app.listening,
                         # jarmo/linkplay.py): it shows up to 15 ms sooner
 _OFF_PERIOD = const(45)  # ... while the LEDs are off: polls still at most 50 ms apart
