@@ -28,9 +28,13 @@ Sleeping (the device: code.py passes time.sleep): while nothing is due
 preload) a pass starts at most every PERIOD ms, and the rest of the period
 is slept, the CPU waiting for an interrupt, in naps of NAP ms that end
 early when a key's event waits: buttons are answered within a nap, the
-LEDs still animate at 50 passes a second (the app redraws every 32 ms at
-most), and the CPU idles for most of a human's turn (the battery
-gains; an emulator that skips waiting time runs at real time). While the AI
+LEDs still animate at 25 passes a second (a breath looks smooth; the app
+draws a still picture again only where a blink can change: jarmo/app.py),
+and the CPU idles for most of a human's turn (the battery gains; an
+emulator that skips waiting time runs at real time). Naps stay short: each
+time.sleep ends by spinning out its last part of CircuitPython's 1 ms tick
+(about half a tick, 60,000 cycles, on the emulated RP2040), so fewer naps
+would save CPU but a press would wait longer for its answer. While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
 (jarmo/linkplay.py sets app.listening) a pass starts every LISTEN ms, so
 that turn shows sooner.
