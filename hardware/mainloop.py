@@ -28,9 +28,13 @@ Sleeping (the device: code.py passes time.sleep): while nothing is due
 preload) a pass starts at most every PERIOD ms, and the rest of the period
 is slept, the CPU waiting for an interrupt, in naps of NAP ms that end
 early when a key's event waits: buttons are answered within a nap, the
-LEDs still animate at 50 passes a second (the app redraws every 32 ms at
-most), and the CPU idles for most of a human's turn (the battery
-gains; an emulator that skips waiting time runs at real time). While the AI
+LEDs still animate at 25 passes a second (a breath looks smooth; the app
+draws a still picture again only where a blink can change: jarmo/app.py),
+and the CPU idles for most of a human's turn (the battery gains; an
+emulator that skips waiting time runs at real time). Naps stay short: each
+time.sleep ends by spinning out its last part of CircuitPython's 1 ms tick
+(about half a tick, 60,000 cycles, on the emulated RP2040), so fewer naps
+would save CPU but a press would wait longer for its answer. While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
 (jarmo/linkplay.py sets app.listening) a pass starts every LISTEN ms, so
 that turn shows sooner.
@@ -53,7 +57,8 @@ except ImportError:
 # const() names with a leading underscore are inlined where they are used:
 # they take no global and no interned name (on a board running .mpy files
 # from the drive every interned name stays in the heap)
-_PERIOD = const(20)     # ms from the start of an idle pass to the next one
+_PERIOD = const(40)     # ms from the start of an idle pass to the next one: 25 frames a
+                        # second (a breath looks smooth), the buttons polled within 50 ms
 _LISTEN = const(5)      # ... while a linked board's turn is awaited (app.listening,
                         # jarmo/linkplay.py): it shows up to 15 ms sooner
 _OFF_PERIOD = const(45)  # ... while the LEDs are off: polls still at most 50 ms apart
@@ -137,7 +142,9 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             litter = False
             worked = True
         else:
-            worked = _other_step(app, screen, tick, now, pending)
+            # the preload waits for the first frame's pass (a board whose
+            # first picture is dark has drawn one all the same)
+            worked = _other_step(app, screen, tick, now, () if first else pending)
             # a preload item's garbage (its import's or tables' making) too
             litter = worked == _PRELOADED and collect is not None
         if not worked:
@@ -180,8 +187,8 @@ def _other_step(app, screen, tick, now, pending):
         screen.step()                   # the text display's own pass
     elif _saving(app):
         tick(now)                       # a save's flash step, and nothing else this pass
-    elif pending and app.frame_version and not app.dirty:
-        # after the first frame, in a pass of its own
+    elif pending and not app.dirty:
+        # in a pass of its own
         item = pending.pop()
         if isinstance(item, str):
             __import__(item)

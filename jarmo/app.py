@@ -67,7 +67,11 @@ PRELOAD = ("jarmo.evaluation", "jarmo.ai")     # the AI and its evaluation, a pa
 _AI_STEPS = const(1)        # player.step() calls per tick (the buttons are polled
                             # between ticks: hardware/mainloop.py); each applies at most
                             # ai.SLICE actions (the player's slice_nodes)
-_REDRAW = const(32)         # ms between redraws when nothing happened
+_REDRAW = const(32)         # ms between redraws while the picture moves (a breath)
+_STILL = const(5)           # drawings in a row without a change (160 ms or more): the picture
+                            # is still, and drawn again only in a new slot of 2**_SLOT ms, where every
+                            # blink, the spinner and the hostage's glimpse change (the
+_SLOT = const(7)            # cursor's blink starts at one): an idle pass mostly draws nothing
 
 
 def _state(sid):
@@ -124,6 +128,7 @@ class App:
         self.unsaved = False    # a completed turn's save waits for the next pass (save_soon)
         self.dirty = True
         self._drawn = 0
+        self._still = 0         # drawings in a row that changed nothing (_STILL: no more counted)
         self._stats = None      # jarmo.store_stats.Stats once loaded
         self._make_states()
         self.set_game(None, None, 0, 0, False)
@@ -194,7 +199,9 @@ class App:
             if link is not None:
                 link.send_turn(now)         # a turn just completed goes out in this pass
         self._store_turn = store is not None and store.busy
-        if self.dirty or V.ticks_diff(now, self._drawn) >= _REDRAW:
+        if self.dirty or (V.ticks_diff(now, self._drawn) >= _REDRAW and (
+                self._still < _STILL or (now ^ self._drawn) >> _SLOT
+                or self.link is not None)):
             self._render()
 
     def draw(self, now_ms):
@@ -309,14 +316,13 @@ class App:
         if self.link is not None:
             self.link.overlay(self, work)
         frame = self.frame
-        changed = False
-        for j in range(75):
-            v = work[j]
-            if frame[j] != v:
-                frame[j] = v
-                changed = True
-        if changed:
+        # compared and copied in C: no allocation, a fraction of a loop's time
+        if work != frame:
+            frame[:] = work
             self.frame_version += 1
+            self._still = 0
+        elif self._still < _STILL:
+            self._still += 1
         self._drawn = self.now
         self.dirty = False
 

@@ -128,7 +128,8 @@ class Lesson(State):
         elif b == SELECT:
             self._pick(app, board.cursor)
             return
-        board.cur_t = app.now
+        board.cur_t = app.now & ~127   # a slot's start: its blink changes where
+        # a still picture is drawn again (jarmo/app.py _SLOT)
         self._text(app)
 
     def _pick(self, app, c):

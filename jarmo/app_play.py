@@ -381,7 +381,8 @@ class Play(State):
 
     def _cursor_to(self, app, c):
         app.board.cursor = c
-        app.board.cur_t = app.now
+        app.board.cur_t = app.now & ~127   # a slot's start: its blink changes where
+        # a still picture is drawn again (jarmo/app.py _SLOT)
 
     def press(self, app, b, player):
         if b == MENU:

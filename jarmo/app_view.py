@@ -196,7 +196,7 @@ def _scale(c, k):
 def draw_board(buf, cells, under, markers, trail, now):
     """Pieces (piece bytes), markers (a 25-bit mask) and the last move's
     trail point (the simulator's replay calls this too)."""
-    glimpse = (now & 4095) < 400
+    glimpse = (now & 4095) < 384        # 3 slots of 128 ms (jarmo/app.py _SLOT)
     for i in range(25):
         cell = cells[i]
         if cell:

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""How busy the CPU is while a person thinks: the emulated Pico at a human's turn.
+"""How busy the CPU is while a person thinks: an emulated board at its menu and at a human's turn.
 
-    python3 tools/bench_idle.py                 # the working tree
+    python3 tools/bench_idle.py                 # the working tree, the Pico, stock firmware
     python3 tools/bench_idle.py --rev main      # the code of a git revision (before/after)
+    python3 tools/bench_idle.py --profile feather_oled --kind frozen
 
 Deploys the project (as `run.py deploy` does, with CircuitPython's mpy-cross
-when there is one; --rev: the files of that revision) for the Pico profile,
-boots CircuitPython 10.3 on the emulated Pico (tests/device/), starts a game
-against the greedy AI and measures, at the human's turn:
+when there is one; --rev: the files of that revision) for the profile
+(--profile, default the Pico), boots CircuitPython 10.3 (--kind stock) or
+Jarmo's firmware (--kind frozen) on the emulated board (tests/device/) and
+measures, at the menu (the share of emulated time the CPU is busy, and the
+busy cycles an emulated second: what an emulator of the board must run,
+the web page's device mode among them), then starts a game against the
+greedy AI and measures, at the human's turn:
 
   - the share of emulated time the CPU is busy (not waiting for an
     interrupt: rp2040js counts the time the core spends in WFI), over
@@ -54,12 +59,12 @@ def tree_of(rev, folder):
     return folder
 
 
-def build(drive, root):
-    """The Pico's drive from the tree at root, traced (hardware/trace.py), seeded."""
+def build(drive, root, profile=PROFILE):
+    """The profile's drive from the tree at root, traced (hardware/trace.py), seeded."""
     path = stage.mpy_cross_path()
     compiler = stage.deploy.find_mpy_cross(path) if path else None
     settings = [("JARMO_TRACE", "1"), ("JARMO_SEED", "5")]
-    stage.deploy.deploy(drive, PROFILE, root=root, mpy_cross=compiler, force=True,
+    stage.deploy.deploy(drive, profile, root=root, mpy_cross=compiler, force=True,
                         settings=settings, log=lambda s: None)
     return drive
 
@@ -82,11 +87,14 @@ def answer_ms(dev, pin):
     return later[0] - t0 if later else None
 
 
-def measure(dev, seconds=5.0):
+def measure(dev, seconds=5.0, profile=PROFILE):
     """The figures (a dict) from a board that shows the menu."""
-    prof = stage.profile(PROFILE)
+    prof = stage.profile(profile)
     select = stage.key_pin(prof, "select")
     dev.run(1500)                           # the AI module and tables load after start-up
+    s0 = dev.stats()
+    dev.run(int(seconds * 1000))
+    menu_busy = busy_share(s0, dev.stats())
     dev.press(select, TAP_MS)               # New game
     dev.wait_for(r"^@@STATE play", 10000)
     dev.run(1000)
@@ -94,8 +102,8 @@ def measure(dev, seconds=5.0):
     frames0 = len(dev.frames)
     dev.run(int(seconds * 1000))
     s1 = dev.stats()
-    out = {"human_busy": busy_share(s0, s1), "frames": len(dev.frames) - frames0,
-           "seconds": seconds}
+    out = {"menu_busy": menu_busy, "human_busy": busy_share(s0, s1),
+           "frames": len(dev.frames) - frames0, "seconds": seconds}
     answers = []
     ai_busy = []
     for _turn in range(TURNS):
@@ -119,20 +127,30 @@ def measure(dev, seconds=5.0):
     return out
 
 
-def run(rev=None, firmware=None, seconds=5.0, log=print):
+def run(rev=None, firmware=None, seconds=5.0, log=print, profile=PROFILE, kind="stock"):
     """Build, boot and measure; the figures, or None without firmware."""
-    board = stage.profile(PROFILE)["board_id"]
-    why = unavailable_reason(board, firmware)
-    if why:
-        log("skipped: " + why)
-        return None
+    if kind == "stock":
+        board = stage.profile(profile)["board_id"]
+        why = unavailable_reason(board, firmware)
+        if why:
+            log("skipped: " + why)
+            return None
+        prof, uf2 = stage.profile(profile), firmware_path(board, firmware)
+        i2c = 0x3C if prof["display"] == "sh1107_128x64" else None
+    else:
+        found = stage.bench_board(profile, kind, firmware, log)
+        if found is None:
+            return None
+        prof, uf2, i2c = found
     with tempfile.TemporaryDirectory() as tmp:
-        root = tree_of(rev, os.path.join(tmp, "tree")) if rev else ROOT
-        drive = build(os.path.join(tmp, "CIRCUITPY"), root)
-        with Device(firmware_path(board, firmware), drive, neopixel_pin="GP16",
-                    timeout_s=600) as dev:
+        drive = os.path.join(tmp, "CIRCUITPY")
+        if kind == "frozen":
+            stage.build_drive(drive, profile, trace=1, JARMO_SEED=5, frozen=True)
+        else:
+            build(drive, tree_of(rev, os.path.join(tmp, "tree")) if rev else ROOT, profile)
+        with Device(uf2, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=600) as dev:
             dev.wait_for(r"^@@STATE menu", 10000)
-            return measure(dev, seconds)
+            return measure(dev, seconds, profile)
 
 
 def main(argv=None):
@@ -140,11 +158,19 @@ def main(argv=None):
     ap.add_argument("--rev", default=None, help="measure this git revision's code (default: the working tree)")
     ap.add_argument("--seconds", type=float, default=5.0, help="emulated seconds of the human's turn measured")
     ap.add_argument("--firmware", default=None, help="a CircuitPython UF2 or a folder of them")
+    ap.add_argument("--profile", default=PROFILE, help="the board profile (default pico)")
+    ap.add_argument("--kind", default="stock", choices=("stock", "frozen"),
+                    help="CircuitPython's firmware and .mpy files, or Jarmo's firmware")
     args = ap.parse_args(argv)
-    f = run(args.rev, args.firmware, args.seconds)
+    if args.rev and args.kind == "frozen":
+        ap.error("--rev measures a revision's files on stock firmware only")
+    f = run(args.rev, args.firmware, args.seconds, profile=args.profile, kind=args.kind)
     if f is None:
         return 0
-    print("%s, emulated Pico, a human's turn against the greedy AI:" % (args.rev or "working tree"))
+    print("%s, emulated %s, %s firmware:" % (args.rev or "working tree", args.profile, args.kind))
+    print("  at the menu: CPU busy %.1f %% of %.0f s, %.1f million cycles an emulated second" % (
+        100 * f["menu_busy"], f["seconds"], 125 * f["menu_busy"]))
+    print("  a human's turn against the greedy AI:")
     print("  CPU busy %.1f %% of %.0f s; %d LED frames sent meanwhile" % (
         100 * f["human_busy"], f["seconds"], f["frames"]))
     print("  SELECT answered on the LEDs after %s ms (the longest of %s)" % (

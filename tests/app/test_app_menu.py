@@ -442,3 +442,36 @@ def test_the_screens_that_keep_the_running_game_ask_nothing(item):
     menu_to(clock, "Resume")
     clock.press(SELECT)
     assert app.game is game and game.plies == plies and app.state == "play"
+
+
+def _ticked(app, ms, every=40):
+    """app.tick every `every` ms up to `ms`: the times its state drew, and
+    (t, frame_version) after each tick."""
+    drawn = []
+    state = app.states[app.sid]
+    draw = state.draw
+
+    def counted(app, buf):
+        drawn.append(app.now)
+        draw(app, buf)
+    state.draw = counted
+    versions = []
+    for t in range(0, ms, every):
+        app.tick(t)
+        versions.append((t, app.frame_version))
+    return drawn, versions
+
+
+def test_a_still_picture_is_drawn_again_only_in_a_new_128_ms_slot():
+    # a display board's menu: the LEDs show the empty board, dark and still
+    drawn, _versions = _ticked(App(seed=3, has_display=True), 2048)
+    assert len(drawn) <= 2048 // 128 + 5, "a drawing a slot, not one every 40 ms pass"
+
+
+def test_a_blink_is_lit_in_the_first_pass_after_it_changes():
+    # the LED-only menu: New game's LED blinks, 256 ms lit, 256 ms dim
+    _drawn, versions = _ticked(App(seed=3, has_display=False), 2048)
+    for edge in range(256, 2048, 256):
+        first = min(v for t, v in versions if t >= edge)
+        before = max(v for t, v in versions if t < edge)
+        assert first == before + 1, edge

@@ -15,7 +15,8 @@ from tools import bench_idle
 
 BUSY_BUDGET = 0.25      # share of a human's turn the CPU may be busy (the loop never slept: 100 %)
 PASS_BUDGET_MS = 100
-ANSWER_BUDGET_MS = 60   # keypad's 20 ms scan, then at most a sleeping pass period (20 ms) and a pass
+ANSWER_BUDGET_MS = 60   # keypad's 5 ms scan, then at most a nap (10 ms) and a pass
+MENU_BUSY_BUDGET = 0.2  # a display board's menu, its LEDs dark (a loop that never slept: 100 %)
 
 
 @pytest.mark.full
@@ -29,3 +30,14 @@ def test_pico_sleeps_at_a_humans_turn_within_the_budgets(firmware_option):
     assert f["answer_ms"] is not None and f["answer_ms"] <= ANSWER_BUDGET_MS, f
     assert f["longest_pass_ms"] <= PASS_BUDGET_MS, f
     assert f["ai_ms"] is not None and f["ai_busy"] > f["human_busy"], f
+
+
+@pytest.mark.full
+def test_a_display_boards_menu_sleeps_though_its_leds_are_dark(firmware_option):
+    f = bench_idle.run(firmware=firmware_option, seconds=3.0, log=lambda s: None,
+                       profile="feather_oled")
+    if f is None:
+        needs.missing("no firmware or emulator for the Feather (tests/device/README.md)")
+    print("idle figures", f)
+    assert f["menu_busy"] <= MENU_BUSY_BUDGET, f
+    assert f["human_busy"] <= BUSY_BUDGET, f

@@ -270,3 +270,44 @@ def test_the_power_model_counts_every_pixel_and_channel():
     assert P.led_ma(bytes(75)) == 25 * P.WS2812_IDLE_MA
     assert P.led_ma(bytes([255]) * 75) == 25 * P.WS2812_IDLE_MA + 75 * P.WS2812_CHANNEL_MA
     assert P.cpu_ma(1.0) == P.CPU_RUN_MA and P.cpu_ma(0.0) == P.CPU_WAIT_MA
+
+
+class Sleeper:
+    """time.sleep for run(): the clock moves by the nap; keeps each nap's ms."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.naps = []
+
+    def __call__(self, seconds):
+        ms = round(seconds * 1000)
+        self.naps.append(ms)
+        self.clock.now += ms
+
+
+def test_a_menu_dark_on_the_leds_still_preloads_and_then_sleeps():
+    # a display board's menu lights no LED: the preload waits for the pass
+    # of the first frame, lit or not, and the board sleeps once it is done
+    app = App(seed=3, has_display=True)
+    clock = Clock()
+    inputs = Script(clock, [], end=1000, step=1)
+    loaded = []
+    sleeper = Sleeper(clock)
+    run(app, inputs, _leds(), None, clock, preload=(lambda: loaded.append(len(inputs.polls)),),
+        sleep=sleeper)
+    assert app.frame_version == 0, "the menu lit nothing"
+    assert loaded == [2], "the preload had the second pass"
+    assert sum(sleeper.naps) > 900, "the rest of the second was slept"
+
+
+def test_an_idle_board_polls_the_buttons_within_50_ms_and_sleeps_in_short_naps():
+    app = App(seed=3)
+    clock = Clock()
+    inputs = Script(clock, [], end=4000, step=2)    # a pass takes 2 ms
+    sleeper = Sleeper(clock)
+    run(app, inputs, _leds(), None, clock, sleep=sleeper)
+    gaps = [b - a for a, b in zip(inputs.polls[1:], inputs.polls[2:])]
+    assert max(gaps) <= 50
+    assert len(inputs.polls) <= 4000 // 35, "no more passes than 25 frames a second need"
+    assert max(sleeper.naps) <= 10, "a press ends the sleep within a nap"
+    assert sum(sleeper.naps) > 0.9 * 4000
