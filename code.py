@@ -161,10 +161,10 @@ def main():
     # the stock Pico, more than a pass may hold the buttons (50 ms). Frozen into
     # Jarmo's firmware (no such file on the drive) each takes a pass of its own
     # after the first frame, which comes 50 ms sooner for it.
-    later = ()
+    later = ()  # type: tuple[str, ...]
     if not ON_HOST:
         try:
-            os.stat(sys.modules["jarmo.app"].__file__)
+            os.stat(sys.modules["jarmo.app"].__file__ or "")
         except OSError:
             later = PRELOAD
         for name in PRELOAD[:len(PRELOAD) - len(later)]:

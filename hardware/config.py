@@ -18,8 +18,6 @@ X on the LEDs), and the default is used: settings.toml never stops the game.
 
 import os
 
-from hardware import profiles
-
 
 def _getenv(name, problems, ok):
     """os.getenv(name), None when absent or when the file is not to be read."""
@@ -59,6 +57,9 @@ def board_id():
 
 def own_profile(board):
     """The first profile made for this board (the default one if it is among them)."""
+    # imported here, not at the top: boot.py takes stamp() and the report from
+    # this module, and the profiles' import would add 7 ms to every power-up
+    from hardware import profiles
     if profiles.PROFILES[profiles.DEFAULT]["board_id"] == board or board is None:
         return profiles.DEFAULT
     for name, prof in profiles.PROFILES.items():
@@ -68,6 +69,7 @@ def own_profile(board):
 
 
 def _profile(board, problems, ok):
+    from hardware import profiles
     own = own_profile(board)
     name = _getenv("JARMO_PROFILE", problems, ok)
     if name is None:
