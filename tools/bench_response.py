@@ -8,9 +8,9 @@ For each profile and firmware kind ("stock": CircuitPython 10.3 and the
 project deployed as .mpy; "frozen": Jarmo's firmware), one board
 (tests/device/, rp2040js at 125 MHz):
 
-  - power-on to the first lit frame: emulated ms from the power-on (the
-    board's own boot, boot.py and code.py counted) to the first frame with a
-    lit pixel on the LED pin, on a player's drive (no trace lines) at its
+  - power-on to the first LED frame: emulated ms from the power-on (the
+    board's own boot, boot.py and code.py counted) to the first frame
+    on the LED pin (the board's state), on a player's drive (no trace lines) at its
     second power-on (boot_out.txt and the store are there, as on a
     player's), without the harness's fast boot: CircuitPython's safe-mode
     wait is skipped only as the deploy's settings.toml asks
@@ -225,7 +225,7 @@ def main(argv=None):
     ap.add_argument("--level", default="3", help="the AI's level (greedy, 2, 3, 4)")
     ap.add_argument("--firmware", default=None, help="a CircuitPython UF2 or a folder of them")
     ap.add_argument("--power-on-only", action="store_true",
-                    help="only the power-on to first lit frame figures (no scripted session)")
+                    help="only the power-on to first LED frame figures (no scripted session)")
     args = ap.parse_args(argv)
     results = []
     for kind in args.kinds.split(","):
