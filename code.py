@@ -156,15 +156,22 @@ def main():
     # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
     # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
     # the same pass would take it over the 100 ms pass budget.
-    # The AI's modules are imported before the first frame: an import cannot be
-    # split, and jarmo.ai's took 60 ms on the stock Pico, more than a pass may
-    # hold the buttons (50 ms); the first frame comes 80 ms later for it.
+    # The AI's modules from .mpy files (stock CircuitPython) are imported before
+    # the first frame: an import cannot be split, and jarmo.ai's took 60 ms on
+    # the stock Pico, more than a pass may hold the buttons (50 ms). Frozen into
+    # Jarmo's firmware (no such file on the drive) each takes a pass of its own
+    # after the first frame, which comes 50 ms sooner for it.
+    later = ()  # type: tuple[str, ...]
     if not ON_HOST:
-        for name in PRELOAD:
+        try:
+            os.stat(sys.modules["jarmo.app"].__file__ or "")
+        except OSError:
+            later = PRELOAD
+        for name in PRELOAD[:len(PRELOAD) - len(later)]:
             __import__(name)
     # (a forward rule set's, jasyr's, are built by the menu's passes when its
     # game is the one the menu would start: jarmo/app_menu.py Menu.tick)
-    PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"),)
+    PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"),) + later
 
     if ON_HOST:
         if not EVENTS:

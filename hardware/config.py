@@ -18,8 +18,6 @@ X on the LEDs), and the default is used: settings.toml never stops the game.
 
 import os
 
-from hardware import profiles
-
 
 def _getenv(name, problems, ok):
     """os.getenv(name), None when absent or when the file is not to be read."""
@@ -59,6 +57,9 @@ def board_id():
 
 def own_profile(board):
     """The first profile made for this board (the default one if it is among them)."""
+    # imported here, not at the top: boot.py takes stamp() and the report from
+    # this module, and the profiles' import would add 7 ms to every power-up
+    from hardware import profiles
     if profiles.PROFILES[profiles.DEFAULT]["board_id"] == board or board is None:
         return profiles.DEFAULT
     for name, prof in profiles.PROFILES.items():
@@ -67,8 +68,8 @@ def own_profile(board):
     return profiles.DEFAULT
 
 
-def _profile(problems, ok):
-    board = board_id()
+def _profile(board, problems, ok):
+    from hardware import profiles
     own = own_profile(board)
     name = _getenv("JARMO_PROFILE", problems, ok)
     if name is None:
@@ -127,11 +128,13 @@ def read(path="/settings.toml"):
     from settings.toml."""
     problems = []  # type: list[str]
     ok = _file_findings(path, problems)
+    board = board_id()
     text = []
     for name, default in (("JARMO_DATA", ""), ("JARMO_EVENTS", ""), ("JARMO_FRAMES", "all")):
-        value = _getenv(name, problems, ok)       # host only
+        # host only: not looked up on a board (each getenv there reads the file: 2.4 ms)
+        value = _getenv(name, problems, ok and board is None)
         text.append(default if value is None else str(value))
-    return (_profile(problems, ok),
+    return (_profile(board, problems, ok),
             _number("JARMO_BRIGHTNESS", -1, -1, 255, problems, ok),     # -1: the profile's cap
             _number("JARMO_SEED", -1, -1, 0x3FFFFFFF, problems, ok),    # -1: random at power-up
             _number("JARMO_TRACE", 0, 0, 2, problems, ok),              # tests and benchmarks

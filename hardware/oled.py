@@ -6,25 +6,27 @@ that runs .mpy files from the drive. The text on it is hardware/display.py's.
 
 import displayio
 
-# The SH1107's start-up commands (command, count | 0x80 for a delay after,
-# arguments), as adafruit_displayio_sh1107 2.0.6 (MIT) sends them to the
+# The SH1107's start-up commands (command, count | 0x80, arguments, then a
+# delay in ms), as adafruit_displayio_sh1107 2.0.6 (MIT) sends them to the
 # OLED FeatherWing 128x64 (product 4650) turned 90 degrees: multiplex ratio
-# 0x3F (64 rows), display offset 0x60.
+# 0x3F (64 rows), display offset 0x60. Every delay is 0: without the 0x80
+# flag CircuitPython's BusDisplay waits 10 ms after each command (130 ms
+# before the first frame); the SH1107 takes the next command at once.
 SH1107_START = (
-    b"\xae\x00"          # display off
-    b"\xdc\x01\x00"      # display start line 0
-    b"\x81\x01\x4f"      # contrast
-    b"\x20\x00"          # column addressing
-    b"\xa0\x00"          # segment remap
-    b"\xc0\x00"          # common output scan direction
-    b"\xa8\x01\x3f"      # multiplex ratio: 64 rows
-    b"\xd3\x01\x60"      # display offset 0x60 (this wing's)
-    b"\xd9\x01\x22"      # pre-charge / discharge periods
-    b"\xdb\x01\x35"      # VCOM deselect level
-    b"\xa4\x00"          # show the RAM's contents
-    b"\xa6\x00"          # normal, not inverted
-    b"\xaf\x00"          # display on (adafruit's waits 100 ms here; the RAM
-                         # takes writes at once, and the wait would hold the main loop)
+    b"\xae\x80\x00"          # display off
+    b"\xdc\x81\x00\x00"      # display start line 0
+    b"\x81\x81\x4f\x00"      # contrast
+    b"\x20\x80\x00"          # column addressing
+    b"\xa0\x80\x00"          # segment remap
+    b"\xc0\x80\x00"          # common output scan direction
+    b"\xa8\x81\x3f\x00"      # multiplex ratio: 64 rows
+    b"\xd3\x81\x60\x00"      # display offset 0x60 (this wing's)
+    b"\xd9\x81\x22\x00"      # pre-charge / discharge periods
+    b"\xdb\x81\x35\x00"      # VCOM deselect level
+    b"\xa4\x80\x00"          # show the RAM's contents
+    b"\xa6\x80\x00"          # normal, not inverted
+    b"\xaf\x80\x00"          # display on (adafruit's waits 100 ms here; the RAM
+                             # takes writes at once, and the wait would hold the main loop)
 )
 
 

@@ -8,10 +8,15 @@ For each profile and firmware kind ("stock": CircuitPython 10.3 and the
 project deployed as .mpy; "frozen": Jarmo's firmware), one board
 (tests/device/, rp2040js at 125 MHz):
 
-  - power-on to the first lit frame, with the board's own boot counted:
-    a second power-on (the drive has booted before, as a player's has)
-    without the harness's fast boot, so CircuitPython's safe-mode window
-    is skipped only as settings.toml asks (device/settings.toml);
+  - power-on to the first LED frame: emulated ms from the power-on (the
+    board's own boot, boot.py and code.py counted) to the first frame
+    on the LED pin (the board's state), on a player's drive (no trace lines) at its
+    second power-on (boot_out.txt and the store are there, as on a
+    player's), without the harness's fast boot: CircuitPython's safe-mode
+    wait is skipped only as the deploy's settings.toml asks
+    (CIRCUITPY_SAFE_MODE_DELAY = 0.0). "battery": no USB host at all (no
+    console, nothing attached), the budgeted figure; "USB": a PC that
+    enumerates the board and opens no console (charging), shown only;
   - a quick player: New game at once, before the start-up's preload has
     run, then TURNS human turns against the AI at --level, by taps of the
     profile's keys; BACK pressed while the AI thinks (the menu shows);
@@ -118,29 +123,21 @@ def _poll_us(lines, i):
     return int(part[0].split("=")[1]) if part else 0
 
 
-def first_frame(firmware, drive, prof, i2c):
-    """Power-on to the first lit frame, ms, at a second power-on without fast boot."""
-    with Device(firmware, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=300,
-                args=["--no-fast-boot"]) as dev:
-        dev.wait_for(r"^@@FIRSTFRAME", 10000)       # the first power-on's
-        dev.run(300)
-        ready = dev.reset()
-        line = dev.wait_for(r"^@@FIRSTFRAME", 10000)
-        return ready["boot_ms"], stage.Trace([line]).first_frame_ms()
-
-
-def measure(name, kind, level, firmware_option, log):
+def measure(name, kind, level, firmware_option, log, play=True):
     board = stage.bench_board(name, kind, firmware_option, log)
     if board is None:
         return None
     prof, firmware, i2c = board
-    out = {"profile": name, "kind": kind}
+    out = {"profile": name, "kind": kind, "waits": None}
+    power_on = stage.power_on_figures(firmware, name, kind, ("none", "host"), i2c)
+    (out["power_on_ms"], out["lit"]), (out["usb_power_on_ms"], _lit) = power_on["none"], power_on["host"]
+    log("  %s %s: power-on to the first LED frame (%s) %s ms on a battery, %s ms on a PC's USB" % (
+        kind, name, "lit" if out["lit"] else "dark", _fmt(out["power_on_ms"]), _fmt(out["usb_power_on_ms"])))
+    if not play:
+        return out
     with tempfile.TemporaryDirectory() as tmp:
         drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
                                   frozen=kind == "frozen")
-        out["boot_ms"], out["code_to_frame_ms"] = first_frame(firmware, drive, prof, i2c)
-        log("  %s %s: power-on to code.py %d ms, code.py to first frame %s ms" % (
-            kind, name, out["boot_ms"], out["code_to_frame_ms"]))
         from jarmo.app_base import OPP, OPPONENTS  # the settings keep the menu's place
         opponent = OPPONENTS[::OPP].index("AI level %s" % level if level.isdigit() else "AI " + level)
         nvm = stage.settings_nvm(opp=opponent, bright=5)
@@ -162,6 +159,20 @@ def _fmt(v):
 
 
 def report(results):
+    played = [r for r in results if r["waits"] is not None]
+    if played:
+        report_play(played)
+    print("\nPower-on to the first frame on the LED pin (emulated ms; a player's drive at its "
+          "second power-on, the board's own boot counted)")
+    print("| firmware | profile | on a battery (no USB host) | on a PC's USB (no console) | the frame | budget |")
+    print("|---|---|---|---|---|---|")
+    for r in results:
+        print("| %s | %s | %s | %s | %s | %d |" % (
+            r["kind"], r["profile"], _fmt(r["power_on_ms"]), _fmt(r["usb_power_on_ms"]),
+            "lit" if r["lit"] else "dark (the menu is on the display)", FIRST_FRAME_BUDGET_MS[r["kind"]]))
+
+
+def report_play(results):
     states = []
     for r in results:
         for s in r["waits"]:
@@ -179,34 +190,32 @@ def report(results):
     print("|---|---|---|")
     for r in results:
         print("| %s | %s | %s |" % (r["kind"], r["profile"], r["least_free"]))
-    print("\nPower-on to the first lit frame (ms; a second power-on, the board's own boot counted)")
-    print("| firmware | profile | power-on to code.py | code.py to first frame | in all | budget |")
-    print("|---|---|---|---|---|---|")
-    for r in results:
-        print("| %s | %s | %d | %d | %d | %d |" % (
-            r["kind"], r["profile"], r["boot_ms"], r["code_to_frame_ms"],
-            r["boot_ms"] + r["code_to_frame_ms"], FIRST_FRAME_BUDGET_MS[r["kind"]]))
 
 
 def check(results):
     missed = 0
     for r in results:
         where = "%s %s:" % (r["kind"], r["profile"])
-        worst = max(r["waits"].values(), default=0)
-        median = _median(r["answers"])
-        checks = (
-            (worst <= POLL_BUDGET_MS, "longest wait between polls %.1f ms, budget %d" % (worst, POLL_BUDGET_MS)),
-            (median is not None and median <= LIGHT_BUDGET_MS[0] and not r["unanswered"]
-             and max(r["answers"]) <= LIGHT_BUDGET_MS[1],
-             "press to light median %s, max %s ms, %d unanswered; budget %d / %d" % (
-                 _fmt(median), _fmt(max(r["answers"], default=None)), r["unanswered"], *LIGHT_BUDGET_MS)),
-            (r["boot_ms"] + r["code_to_frame_ms"] <= FIRST_FRAME_BUDGET_MS[r["kind"]],
-             "power-on to first frame %d ms, budget %d" % (
-                 r["boot_ms"] + r["code_to_frame_ms"], FIRST_FRAME_BUDGET_MS[r["kind"]])))
+        checks = ((r["power_on_ms"] is not None and r["power_on_ms"] <= FIRST_FRAME_BUDGET_MS[r["kind"]],
+                   "power-on to the first LED frame on a battery %s ms, budget %d" % (
+                       _fmt(r["power_on_ms"]), FIRST_FRAME_BUDGET_MS[r["kind"]])),)
+        if r["waits"] is not None:
+            checks += play_checks(r)
         for ok, text in checks:
             print("%s  %s %s" % ("ok    " if ok else "MISSED", where, text))
             missed += not ok
     return missed
+
+
+def play_checks(r):
+    worst = max(r["waits"].values(), default=0)
+    median = _median(r["answers"])
+    return (
+        (worst <= POLL_BUDGET_MS, "longest wait between polls %.1f ms, budget %d" % (worst, POLL_BUDGET_MS)),
+        (median is not None and median <= LIGHT_BUDGET_MS[0] and not r["unanswered"]
+         and max(r["answers"]) <= LIGHT_BUDGET_MS[1],
+         "press to light median %s, max %s ms, %d unanswered; budget %d / %d" % (
+             _fmt(median), _fmt(max(r["answers"], default=None)), r["unanswered"], *LIGHT_BUDGET_MS)))
 
 
 def main(argv=None):
@@ -215,11 +224,14 @@ def main(argv=None):
     ap.add_argument("--profiles", default=",".join(PROFILES))
     ap.add_argument("--level", default="3", help="the AI's level (greedy, 2, 3, 4)")
     ap.add_argument("--firmware", default=None, help="a CircuitPython UF2 or a folder of them")
+    ap.add_argument("--power-on-only", action="store_true",
+                    help="only the power-on to first LED frame figures (no scripted session)")
     args = ap.parse_args(argv)
     results = []
     for kind in args.kinds.split(","):
         for name in args.profiles.split(","):
-            r = measure(name, kind, args.level, args.firmware, lambda s: print(s, flush=True))
+            r = measure(name, kind, args.level, args.firmware, lambda s: print(s, flush=True),
+                        play=not args.power_on_only)
             if r is not None:
                 results.append(r)
     if not results:

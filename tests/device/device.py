@@ -358,11 +358,18 @@ class Device:
         """Types `text` on the console (e.g. "\\x03" is Ctrl-C); nothing runs until the next step."""
         return self._command({"cmd": "input", "text": text})
 
-    def reset(self):
+    def reset(self, usb=None):
         """Power cycle: flash (CIRCUITPY with everything the firmware wrote) is kept, the board
         boots again (boot.py runs) and code.py restarts with the console attached. Returns the
-        "ready" event; console times restart at 0."""
-        event = self._command({"cmd": "reset"}, emulated_ms=10000)
+        "ready" event; console times restart at 0.
+
+        usb="none" (no USB host: a battery-powered board, no console) or "host" (a host that
+        enumerates the board but opens no console): times restart at 0 at power-on, and the
+        board has not run yet (run() it)."""
+        cmd = {"cmd": "reset"}
+        if usb is not None:
+            cmd["usb"] = usb
+        event = self._command(cmd, emulated_ms=10000)
         self.ready = event
         return event
 

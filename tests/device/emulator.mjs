@@ -30,6 +30,9 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --fs-image OUT           write the CIRCUITPY image (1 MiB FAT12) at exit
   --no-fast-boot           keep CircuitPython's 1 s safe-mode wait at power-up
   --no-attach              don't re-run code.py with the console attached (Ctrl-C, Ctrl-D)
+  --usb MODE               what is on the USB cable at every power-on: console (default: a host
+                           that opens the console), host (enumerates, no console: t counts from
+                           power-on), none (a battery-powered board: no console, t from power-on)
   --instant-flash          flash program/erase take no emulated time (default: datasheet typical)
   --boot-timeout-ms N      emulated ms allowed from power-on to code.py (default 10000)
   --nvm FILE               put FILE (4 or 8 KiB) into microcontroller.nvm, ending at CIRCUITPY, before power-on
@@ -79,6 +82,7 @@ function parseArgs(argv) {
       '--seed': (v) => (o.seed = Number(v)),
       '--uart-tcp': (v) => (o.uartTcp = Number(v)),
       '--uart': (v) => (o.uart = Number(v)),
+      '--usb': (v) => (o.usb = v),
     };
     if (flags[a]) flags[a]();
     else if (values[a]) values[a](take(i++));
@@ -91,6 +95,7 @@ function parseArgs(argv) {
   if (!o.firmware || !o.drive) fail('--firmware and --drive are required');
   if (!fs.existsSync(o.firmware)) fail(`firmware not found: ${o.firmware}`);
   if (!fs.statSync(o.drive, { throwIfNoEntry: false })?.isDirectory()) fail(`drive folder not found: ${o.drive}`);
+  if (o.usb && !['console', 'host', 'none'].includes(o.usb)) fail('--usb: console, host or none');
   if (o.i2cAck.some((x) => !Number.isInteger(x) || x < 0 || x > 127)) fail('--i2c-ack: 7-bit addresses, e.g. 0x3C');
   return o;
 }
@@ -220,7 +225,7 @@ async function controlMode(o) {
           reply({ ev: 'ok', cmd: 'input', t: session.t(session.now) });
           break;
         case 'reset':
-          reply(await session.boot('reset'));
+          reply(await session.boot('reset', cmd.usb ?? null));
           break;
         case 'stats':
           reply({ ev: 'stats', ...session.stats() });
@@ -343,7 +348,8 @@ async function batchMode(o) {
         stat(`reboot (${ev.reason}) at t_ms=${ev.t}`);
         break;
       case 'ready':
-        stat(`boot ${ev.boot}: code.py runs with the console attached after ${ev.boot_ms} emulated ms (${ev.boot_wall_s} s wall)`);
+        if (ev.usb) stat(`boot ${ev.boot}: power-on, USB ${ev.usb}: t_ms counts from power-on`);
+        else stat(`boot ${ev.boot}: code.py runs with the console attached after ${ev.boot_ms} emulated ms (${ev.boot_wall_s} s wall)`);
         break;
     }
   };

@@ -26,6 +26,8 @@ export class Machine {
    * @param {number[]} o.i2cAck I2C addresses to ACK ([] = no I2C target, no bus pull-ups)
    * @param {number[][]} o.i2cPins [SDA, SCL] pairs (default: the board's I2C buses)
    * @param {boolean} o.attach re-run code.py with the console attached (Ctrl-C, Ctrl-D)
+   * @param {boolean} o.usbHost false: no USB host on the cable (a battery-powered board): the
+   *   device's USB never enumerates, there is no console
    * @param {boolean} o.flashTiming false: flash program/erase take no emulated time
    * @param {object} o.hooks onReady(ns), onLine(text, ns), onEarly(text), onFrame(pin, ns, bytes, info),
    *   onI2cBurst(burst), onI2cTransaction(tx)
@@ -76,7 +78,7 @@ export class Machine {
         onTransaction: o.hooks.onI2cTransaction,
       });
     }
-    this.console = new UsbConsole(mcu, clock, { attach: o.attach, hooks: o.hooks });
+    this.console = o.usbHost === false ? null : new UsbConsole(mcu, clock, { attach: o.attach, hooks: o.hooks });
     // UART0 too, in case a build puts its console there
     mcu.uart[0].onByte = (b) => o.hooks.onEarly(String.fromCharCode(b));
 

@@ -2,7 +2,8 @@
 // firmware wrote) survives power cycles; each power-on builds a new Machine from it.
 //
 // Time: every event carries `t`, emulated milliseconds since the current console run of code.py
-// started (the "ready" moment of the latest boot). Session time (`now`) adds up all boots.
+// started (the "ready" moment of the latest boot), or since power-on for a boot whose `usb` is
+// "none" or "host" (no console attach: see boot()). Session time (`now`) adds up all boots.
 //
 // Bytes in, events out, no file access: the Node harness (emulator.mjs) reads the firmware, the
 // drive folder and the bootrom (files.mjs), the web page's worker fetches them.
@@ -109,8 +110,17 @@ export class Session {
     else this.pending.push([ns, event]);
   }
 
-  /** Powers the board on (again) and runs until code.py runs with the console attached. */
-  async boot(reason = 'power-on') {
+  /**
+   * Powers the board on (again). `usb` says what is on the USB cable:
+   * - "console" (default, or opts.usb): a host that opens the console: runs until code.py runs
+   *   with the console attached (Ctrl-C, Ctrl-D, a soft reboot: usb.mjs), `t` counts from then;
+   * - "host": a host that enumerates the board (charging from a PC) but opens no console;
+   * - "none": no host at all (a battery-powered handheld): no console output.
+   * For "host" and "none" the board has not run yet when this returns: `t` counts from power-on.
+   */
+  async boot(reason = 'power-on', usb = null) {
+    const mode = usb || this.opts.usb || 'console';
+    if (!['console', 'host', 'none'].includes(mode)) throw new Error(`usb must be "console", "host" or "none", not ${JSON.stringify(mode)}`);
     let torn = null;
     if (this.machine) {
       // a power cut: a flash program or erase in progress is left half done
@@ -131,6 +141,7 @@ export class Session {
     const past = this.pastNs;
     const hooks = {
       onReady: (ns) => {
+        if (mode !== 'console') return; // t counts from power-on
         this.baseNs = past + ns;
         this.ready = true;
         for (const [at, ev] of this.pending) this.emit(withT(ev, this.t(at)));
@@ -169,12 +180,18 @@ export class Session {
       neopixelPins: this.neopixelPins,
       i2cAck: this.opts.i2cAck || [],
       i2cPins: this.i2cPins,
-      attach: this.opts.attach !== false,
+      attach: mode === 'console' ? this.opts.attach !== false : false,
+      usbHost: mode !== 'none',
       flashTiming: this.opts.flashTiming,
       uniqueId: this.opts.uniqueId || null,
       wear: this.wear,
       hooks,
     });
+    if (mode !== 'console') {
+      this.baseNs = start;
+      this.ready = true;
+      return { ev: 'ready', t: 0, boot: this.boots, reason, board: this.boardId, torn, usb: mode, boot_ms: 0, usb_ms: null, boot_wall_s: 0 };
+    }
     const limit = start + (this.opts.bootTimeoutMs || 10000) * MS;
     const stoppedFor = await this.execute(limit, () => this.ready);
     if (!this.ready) {
@@ -281,6 +298,7 @@ export class Session {
 
   /** Sends text to the console (like typing it). */
   input(text) {
+    if (!this.machine.console) throw new Error('no console: the board has no USB host (usb "none")');
     this.machine.console.send(utf8Bytes(text));
   }
 

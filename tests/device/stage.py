@@ -38,6 +38,45 @@ KINDS = ("stock", "frozen")
 BUDGETS = {"stock": (100, 50 * 1024, 3000), "frozen": (60, 96 * 1024, 1500)}
 
 
+def power_on_to_first_frame_ms(dev, usb="none", timeout_ms=5000, step_ms=25):
+    """(ms, lit): emulated ms from power-on (a power cycle of dev's board: its drive and
+    nvm as the last run left them) to the first frame on the LED pin, the board's state
+    as the player first sees it, and whether a pixel of it is lit (the Feather's menu
+    shows an empty board: its menu is on the OLED). (None, False) if no frame came
+    within timeout_ms.
+
+    usb: "none" (a battery-powered handheld: no USB host, no console) or "host" (a PC
+    that enumerates the board and opens no console: charging). boot.py runs; the
+    board's own boot is counted; the drive's settings.toml decides CircuitPython's
+    safe-mode wait (the deploy's CIRCUITPY_SAFE_MODE_DELAY = 0.0). The board runs on
+    without a console: reset() it to go on.
+    """
+    seen = len(dev.frames)
+    dev.reset(usb=usb)
+    for _ in range(0, timeout_ms, step_ms):
+        dev.run(step_ms)
+        frames = dev.frames[seen:]
+        if frames:
+            return frames[0][0], any(frames[0][1])
+    return None, False
+
+
+def power_on_figures(firmware, profile_name, kind, usbs=("none",), i2c=None):
+    """{usb: (ms, lit)} power-on to the first LED frame (power_on_to_first_frame_ms) on a
+    player's drive: deployed as `run.py deploy` does (no trace lines: a player's
+    settings.toml), powered on once with the console attached (CircuitPython writes
+    boot_out.txt, the game its store), then again as the player does, per usb kind."""
+    from tests.device.device import Device
+    prof = profile(profile_name)
+    with tempfile.TemporaryDirectory() as tmp:
+        drive = build_drive(os.path.join(tmp, "CIRCUITPY"), profile_name, trace=0,
+                            frozen=kind == "frozen")
+        with Device(firmware, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=300,
+                    args=["--no-fast-boot"]) as dev:
+            dev.run(1000)
+            return {usb: power_on_to_first_frame_ms(dev, usb) for usb in usbs}
+
+
 def mpy_cross_path():
     """CircuitPython's mpy-cross: JARMO_MPY_CROSS, else the shared folder's, else None."""
     for path in (os.environ.get("JARMO_MPY_CROSS"), os.path.join(SHARED, "mpy-cross"),

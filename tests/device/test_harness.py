@@ -326,3 +326,22 @@ def test_nvm_appends_without_an_erase_and_a_cut_tears_the_erase(tmp_path):
         assert torn != bytes([7]) * 4096 and torn != start          # neither old nor erased
         assert all(b | 7 == b for b in torn)                        # only bits set, none cleared
         assert dev.stats()["torn"]["erase"] == 1
+
+
+@pytest.mark.full
+def test_a_power_on_without_a_usb_host_is_timed_from_power_on_and_prints_to_nobody(tmp_path):
+    from tests.device import stage
+    firmware = _firmware("raspberry_pi_pico")
+    drive = _drive(tmp_path, {"boot.py": BOOT_PY, "code.py": PICO_CODE})
+    with dv.Device(firmware, drive, neopixel_pin="GP16", timeout_s=120) as dev:
+        _reach(dev, r"^SHOWN$")
+        attached = [t for t, grb in dev.frames if grb == PIXELS][0]    # from code.py's console run
+        printed = len(dev.console)
+        t, lit = stage.power_on_to_first_frame_ms(dev, "none")
+        assert dev.ready["usb"] == "none" and dev.ready["boot_ms"] == 0
+        # the board's own boot (CircuitPython, boot.py) is in it: far more than code.py's part
+        assert lit and attached < 100 < 150 < t < 1000, (attached, t)
+        dev.run(500)
+        assert len(dev.console) == printed          # no host: nothing reaches a console
+        assert dev.reset()["boot_ms"] > 0           # a host that opens the console again
+        _reach(dev, r"^SHOWN$")

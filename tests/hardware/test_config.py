@@ -136,3 +136,42 @@ def test_the_deep_sleep_time_is_read_and_named_when_wrong(tmp_path, monkeypatch)
     assert got[9] == 0 and got[-1] == []                # never
     got = _read(tmp_path, monkeypatch, "", env=[("JARMO_SLEEP_S", "later")])
     assert got[9] == 600 * 1000 and [line for line in got[-1] if line.startswith("JARMO_SLEEP_S")]
+
+
+def _power_up(tmp_path, monkeypatch, boot_out):
+    """boot.py's report at a power-up whose /boot_out.txt is the text given
+    (the last power-up's); (what it printed, whether it checked the file)."""
+    import contextlib
+    import io
+    report = tmp_path / "boot_out.txt"
+    report.write_bytes(boot_out.replace("\n", "\r\n").encode())
+    checked = []
+    out = io.StringIO()
+    with monkeypatch.context() as m:
+        real = config._boot_report
+        m.setattr(config, "_boot_report", lambda stamp: real(stamp, str(report)))
+        real_check = settings_check.check_file
+        m.setattr(settings_check, "check_file",
+                  lambda path, problems: checked.append(path) or real_check(path, problems))
+        with contextlib.redirect_stdout(out):
+            settings_check.report(str(tmp_path / "settings.toml"))
+    return out.getvalue(), bool(checked)
+
+
+def test_boot_py_repeats_the_last_power_ups_findings_for_the_same_file_without_checking_it(
+        tmp_path, monkeypatch):
+    (tmp_path / "settings.toml").write_bytes(b'JARMO_SEED = "7\nJARMO_BRIGTNESS = 9\n')
+    first, checked = _power_up(tmp_path, monkeypatch, "boot.py output:\n")
+    assert checked and "line 1: unreadable" in first and "JARMO_BRIGTNESS: no such setting" in first
+    again, checked = _power_up(tmp_path, monkeypatch, "boot.py output:\n" + first)
+    # the same lines: CircuitPython leaves boot_out.txt as it is (no 1 s wait, no flash write)
+    assert again == first and not checked
+
+
+def test_boot_py_checks_a_file_edited_since_the_last_power_up(tmp_path, monkeypatch):
+    path = tmp_path / "settings.toml"
+    path.write_bytes(b'JARMO_SEED = 7\n')
+    first, _checked = _power_up(tmp_path, monkeypatch, "boot.py output:\n")
+    path.write_bytes(b'JARMO_SEED = 7\nJARMO_BRIGHTNESS\n')
+    again, checked = _power_up(tmp_path, monkeypatch, "boot.py output:\n" + first)
+    assert checked and "jarmo problem: settings.toml line 2: unreadable" in again
