@@ -417,12 +417,14 @@ class App:
             self._render()
             self.show(self)
         linked = self.link is not None
-        if over or linked:
+        if over or linked or (self.opponent.level >= 0 and self.turn_side() == self.opponent_side()):
             # the end is saved at once (its statistics name the saved game);
-            # so is a linked turn, which goes out once saved, in this pass: not
-            # a pass later, after the main loop's nap or a compaction's passes
-            # (sent before its save, a power cut in the save would leave the
-            # other board with a turn this board's player may play otherwise)
+            # so is a turn the AI answers (what its start takes from the heap
+            # must never leave a completed turn unsaved), and a linked turn,
+            # which goes out once saved, in this pass: not a pass later, after
+            # the main loop's nap or a compaction's passes (sent before its
+            # save, a power cut in the save would leave the other board with
+            # a turn this board's player may play otherwise)
             self.save()
         else:
             self.save_soon()
