@@ -5,7 +5,8 @@ expected values follow RULES.md. Plain functions and asserts: runs under
 pytest and MicroPython.
 """
 
-from jarmo import Game, IllegalMove, Match
+from jarmo import Game, IllegalMove
+from jarmo.match import Match
 from jarmo.board import LINES
 from tests.core.positions import (
     NORTH_CAMP,

@@ -5,7 +5,8 @@ test_all_pieces_on_the_enemy_camp_after_the_other_sides_turn_is_not_a_win_then
 in test_rules_legendary.py.
 """
 
-from jarmo import Game, Match
+from jarmo import Game
+from jarmo.match import Match
 from jarmo.game import Result
 from tests.core.positions import play
 
