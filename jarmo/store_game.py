@@ -88,7 +88,7 @@ def load(start, codes, max_opp, partial=False):
     games = start[8]
     finished = results_of(start[9:len(start) - (2 if link_tag(start) >= 0 else 0)])
     if games:
-        from jarmo.match import Match   # (only for a match: a single game keeps it off the heap)
+        from jarmo.match import Match  # (only for a match: a single game keeps it off the heap)
         match = Match(rules, games, expansions, limit or None, finished)
         game = match.game
     else:

@@ -6,8 +6,8 @@ pytest and MicroPython.
 """
 
 from jarmo import Game, IllegalMove
-from jarmo.match import Match
 from jarmo.board import LINES
+from jarmo.match import Match
 from tests.core.positions import (
     NORTH_CAMP,
     SOUTH_CAMP,

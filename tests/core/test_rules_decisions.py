@@ -6,8 +6,8 @@ in test_rules_legendary.py.
 """
 
 from jarmo import Game
-from jarmo.match import Match
 from jarmo.game import Result
+from jarmo.match import Match
 from tests.core.positions import play
 
 
