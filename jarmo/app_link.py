@@ -26,7 +26,6 @@ from jarmo.app_buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
 from jarmo.linkplay import NOTES as LINK_NOTES
 from jarmo.linkplay import lean
-from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS
 from jarmo.unload import forget_module
 
@@ -57,6 +56,7 @@ def start_game_of(app, rule, bits, games, side, tag, finished=()):
     rules = RULE_SETS[rule]
     exp = tuple(EXPANSIONS[k] for k in range(len(EXPANSIONS)) if bits >> k & 1)
     if games:
+        from jarmo.match import Match  # (only for a match: a single game keeps it off the heap)
         match = Match(rules, games, exp, finished=finished)
         game = match.game
     else:

@@ -54,7 +54,6 @@ from jarmo.app_base import (
 )
 from jarmo.app_buttons import BACK, DOWN, LEFT, MENU, NEXT, PREV, SELECT, UP
 from jarmo.game import Game, prepare_tables_step
-from jarmo.match import Match
 from jarmo.rulesets import RULE_SETS as RULES
 from jarmo.store_log import R_SETTINGS
 
@@ -161,6 +160,8 @@ def new_game(app):
     rules = RULES[s[0]]
     games = GAMES[s[MATCH - RULE]]
     if games > 1:
+        # (imported only for a match: a single game keeps its code off the heap)
+        from jarmo.match import Match
         match = Match(rules, games, expansions(s))
         game = match.game
     else:

@@ -27,7 +27,6 @@
 
 from jarmo.board import SIDE_NAMES
 from jarmo.game import EXPANSIONS, REASONS, RULE_SETS, Game, IllegalMove, Result
-from jarmo.match import Match
 
 FORMAT = 1
 
@@ -89,6 +88,7 @@ def load(start, codes, max_opp, partial=False):
     games = start[8]
     finished = results_of(start[9:len(start) - (2 if link_tag(start) >= 0 else 0)])
     if games:
+        from jarmo.match import Match  # (only for a match: a single game keeps it off the heap)
         match = Match(rules, games, expansions, limit or None, finished)
         game = match.game
     else:

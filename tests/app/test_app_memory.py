@@ -31,7 +31,8 @@ PLAY_BUDGET = 42 * 1024
 BASE = [
     "import gc",
     "gc.collect(); start = gc.mem_alloc()",
-    "from jarmo import Game, Match",
+    "from jarmo import Game",
+    "from jarmo.match import Match",
     "import jarmo.ai, jarmo.explain",
     "from jarmo.store_flash import Flash",
     "flash = Flash()   # the device's nvm is outside the heap",

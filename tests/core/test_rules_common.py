@@ -5,8 +5,9 @@ expected values follow RULES.md. Plain functions and asserts: runs under
 pytest and MicroPython.
 """
 
-from jarmo import Game, IllegalMove, Match
+from jarmo import Game, IllegalMove
 from jarmo.board import LINES
+from jarmo.match import Match
 from tests.core.positions import (
     NORTH_CAMP,
     SOUTH_CAMP,

@@ -5,8 +5,9 @@ test_all_pieces_on_the_enemy_camp_after_the_other_sides_turn_is_not_a_win_then
 in test_rules_legendary.py.
 """
 
-from jarmo import Game, Match
+from jarmo import Game
 from jarmo.game import Result
+from jarmo.match import Match
 from tests.core.positions import play
 
 

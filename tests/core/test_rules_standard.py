@@ -5,7 +5,8 @@ expected values follow RULES.md. Plain functions and asserts: runs under
 pytest and MicroPython.
 """
 
-from jarmo import Game, IllegalMove, Match
+from jarmo import Game, IllegalMove
+from jarmo.match import Match
 from tests.core.positions import board, game, pieces_of, play, raises
 
 # South's guard enters North's camp on its move and recovers a piece: open turn.

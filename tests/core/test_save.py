@@ -1,6 +1,7 @@
 """Save files: a game round-trips, and anything malformed is refused with ValueError."""
 
-from jarmo import Game, Match
+from jarmo import Game
+from jarmo.match import Match
 from jarmo.rng import Rng
 from jarmo.save import checksum, seal
 
