@@ -417,14 +417,12 @@ class App:
             self._render()
             self.show(self)
         linked = self.link is not None
-        if over or linked or (self.opponent.level >= 0 and self.turn_side() == self.opponent_side()):
+        if over or linked:
             # the end is saved at once (its statistics name the saved game);
-            # so is a turn the AI answers (what its start takes from the heap
-            # must never leave a completed turn unsaved), and a linked turn,
-            # which goes out once saved, in this pass: not a pass later, after
-            # the main loop's nap or a compaction's passes (sent before its
-            # save, a power cut in the save would leave the other board with
-            # a turn this board's player may play otherwise)
+            # so is a linked turn, which goes out once saved, in this pass: not
+            # a pass later, after the main loop's nap or a compaction's passes
+            # (sent before its save, a power cut in the save would leave the
+            # other board with a turn this board's player may play otherwise)
             self.save()
         else:
             self.save_soon()
@@ -463,9 +461,10 @@ class App:
         set): on the stock Pico a save takes up to 25 ms of Python and flash
         work, and in the pass of the press that completed the turn it held
         the buttons over 50 ms. The turn is lit already; a power cut before
-        the next pass costs that turn only (the turn in progress). The end
-        of a game is saved at once (its statistics name the saved game)."""
-        if self.show is None:
+        the next pass costs that turn only (the turn in progress). Saved at
+        once when the AI moves next: what its start takes from the heap must
+        never leave the game unsaved (a new game's start, a completed turn)."""
+        if self.show is None or (self.opponent.level >= 0 and self.turn_side() == self.opponent_side()):
             self.save()
         else:
             self.unsaved = True
