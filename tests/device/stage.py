@@ -102,7 +102,13 @@ def build_drive(folder, profile, mpy=True, trace=2, files=None, frozen=False, **
     with _one_deploy_at_a_time():
         deploy.deploy(folder, profile, mpy_cross=compiler, force=True, settings=pairs,
                       log=lambda s: None, frozen=frozen)
-    for name, data in (files or {}).items():
+    files = dict(files or {})
+    if "settings.toml" in files and "boot_out.txt" not in files:
+        # a settings.toml edited since the last power-up: boot_out.txt still
+        # holds the report on the file before (else the emulator predicts a
+        # report on this file as a sound one, and boot.py would repeat it)
+        files["boot_out.txt"] = b"boot.py output:\r\njarmo settings.toml 0 0\r\n"
+    for name, data in files.items():
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
     return folder
