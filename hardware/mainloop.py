@@ -110,12 +110,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     now_of = [0]                        # the pass's clock reading, for press()
     litter = False                      # a press's pass left garbage: collect it next
 
-    def show(app):
-        # the app's frame on the LEDs now, in the middle of a pass: before a
-        # save writes the flash (jarmo/app.py App.turn_over)
-        if idle is None or idle.level != _OFF:
-            leds.update(app)
-    app.show = show
+    app.looped = True                   # a completed turn's save waits for the next pass
 
     def press(button, seat):
         # a press while the board is dark only wakes it

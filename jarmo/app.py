@@ -124,7 +124,7 @@ class App:
         # rules pager), so that one going away does not uncover the other
         self.attended = False
         self.hidden = 0
-        self.show = None        # show(app): the main loop's, draws the LEDs now
+        self.looped = False     # a main loop runs passes: saves wait for its next one
         self.unsaved = False    # a completed turn's save waits for the next pass (save_soon)
         self.dirty = True
         self._drawn = 0
@@ -166,7 +166,8 @@ class App:
         hint, a timed-out turn) or the store compacts. The device's main loop
         sleeps between passes only while it is False (hardware/mainloop.py)."""
         store = self.store
-        return self.states[self.sid].busy(self) or (store is not None and store.busy)
+        return (self.unsaved or self.states[self.sid].busy(self)
+                or (store is not None and store.busy))
 
     @property
     def thinking(self):
@@ -186,6 +187,8 @@ class App:
         store = self.store
         if self.unsaved:
             self.save()             # the save, in a pass of its own
+            if self.link is not None:
+                self.link.send_turn(now)    # a linked turn goes out once saved
         elif store is not None and store.busy and self._store_turn:
             # a compaction (a game's start, or a full log): half of it a
             # pass, and nothing else; never in the pass that asked for it
@@ -196,8 +199,8 @@ class App:
             if link is not None:
                 link.tick(self, now)        # what came: the other board's turn, this pass
             self.states[self.sid].tick(self)
-            if link is not None:
-                link.send_turn(now)         # a turn just completed goes out in this pass
+            if link is not None and not self.unsaved:
+                link.send_turn(now)         # a turn completed and saved goes out in this pass
         self._store_turn = store is not None and store.busy
         if self.dirty or (V.ticks_diff(now, self._drawn) >= _REDRAW and (
                 self._still < _STILL or (now ^ self._drawn) >> _SLOT
@@ -399,7 +402,10 @@ class App:
         self.board.read(g)
         if g.result() is not None:
             self.goto(S_END, False)
-        elif self.turn_side() == self.opponent_side() and self.opponent_ready():
+        elif self.turn_side() == self.opponent_side():
+            # the AI's engine is loaded at its state's first tick (Ai.tick,
+            # opponent_ready), after the turn's save: what it takes from the
+            # heap never leaves a completed turn unsaved
             self.goto(S_AI)
         else:
             if self.settings[TIMER - RULE] or type(self.states[S_PLAY]) is not Play:
@@ -408,25 +414,14 @@ class App:
             self.goto(S_PLAY)
 
     def turn_over(self):
-        """A turn is complete: save, then the next turn or the end."""
+        """A turn is complete: saved (save_soon), then the next turn or the end."""
         over = self.game.result() is not None
-        if self.show is not None and self.store is not None:
-            # the turn is lit before its save holds the CPU (a flash sector
-            # written: about 50 ms on an RP2040, code does not run meanwhile)
-            self.board.read(self.game)
-            self._render()
-            self.show(self)
-        linked = self.link is not None
-        if over or linked:
-            # the end is saved at once (its statistics name the saved game);
-            # so is a linked turn, which goes out once saved, in this pass: not
-            # a pass later, after the main loop's nap or a compaction's passes
-            # (sent before its save, a power cut in the save would leave the
-            # other board with a turn this board's player may play otherwise)
-            self.save()
-        else:
-            self.save_soon()
-        if linked:
+        # the end and a linked turn too: every save waits for the main loop's
+        # next pass, which comes at once (busy) and saves before any state's
+        # tick, so the statistics are counted (End.tick) and a linked turn
+        # goes out (App.tick) only once the turn is saved
+        self.save_soon()
+        if self.link is not None and not self.unsaved:
             self.link.send_turn(self.now)
         if over:
             # counted at the end (the statistics name this saved game, so a
@@ -457,14 +452,14 @@ class App:
         self._saving(self._save)
 
     def save_soon(self):
-        """save(), in the main loop's next pass when it runs one (App.show is
-        set): on the stock Pico a save takes up to 25 ms of Python and flash
-        work, and in the pass of the press that completed the turn it held
-        the buttons over 50 ms. The turn is lit already; a power cut before
-        the next pass costs that turn only (the turn in progress). Saved at
-        once when the AI moves next: what its start takes from the heap must
-        never leave the game unsaved (a new game's start, a completed turn)."""
-        if self.show is None or (self.opponent.level >= 0 and self.turn_side() == self.opponent_side()):
+        """save(), in the main loop's next pass when one runs (App.looped),
+        which comes at once (busy) and saves before any state's tick. A save
+        takes up to 25 ms of Python and flash work on the stock Pico, which
+        held the buttons over 50 ms in the pass of the press that completed
+        the turn; and a press's call chain is deep already (with the save's,
+        it exhausted the stock firmware's Python stack). A power cut before
+        that pass costs that turn only (the turn in progress)."""
+        if not self.looped:
             self.save()
         else:
             self.unsaved = True

@@ -628,6 +628,11 @@ class Ai(State):
         now = app.now
         q = self.queue
         if not self.started:
+            # The engine is loaded here, not as the turn began: in this pass
+            # the completed turn is saved already (App.tick saves first).
+            if not app.opponent_ready():
+                app.next_turn()         # no AI: two at the table, with a note
+                return
             # It thinks on its own copy, to a time budget from this first
             # tick: a turn entered before the clock's first reading (a game
             # started or resumed at start-up) must not count that jump.

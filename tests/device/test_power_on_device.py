@@ -25,8 +25,9 @@ def _pixels_differing(a, b):
 
 
 def _a_turn_each(dev, settle_ms):
-    """A new game from the menu, a turn each: (the game's actions, the turn's
-    last two traced frames (the cursor blinks), the LEDs' full level)."""
+    """A new game from the menu, a turn each: (the game's actions, the
+    frames traced in the turn's first second (the cursor and the AI's last
+    move blink, each in its own phase), the LEDs' full level)."""
     wait_state(dev, "menu", 10000)
     dev.run(settle_ms)
     tap(dev, "select")                                      # New game
@@ -35,10 +36,14 @@ def _a_turn_each(dev, settle_ms):
     tap(dev, "select")                                      # its first target: the AI answers
     wait_state(dev, "ai", 5000)
     wait_state(dev, "play", 20000)
+    seen = len(trace(dev).frames())
+    dev.run(600)                                            # the turn's own frames
     game = trace(dev).last_game()
     assert game, "a turn each was played"
-    shown = trace(dev).frames()[-2:]
-    return game, shown, shown[-1][1]
+    shown = trace(dev).frames()[seen:]
+    assert shown, "the turn was drawn"
+    full_level = shown[0][1]
+    return game, [f for f in shown if f[1] == full_level], full_level
 
 
 @pytest.mark.full
@@ -69,8 +74,8 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         woke = pin_frame(dev, press_t)
         assert woke is not None, "a press lit the LEDs again"
         before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
-        # the same picture at full brightness; only the cursor's pixel may be
-        # in another phase of its blinking
+        # the same picture at full brightness, as one of the turn's frames
+        # (at most one pixel in another phase of its blinking)
         assert min(_pixels_differing(woke, b) for b in before) <= 1, (woke.hex(), [b.hex() for b in before])
         t = trace(dev)
         assert t.state_names()[-1] == "play" and t.last_game() == game, "the same game, the same turn"
