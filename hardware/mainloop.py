@@ -7,8 +7,12 @@ are polled at most one step apart.  Then the pass does one step:
   - a press came (or the first pass): app.draw(now) and the LEDs drawn at
     once (the answer to the press is lit in the pass that took it), the
     text taken; the state's own work (app.tick) waits for the next pass;
+  - else a completed turn's save (App.save_soon), in a pass of its own
+    (a linked turn's: in its press's pass, once lit, as the other board
+    waits for it);
   - else the text display's step (hardware/display.py: a few characters
-    drawn and sent over I2C), while it has one;
+    drawn and sent over I2C), while it has one (every other pass while
+    the game has work of its own: an AI thinks, a link is up);
   - else a step of a compaction of the saves (the app's store: a flash
     sector erased and written), while it has one;
   - else app.tick(now) (the AI thinks one slice), the LEDs and the text,
@@ -109,6 +113,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
     litter = False                      # a press's pass left garbage: collect it next
+    shared = False                      # this pass, the display's steps give way to the game's
 
     app.looped = True                   # a completed turn's save waits for the next pass
 
@@ -132,6 +137,12 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         drawn = texted = False
         if pressed[0]:
             worked = False
+        elif getattr(app, "unsaved", False):
+            # a completed turn's save, in the pass after it (jarmo/app.py
+            # App.save_soon), before a collection or the display's steps: a
+            # linked turn goes out once saved, and the other board waits
+            tick(now)
+            worked = True
         elif litter:
             collect()                   # the press's garbage, in a pass of its own
             litter = False
@@ -139,10 +150,15 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         else:
             # the preload waits for the first frame's pass (a board whose
             # first picture is dark has drawn one all the same)
-            worked = _other_step(app, screen, tick, now, () if first else pending)
+            worked = _other_step(app, screen, tick, now, () if first else pending, shared)
+            shared = not shared
             # a preload item's garbage (its import's or tables' making) too
             litter = worked == _PRELOADED and collect is not None
         if not worked:
+            if pressed[0] and getattr(app, "unsaved", False) and getattr(app, "link", None) is not None:
+                # a linked turn: saved and sent in this pass, as the other
+                # board waits for it (App.tick), then lit
+                tick(now)
             if draw is not None and (pressed[0] or first):
                 draw(now)               # the answer lit; the state's tick next pass
                 first = False
@@ -175,10 +191,13 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
                 left = period - ticks_diff(clock(), now)
 
 
-def _other_step(app, screen, tick, now, pending):
+def _other_step(app, screen, tick, now, pending, shared):
     """One step of work that is not the game's own pass (the display's, a
-    compaction's, a preload item: _PRELOADED); False if there was none."""
-    if screen is not None and screen.busy:
+    compaction's, a preload item: _PRELOADED); False if there was none.
+    shared: the display's steps give this pass to the game's own while it
+    has work (every other pass): a text change takes a dozen passes on
+    the OLED, and meanwhile the AI thinks and the link's bytes are read."""
+    if screen is not None and screen.busy and not (shared and _has_work(app)):
         screen.step()                   # the text display's own pass
     elif _saving(app):
         tick(now)                       # a save's flash step, and nothing else this pass
@@ -193,6 +212,12 @@ def _other_step(app, screen, tick, now, pending):
     else:
         return False
     return True
+
+
+def _has_work(app):
+    """The game's own pass has work: an AI thinks, a store compacts, or a
+    linked game's bytes come and go."""
+    return app.busy or getattr(app, "link", None) is not None
 
 
 def _has_step(app, screen):

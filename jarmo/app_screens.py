@@ -96,6 +96,7 @@ class End(State):
         self.t0 = 0
         self.record = False
         self.leave = False      # a button was pressed: on to the result
+        self.told = False       # the result's words set (at the first tick)
 
     def enter(self, app, record):
         w = app.game.result().winner
@@ -103,7 +104,10 @@ class End(State):
         self.leave = False
         self.t0 = app.now
         app.celebrate = None if w is None else V.SIDE_COLOURS[SIDE_NAMES.index(w)]
-        result_text(app)
+        # the words at the first tick: their module's import (tens of ms on
+        # the stock boards) would hold back the pass that lights the end (a
+        # linked game's last turn, shown on the other board)
+        self.told = False
 
     def _count(self, app):
         self.record = False
@@ -118,7 +122,10 @@ class End(State):
         self.leave = True       # in this pass's tick, once counted
 
     def tick(self, app):
-        if self.record:
+        if not self.told:
+            self.told = True
+            result_text(app)
+        elif self.record:
             self._count(app)
         elif self.leave or V.ticks_diff(app.now, self.t0) >= _CELEBRATE:
             app.goto(S_RESULT)
