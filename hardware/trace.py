@@ -36,7 +36,8 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   C compactions (each one sector erase), T us
                                   spent in them, the pass P us long in all
     @@BALLAST free=N              (JARMO_TRACE_BALLAST = "ai") the heap is
-                                  filled when the AI begins to think, and
+                                  filled when the AI begins to think (the
+                                  turn before it saved), and
                                   again after every pass, to show that a
                                   MemoryError does not end the game
 
@@ -72,7 +73,7 @@ class Probe:
             self._time(store, "_append", 0)
             self._time(store, "step", 1)     # half a compaction a pass
         self.frames = frames
-        self.ballast_state = ballast    # fill the heap when this state is entered
+        self.ballast_state = ballast    # fill the heap when this state begins its work
         self.ballast = None
         self.start = STARTED        # times are ms since code.py started
         self.t0 = 0
@@ -157,10 +158,12 @@ class Probe:
                 print("@@LINK sent=%d received=%d bad=%d noise=%d refused=%d latency=%d up=%d" % (
                     link.sent, link.received, link.bad, link.noise, link.refused, link.latency,
                     link.up(app.now)))
-            if state == self.ballast_state and self.ballast is None:
-                self.ballast = fill_heap()
         if self.ballast is not None:
             fill_heap(self.ballast)     # again each pass: what was freed is taken back
+        elif state == self.ballast_state and not getattr(app, "unsaved", False):
+            # the AI begins to think at its state's first tick, after the pass
+            # that saves the turn before it (jarmo/app.py App.save_soon)
+            self.ballast = fill_heap()
         self._ai(app)
         link = getattr(app, "link", None)
         if link is not None and link.refused != self.refused:
