@@ -8,8 +8,8 @@ are polled at most one step apart.  Then the pass does one step:
     once (the answer to the press is lit in the pass that took it), the
     text taken; the state's own work (app.tick) waits for the next pass;
   - else a completed turn's save (App.save_soon), in a pass of its own
-    (a linked turn's: in its press's pass, once lit, as the other board
-    waits for it);
+    (a linked turn's: in its press's pass, before it is lit, as the other
+    board waits for it);
   - else the text display's step (hardware/display.py: a few characters
     drawn and sent over I2C), while it has one (every other pass while
     the game has work of its own: an AI thinks, a link is up);

@@ -416,10 +416,11 @@ class App:
     def turn_over(self):
         """A turn is complete: saved (save_soon), then the next turn or the end."""
         over = self.game.result() is not None
-        # the end and a linked turn too: every save waits for the main loop's
-        # next pass, which comes at once (busy) and saves before any state's
-        # tick, so the statistics are counted (End.tick) and a linked turn
-        # goes out (App.tick) only once the turn is saved
+        # the end and a linked turn too: no save inside a press's call; the
+        # main loop saves the turn (a linked one in the press's pass, any
+        # other in the next pass) through App.tick, which saves before any
+        # state's tick, so the statistics are counted (End.tick) and a linked
+        # turn goes out (App.tick) only once the turn is saved
         self.save_soon()
         if self.link is not None and not self.unsaved:
             self.link.send_turn(self.now)
