@@ -3,6 +3,9 @@
 Settings come from settings.toml (see device/settings.toml): JARMO_PROFILE
 names a board profile in hardware/profiles.py.  Buttons go to jarmo.App,
 whose frame and text are drawn on the 5x5 NeoPixel grid and the display.
+The program is hardware/program.py: CircuitPython compiles this file from
+its source at every start (the whole program took 67 ms), that module
+comes frozen into Jarmo's firmware, or as a .mpy file.
 
 The same file runs on a PC (CPython + Adafruit Blinka) to replay a file of
 button events without hardware, printing every frame and the status text:
@@ -17,210 +20,13 @@ JARMO_TRACE (1, or 2 with every frame) prints hardware/trace.py's lines on
 the console, for the device tests and benchmarks.
 """
 
-# ----------------------------------------------------------------------------
-# Configuration (settings.toml; a wrong value is named at start-up, never fatal)
-# ----------------------------------------------------------------------------
-import gc
-import os
 import sys
 
-from jarmo.unload import forget_module
+ON_HOST = sys.implementation.name != "circuitpython"
+if ON_HOST:
+    # a PC: Blinka's simulated board is set up before anything imports board
+    from host import blinka
 
-# ----------------------------------------------------------------------------
-# Helpers
-# ----------------------------------------------------------------------------
+from hardware.program import main
 
-
-def random_seed():
-    """A seed for the AI's dice: hardware randomness when there is some."""
-    try:
-        return int.from_bytes(os.urandom(4), "big") & 0x3FFFFFFF
-    except (AttributeError, NotImplementedError):
-        return 0
-
-
-def restart():
-    """Start code.py afresh (after repeated MemoryErrors); it resumes the game."""
-    import supervisor   # built in: its import takes no heap
-    supervisor.reload()
-
-
-def reloaded_by_us():
-    """True when restart() started this run, or a button woke the board from
-    its deep sleep (hardware/deepsleep.py): then the saved game goes on at once."""
-    try:
-        import alarm    # built in, as supervisor: their imports take no heap
-        if alarm.wake_alarm is not None:
-            return True
-    except ImportError:
-        pass
-    try:
-        import supervisor
-        return supervisor.runtime.run_reason == supervisor.RunReason.SUPERVISOR_RELOAD
-    except AttributeError:
-        return False
-
-
-def main():
-    # Everything below runs inside this function: its names are locals,
-    # which take no interned name (every one stays in the heap of a board
-    # that runs .mpy files from the drive) and no globals' slot.
-    from hardware import config
-    (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES, DIM_MS, OFF_MS,
-     SLEEP_MS, SETTING_PROBLEMS) = config.read()
-    del config
-    forget_module("hardware.config")                # used once: off the heap
-    if TRACE:
-        from hardware import trace
-        trace.boot_line()
-
-    # ----------------------------------------------------------------------------
-    # Setup
-    # ----------------------------------------------------------------------------
-    from hardware import profiles  # noqa: E402
-
-    profile = profiles.get(PROFILE_NAME)
-    ON_HOST = PROFILE_NAME == "host"
-    if ON_HOST:
-        from host import blinka as host  # noqa: E402  (before board: Blinka's simulated board)
-    else:
-        import supervisor  # noqa: E402, F401  (imported now: restart() runs when RAM is short)
-
-        # the other profiles and the module's code are not needed again: about
-        # 2.9 KB of heap when the code is in RAM (stock CircuitPython, .mpy files)
-        del profiles
-        forget_module("hardware.profiles")
-
-    import adafruit_ticks  # noqa: E402
-
-    from jarmo.app import App  # noqa: E402
-    from hardware.leds import make_leds  # noqa: E402
-    from hardware.mainloop import run_guarded  # noqa: E402
-    from hardware import flash  # noqa: E402
-
-    leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
-    screen = None
-    if profile["display"] is not None or ON_HOST:
-        # the display stack (displayio, the text's TileGrid, hardware/display.py:
-        # about 2.8 KB of heap) only for boards that have a display; the host
-        # keeps the text off-screen. The display is made and attached before
-        # the first frame: in a pass of its own after it, the OLED's first
-        # refresh (138 ms) held a pass over budget.
-        from hardware.display import TextDisplay  # noqa: E402
-        screen = TextDisplay()
-        if not ON_HOST:
-            # the OLED's start-up (hardware/oled.py) is used once: off the heap
-            from hardware.oled import make_display  # noqa: E402
-            screen.attach(make_display(profile["display"]))
-            del make_display
-            forget_module("hardware.oled")
-
-    # A game's screens are loaded with jarmo.app and stay; the menu and the rare
-    # screens come and go (jarmo/app.py). The AI is imported before the first
-    # frame (below), never at a state change.
-    if ON_HOST:
-        store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
-                                                 use_nvm=False)
-    else:
-        store, store_problems = flash.open_store()
-    del flash
-    forget_module("hardware.flash")                 # used once: off the heap
-    line = None
-    if not ON_HOST and profile["link"]:
-        def line():
-            # the link cable's UART (hardware/link.py), opened when link play is
-            # first chosen (App.get_link), as jarmo.link is loaded: a game against
-            # the AI keeps neither the UART's buffer nor their code in the heap
-            from hardware.link import make_line
-            return make_line(profile)
-    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S),
-    # then deep sleep (JARMO_SLEEP_S)
-    from hardware import power  # noqa: E402
-    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile), SLEEP_MS)
-    del power
-    app = App(store=store, has_display=screen is not None,
-              tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-              problems=SETTING_PROBLEMS + store_problems, line=line)
-    from jarmo.app import PRELOAD  # noqa: E402
-
-
-    def _tables_of(rules):
-        def build():
-            from jarmo.game import prepare_tables
-            prepare_tables(rules)
-        return build
-
-
-    # the board's tables too: a first Game() of a kind would build them (45 ms).
-    # They come first: once jarmo.ai is in, the menu builds the AI's tables
-    # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
-    # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
-    # the same pass would take it over the 100 ms pass budget.
-    # The AI's modules from .mpy files (stock CircuitPython) are imported before
-    # the first frame: an import cannot be split, and jarmo.ai's took 60 ms on
-    # the stock Pico, more than a pass may hold the buttons (50 ms). Frozen into
-    # Jarmo's firmware (no such file on the drive) each takes a pass of its own
-    # after the first frame, which comes 50 ms sooner for it.
-    later = ()  # type: tuple[str, ...]
-    if not ON_HOST:
-        try:
-            os.stat(sys.modules["jarmo.app"].__file__ or "")
-        except OSError:
-            later = PRELOAD
-        for name in PRELOAD[:len(PRELOAD) - len(later)]:
-            __import__(name)
-    # (a forward rule set's, jasyr's, are built by the menu's passes when its
-    # game is the one the menu would start: jarmo/app_menu.py Menu.tick)
-    PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"),) + later
-
-    if ON_HOST:
-        if not EVENTS:
-            raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
-                             "file (or -), or run the simulator: python3 run.py play")
-        if EVENTS == "-":
-            inputs = host.EventSource(host.parse_events(sys.stdin.read()))
-        else:
-            inputs = host.EventSource.from_file(EVENTS)
-        clock = host.VirtualClock()
-        on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
-    else:
-        from hardware.buttons import Buttons  # noqa: E402
-        from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
-        inputs = Buttons(profile)
-        clock = adafruit_ticks.ticks_ms
-        on_show = None
-
-        def sleeper():
-            # dark for JARMO_SLEEP_S: deep sleep until a button (imported only now)
-            from hardware.deepsleep import sleep_until_pressed
-            sleep_until_pressed(inputs, profile)
-        idle.sleeper = sleeper
-
-    RESTARTED = not ON_HOST and reloaded_by_us()
-    if RESTARTED:
-        app.resume_saved()
-    probe = None
-    if TRACE:
-        # the ballast test fills the heap once a power-up, not again after restart()
-        # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
-        probe = trace.Probe(leds, frames=TRACE >= 2,
-                            store=store if os.getenv("JARMO_TRACE_FLASH") else None,
-                            ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
-        probe.idle = idle
-        inputs.poll = probe.timed_poll(inputs.poll)
-
-    # ----------------------------------------------------------------------------
-    # Main loop (hardware/mainloop.py: the simulator runs the very same function)
-    # ----------------------------------------------------------------------------
-    try:
-        run_guarded(app, inputs, leds, screen, clock, on_show, probe,
-                    restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                    sleep=None if ON_HOST else sleep, idle=idle,
-                    collect=None if ON_HOST else gc.collect)
-    finally:
-        if ON_HOST:
-            on_show.finish()
-            leds.pixels.deinit()
-
-
-main()
+main(blinka if ON_HOST else None)

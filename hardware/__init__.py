@@ -1,6 +1,7 @@
 """Hardware layer: CircuitPython APIs (neopixel, keypad, displayio) around jarmo.App.
 
-Modules: profiles (the boards), config (settings.toml's values),
+Modules: program (what code.py runs: start-up, then the main loop),
+profiles (the boards), config (settings.toml's values),
 settings_check (its lines, checked by boot.py), leds (with
 the pixel map), buttons, display (the text), oled (the OLED, made at
 start-up), mainloop, flash (where the saves' log

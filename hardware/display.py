@@ -37,26 +37,29 @@ CHUNK = 7          # characters drawn and sent in one pass: the buttons are poll
 class TextDisplay:
     """app.text on a display, or kept off-screen (host: display None)."""
 
-    def __init__(self, display=None, lines=LINES):
+    def __init__(self, lines=LINES):
         self.text = [""] * lines        # what the display shows (or will, once drawn)
         self.drawn = [""] * lines       # what its bitmap holds
         self.shown_version = -1
         self.display = None
         self.canvas = None
-        if display is not None:
-            self.attach(display)
 
-    def attach(self, display):
-        """Show the text on `display` from now on (code.py attaches the OLED
-        before the first frame). The whole screen, blank, is sent once (45 to
-        78 ms); the text then follows a few characters a pass."""
+    def attach(self, display, app):
+        """Show app's text on `display` from now on: code.py attaches the
+        OLED once the App is made, before the first frame. The text is drawn
+        whole and the whole screen goes out once (about 70 ms), so the first
+        picture the player sees is the board's state (a blank screen first,
+        and then the text a few characters a pass, showed the menu 0.6 s
+        later); later changes follow a few characters a pass (step)."""
         self.display = display
         self.canvas = Canvas()
+        self.update(app)
+        for row, line in enumerate(self.text):
+            self.canvas.line(row, "", line)
+            self.drawn[row] = line
         display.auto_refresh = False
         display.root_group = self.canvas.group
         display.refresh()
-        for i in range(len(self.drawn)):
-            self.drawn[i] = ""
 
     @property
     def busy(self):

@@ -25,9 +25,11 @@ SH1107_START = (
     b"\xdb\x81\x35\x00"      # VCOM deselect level
     b"\xa4\x80\x00"          # show the RAM's contents
     b"\xa6\x80\x00"          # normal, not inverted
-    b"\xaf\x80\x00"          # display on (adafruit's waits 100 ms here; the RAM
-                             # takes writes at once, and the wait would hold the main loop)
+    # the panel stays off (adafruit's turns it on here, then waits 100 ms):
+    # its RAM holds noise at power-up; switch_on() lights it once the first
+    # picture is in
 )
+DISPLAY_ON = 0xAF
 
 
 def make_sh1107_128x64():
@@ -47,6 +49,11 @@ def make_sh1107_128x64():
                       auto_refresh=False,
                       grayscale=True, pixels_in_byte_share_row=False, data_as_commands=True,
                       brightness_command=0x81, single_byte_bounds=True, SH1107_addressing=True)
+
+
+def switch_on(display):
+    """Light the panel: after the first refresh, which filled its RAM."""
+    display.bus.send(DISPLAY_ON, b"")
 
 
 def make_display(kind):

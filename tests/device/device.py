@@ -187,7 +187,8 @@ class Device:
     firmware: a CircuitPython UF2 (see firmware_path); drive_dir: the folder that becomes
     CIRCUITPY (code.py, boot.py, lib/ ...; settings.toml gets CIRCUITPY_SAFE_MODE_DELAY = 0.0).
     neopixel_pin: pin name/number whose WS2812 frames are decoded (see `frames`); a list for several.
-    i2c_ack: address (or list) the emulated I2C target ACKs, e.g. 0x3C for the OLED FeatherWing.
+    i2c_ack: address (or list) the emulated I2C target ACKs, e.g. 0x3C for the OLED FeatherWing
+        (then its panel is modelled too: each `i2c` burst says how many pixels are lit after it).
     timeout_s: wall-clock seconds any one step may take beyond its emulated duration.
     The board is booted (until code.py runs with the console attached) on entering.
     """
@@ -209,6 +210,8 @@ class Device:
         if i2c_ack is not None:
             addrs = i2c_ack if isinstance(i2c_ack, (list, tuple)) else [i2c_ack]
             cmd += ["--i2c-ack", ",".join(hex(a) if isinstance(a, int) else str(a) for a in addrs)]
+            if 0x3C in addrs:
+                cmd += ["--oled"]       # its panel: the lit pixels after each burst (i2c)
         if board:
             cmd += ["--board", board]
         self._nvm_file = None

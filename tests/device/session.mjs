@@ -18,6 +18,7 @@ import {
   predictBootOut,
   writeFirmware,
 } from './firmware.mjs';
+import { Sh1107 } from './sh1107.mjs';
 import { FLASH_UNIQUE_ID } from './flash.mjs';
 import { buildFat12, FAT_STAMP_S } from './fat.mjs';
 import { Machine } from './machine.mjs';
@@ -139,6 +140,10 @@ export class Session {
     const wall0 = performance.now();
     const start = this.now;
     const past = this.pastNs;
+    // opts.oled: the OLED FeatherWing's panel, powered with the board (its RAM lost at a power
+    // cut): each I2C burst's event says how many of its pixels are lit once the burst is done
+    const oled = this.opts.oled ? new Sh1107() : null;
+    const onTransaction = this.opts.onI2cTransaction;
     const hooks = {
       onReady: (ns) => {
         if (mode !== 'console') return; // t counts from power-on
@@ -167,9 +172,17 @@ export class Session {
       },
       onI2cBurst: (b) => {
         const addresses = b.addresses.map((a) => '0x' + a.toString(16).padStart(2, '0'));
-        this.stamped(past + b.t, { ev: 'i2c', ms: round3(b.ms), transactions: b.transactions, bytes: b.bytes, addresses });
+        const ev = { ev: 'i2c', ms: round3(b.ms), transactions: b.transactions, bytes: b.bytes, addresses };
+        if (oled) ev.oled_lit = oled.picture().reduce((n, px) => n + px, 0);
+        this.stamped(past + b.t, ev);
       },
-      onI2cTransaction: this.opts.onI2cTransaction ? (tx) => this.opts.onI2cTransaction({ ...tx, t: this.t(past + tx.t) }) : null,
+      onI2cTransaction:
+        oled || onTransaction
+          ? (tx) => {
+              if (oled) oled.transaction(tx);
+              if (onTransaction) onTransaction({ ...tx, t: this.t(past + tx.t) });
+            }
+          : null,
     };
     this.machine = new Machine({
       flash: this.flash,

@@ -39,11 +39,12 @@ BUDGETS = {"stock": (100, 50 * 1024, 3000), "frozen": (60, 96 * 1024, 1500)}
 
 
 def power_on_to_first_frame_ms(dev, usb="none", timeout_ms=5000, step_ms=25):
-    """(ms, lit): emulated ms from power-on (a power cycle of dev's board: its drive and
-    nvm as the last run left them) to the first frame on the LED pin, the board's state
-    as the player first sees it, and whether a pixel of it is lit (the Feather's menu
-    shows an empty board: its menu is on the OLED). (None, False) if no frame came
-    within timeout_ms.
+    """(ms, shown): emulated ms from power-on (a power cycle of dev's board: its drive
+    and nvm as the last run left them) to the first frame that shows the board's state,
+    and where it is shown: "LEDs" (an LED frame with a pixel lit), "OLED" (the OLED's
+    panel lit, at the end of the I2C burst that lit it: the Feather's menu is on its
+    display, its grid dark) or "dark" (only a dark LED frame came, and nothing lit
+    within timeout_ms: its time is given). (None, None) if no frame came at all.
 
     usb: "none" (a battery-powered handheld: no USB host, no console) or "host" (a PC
     that enumerates the board and opens no console: charging). boot.py runs; the
@@ -51,18 +52,20 @@ def power_on_to_first_frame_ms(dev, usb="none", timeout_ms=5000, step_ms=25):
     safe-mode wait (the deploy's CIRCUITPY_SAFE_MODE_DELAY = 0.0). The board runs on
     without a console: reset() it to go on.
     """
-    seen = len(dev.frames)
+    seen, seen_i2c = len(dev.frames), len(dev.i2c)
     dev.reset(usb=usb)
     for _ in range(0, timeout_ms, step_ms):
         dev.run(step_ms)
-        frames = dev.frames[seen:]
-        if frames:
-            return frames[0][0], any(frames[0][1])
-    return None, False
+        shown = [(t, "LEDs") for t, grb in dev.frames[seen:] if any(grb)]
+        shown += [(e["t"] + e["ms"], "OLED") for e in dev.i2c[seen_i2c:] if e.get("oled_lit")]
+        if shown:
+            return min(shown)
+    frames = dev.frames[seen:]
+    return (frames[0][0], "dark") if frames else (None, None)
 
 
 def power_on_figures(firmware, profile_name, kind, usbs=("none",), i2c=None):
-    """{usb: (ms, lit)} power-on to the first LED frame (power_on_to_first_frame_ms) on a
+    """{usb: (ms, shown)} power-on to the first frame (power_on_to_first_frame_ms) on a
     player's drive: deployed as `run.py deploy` does (no trace lines: a player's
     settings.toml), powered on once with the console attached (CircuitPython writes
     boot_out.txt, the game its store), then again as the player does, per usb kind."""

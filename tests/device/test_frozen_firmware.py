@@ -50,12 +50,12 @@ def test_every_profile_plays_level_4_on_its_firmware_within_the_budgets(tmp_path
         assert min(in_game) >= heap, min(in_game)
         assert max(us for us, _s in t.max_passes()) <= pass_ms * 1000, t.max_passes()
         assert len(t.ai_turns()) >= 2 and "Traceback" not in "\n".join(dev.console)
-    # power-on to the first LED frame as a player meets it: no USB host, the board's own boot counted
+    # power-on to the first frame (LEDs or OLED) as a player meets it: no USB host, the board's own boot counted
     prof = stage.profile(profile_name)
-    power_on, _lit = stage.power_on_figures(
+    power_on, _shown = stage.power_on_figures(
         stage.firmware(profile_name, "frozen"), profile_name, "frozen",
         i2c=0x3C if prof["display"] == "sh1107_128x64" else None)["none"]
-    print(profile_name, "power-on to the first LED frame", power_on)
+    print(profile_name, "power-on to the first frame", power_on)
     assert power_on is not None and power_on <= first_ms
 
 

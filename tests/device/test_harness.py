@@ -337,10 +337,10 @@ def test_a_power_on_without_a_usb_host_is_timed_from_power_on_and_prints_to_nobo
         _reach(dev, r"^SHOWN$")
         attached = [t for t, grb in dev.frames if grb == PIXELS][0]    # from code.py's console run
         printed = len(dev.console)
-        t, lit = stage.power_on_to_first_frame_ms(dev, "none")
+        t, shown = stage.power_on_to_first_frame_ms(dev, "none")
         assert dev.ready["usb"] == "none" and dev.ready["boot_ms"] == 0
         # the board's own boot (CircuitPython, boot.py) is in it: far more than code.py's part
-        assert lit and attached < 100 < 150 < t < 1000, (attached, t)
+        assert shown == "LEDs" and attached < 100 < 150 < t < 1000, (attached, t)
         dev.run(500)
         assert len(dev.console) == printed          # no host: nothing reaches a console
         assert dev.reset()["boot_ms"] > 0           # a host that opens the console again
