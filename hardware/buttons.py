@@ -34,14 +34,15 @@ class Buttons:
         self._down_at = [0] * n       # ticks_ms when a long-press key went down
         self._held = bytearray(n)     # 0 up, 1 down (long pending), 2 long sent
         self._has_long = any(c != _NONE for c in self.long)
-        if keys is None:
-            import board
-            pins = tuple(getattr(board, e[1]) for e in entries)
-            # scanned every SCAN_S: a press waits half of it on average
-            keys = keypad.Keys(pins, value_when_pressed=not profile["pull_up"],
-                               pull=True, interval=SCAN_S)
-        self.keys = keys
+        self.keys = _scanner(profile) if keys is None else keys
         self._event = keypad.Event()
+
+    def restart(self, profile):
+        """Scan the profile's pins again, after deinit() gave them to a sleep's
+        pin alarms (hardware/deepsleep.py); a key held meanwhile counts as up."""
+        self.keys = _scanner(profile)
+        for k in range(len(self._held)):
+            self._held[k] = 0
 
     def poll(self, now, press):
         """Send pending key events to press(button, player); True (keeps the loop going)."""
@@ -82,3 +83,11 @@ class Buttons:
         deinit = getattr(self.keys, "deinit", None)
         if deinit is not None:
             deinit()
+
+
+def _scanner(profile):
+    """keypad.Keys on the profile's pins, scanned every SCAN_S (a press waits
+    half of it on average)."""
+    import board
+    pins = tuple(getattr(board, e[1]) for e in profile["keys"])
+    return keypad.Keys(pins, value_when_pressed=not profile["pull_up"], pull=True, interval=SCAN_S)

@@ -169,7 +169,12 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
                 if level == _OFF and idle.sleep_due(now) and getattr(app, "link", None) is None:
                     if getattr(app, "unsaved", False):
                         app.save()
-                    idle.deep_sleep()   # (a board with `alarm` restarts from here)
+                    # a deep sleep restarts code.py from here; a light sleep
+                    # (USB attached) returns when a button woke the board
+                    if idle.deep_sleep():
+                        idle.wake(clock())
+                        _wake(app, leds, screen)
+                        level = _AWAKE
             if level != _OFF:
                 drawn = leds.update(app)
             texted = screen.update(app) if screen is not None else False

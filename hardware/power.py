@@ -15,7 +15,9 @@ the board.  Three levels:
 Dark for JARMO_SLEEP_S more (default 600 s), the board deep-sleeps where
 CircuitPython has `alarm` (hardware/deepsleep.py: a pin alarm on every
 button); a button then starts code.py afresh, which resumes the saved game
-(a pick in progress is not saved). Without it the board stays dark.
+(a pick in progress is not saved). With a USB host attached it light-sleeps
+on the same alarms instead, and a button wakes it where it was. Without
+`alarm` the board stays dark.
 
 The times are settings (settings.toml JARMO_DIM_S, JARMO_OFF_S and
 JARMO_SLEEP_S, seconds; 0 turns that level off; hardware/config.py reads
@@ -71,12 +73,16 @@ class Idle:
                 and ticks_diff(now, self.since) >= self.off_ms + self.sleep_ms)
 
     def deep_sleep(self):
-        """Deep sleep now (it does not return where the board has one); tried
-        once: a board without it stays dark and naps."""
+        """Sleep now: a deep sleep does not return; True after a light sleep
+        (hardware/deepsleep.py: USB attached), which a press ended, and which
+        may come again; False where the board has neither: it is tried once,
+        then the board stays dark and naps."""
         sleeper = self.sleeper
         self.sleeper = None
-        if sleeper is not None:
-            sleeper()
+        if sleeper is not None and sleeper():
+            self.sleeper = sleeper
+            return True
+        return False
 
     def wake(self, now):
         """A press at `now`; True if the board was OFF (the press only wakes it)."""

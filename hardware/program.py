@@ -197,9 +197,12 @@ def main(host=None):
         on_show = None
 
         def sleeper():
-            # dark for JARMO_SLEEP_S: deep sleep until a button (imported only now)
+            # dark for JARMO_SLEEP_S: sleep until a button (imported only now;
+            # after a light sleep, off the heap again)
             from hardware.deepsleep import sleep_until_pressed
-            sleep_until_pressed(inputs, profile)
+            woke = sleep_until_pressed(inputs, profile)
+            forget_module("hardware.deepsleep")
+            return woke
         idle.sleeper = sleeper
 
     probe = None

@@ -5,7 +5,9 @@
 
 Builds the site (tools/web.py), opens it in Debian's Chromium (Playwright,
 as tests/web/ does) at 1280x900 and measures, once the page has settled at
-the menu (the player to act, nothing else to do):
+the menu (the player to act, nothing else to do), and in device mode once
+more with the board left alone until it sleeps (the page's ?idle=1,2,2:
+dim after 1 s, dark after 2, asleep 2 s later):
 
   - the CPU time every process of this browser used (from /proc: the page
     and its Web Worker, the GPU and browser processes, Playwright's driver),
@@ -37,6 +39,7 @@ if ROOT not in sys.path:
 from tools import web  # noqa: E402
 
 CHROMIUM = os.environ.get("JARMO_CHROMIUM", "/usr/bin/chromium")
+SLEEPS_AFTER_S = 6      # with ?idle=1,2,2: dim, dark, asleep, and a margin (emulated time runs slower at start-up)
 TICKS = os.sysconf("SC_CLK_TCK")
 # fast mode: the menu's text is up; device mode: code.py runs and lights an LED or the OLED
 SETTLED = """() => window.jarmo && (jarmo.modeName === 'fast' ? jarmo.mode.last.text.length
@@ -84,12 +87,12 @@ def browser_pids():
     return set(process_tree(os.getpid())) - {os.getpid()}
 
 
-def measure(url, mode, profile, seconds, settle, log=print):
+def measure(url, mode, profile, seconds, settle, log=print, query="", label="at the menu"):
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(url + "?mode=%s&profile=%s&seed=1" % (mode, profile))
+        page.goto(url + "?mode=%s&profile=%s&seed=1%s" % (mode, profile, query))
         page.wait_for_function(SETTLED, timeout=300000)
         time.sleep(settle)
         pids = browser_pids()
@@ -98,7 +101,7 @@ def measure(url, mode, profile, seconds, settle, log=print):
         e0 = page.evaluate("jarmo.mode.emulatedS || 0")
         time.sleep(seconds)
         c1, w1 = cpu_seconds(pids), time.time()
-        row = {"mode": mode, "profile": profile, "cpu": (c1 - c0) / (w1 - w0)}
+        row = {"mode": mode, "profile": profile, "state": label, "cpu": (c1 - c0) / (w1 - w0)}
         if mode == "device":
             e1 = page.evaluate("jarmo.mode.emulatedS")
             row["cpu_at_real_time"] = (c1 - c0) / (e1 - e0) if e1 > e0 else None
@@ -107,8 +110,8 @@ def measure(url, mode, profile, seconds, settle, log=print):
             row["core_asleep"] = sum(x[2] for x in loads) / max(len(loads), 1)
             row["speed"] = page.evaluate("jarmo.speed")
         browser.close()
-    log("%-6s %-13s browser CPU %5.1f %% of a core%s" % (
-        mode, profile, 100 * row["cpu"],
+    log("%-6s %-13s %-12s browser CPU %5.1f %% of a core%s" % (
+        mode, profile, label, 100 * row["cpu"],
         "" if mode == "fast" else " (%.1f %% a second of emulated time); worker busy %.1f %% of the wall time, "
         "core asleep %.1f %%, speed %.2fx" % (100 * row["cpu_at_real_time"], 100 * row["worker_busy"],
                                              100 * row["core_asleep"], row["speed"])))
@@ -131,10 +134,14 @@ def main(argv=None):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = "http://127.0.0.1:%d/" % server.server_address[1]
         try:
-            print("The page waiting for the player at the menu, %g s measured after %g s:" % (
+            print("The page waiting for the player, %g s measured after %g s:" % (
                 args.seconds, args.settle))
             rows = [measure(url, "fast", "host", args.seconds, args.settle),
                     measure(url, "device", args.profile, args.seconds, args.settle)]
+            # the board left alone until it sleeps: dim after 1 s, dark after 2,
+            # asleep 2 s later (a USB host is attached in the page: a light sleep)
+            rows.append(measure(url, "device", args.profile, args.seconds, args.settle + SLEEPS_AFTER_S,
+                                query="&idle=1,2,2", label="asleep"))
         finally:
             server.shutdown()
             server.server_close()

@@ -13,6 +13,14 @@ function loadDrives() {
   return drives;
 }
 
+/** settings.toml (base64) with the idle times [dim, off, sleep] (seconds) in its last lines. */
+function withIdleTimes(settings, idle) {
+  const names = ['JARMO_DIM_S', 'JARMO_OFF_S', 'JARMO_SLEEP_S'];
+  const keep = atob(settings || '').split('\n').filter((line) => !names.some((n) => line.startsWith(n)));
+  const lines = names.map((n, i) => (Number.isInteger(idle[i]) && idle[i] >= 0 ? `${n} = ${idle[i]}` : null));
+  return btoa(keep.join('\n').replace(/\n*$/, '\n') + lines.filter(Boolean).join('\n') + '\n');
+}
+
 export class DeviceMode {
   /**
    * @param {object} ui onLeds(colours), onPicture(bits), onConsole(line), onStatus(text), onSpeed(x)
@@ -54,6 +62,7 @@ export class DeviceMode {
     const all = await loadDrives();
     const drive = {};
     for (const [path, sha] of Object.entries(all.profiles[this.o.profile])) drive[path] = all.blobs[sha];
+    if (this.o.idle) drive['settings.toml'] = withIdleTimes(drive['settings.toml'], this.o.idle);
     this.worker = new Worker('device-worker.js', { type: 'module' });
     this.worker.onmessage = (e) => this.message(e.data);
     this.worker.onerror = (e) => this.ui.onStatus(`Device mode failed: ${e.message}`);

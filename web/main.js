@@ -291,7 +291,10 @@ function choose(newMode, newProfile) {
     mode = new FastMode(ui, { profile: profileName, seed, storageKey });
     fastButtons();
   } else {
-    mode = new DeviceMode(ui, { profile: profileName, config, storageKey });
+    // ?idle=DIM,OFF,SLEEP: the board's idle times in seconds (settings.toml's
+    // JARMO_DIM_S, JARMO_OFF_S, JARMO_SLEEP_S), to see it dim, go dark and sleep sooner
+    const idle = params.has('idle') ? params.get('idle').split(',').map(Number) : null;
+    mode = new DeviceMode(ui, { profile: profileName, config, storageKey, idle });
     deviceButtons();
   }
   jarmo.mode = mode;

@@ -154,6 +154,99 @@ def test_dark_long_enough_the_board_deep_sleeps_once_with_its_turn_saved():
     assert idle.sleeper is None, "a board whose sleep returns stays dark, not tried again"
 
 
+def test_a_light_sleep_ends_with_the_board_awake_where_it_was_and_may_come_again():
+    # USB attached (hardware/deepsleep.py): the sleep returns when a button
+    # woke the board; the same game is lit again at once, the waking press
+    # does nothing else, and the board sleeps again after the next dark spell
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    clock = Clock()
+    idle = power.Idle(dim_ms=100, off_ms=200, sleep_ms=300)
+    slept = []
+
+    def light_sleep():
+        slept.append(clock.now)
+        clock.now += 5000                       # asleep until a button, 5 s later
+        return True
+    idle.sleeper = light_sleep
+    leds = _leds()
+    cursor, actions = app.board.cursor, app.game.actions
+    run(app, Script(clock, [], end=600), leds, None, clock, idle=idle)
+    assert len(slept) == 1 and slept[0] >= 500, slept
+    assert idle.level == power.AWAKE and _lit(leds), "awake and lit after the sleep"
+    assert app.board.cursor == cursor and app.game.actions == actions and not app.hidden
+    assert idle.sleeper is light_sleep, "it may sleep again"
+    run(app, Script(clock, [], end=clock.now + 600), leds, None, clock, idle=idle)
+    assert len(slept) == 2, "dark again, asleep again"
+
+
+def _fake_board(monkeypatch, usb):
+    """alarm, alarm.pin, board and supervisor as on a board: what a sleep asked for."""
+    import sys
+    import types
+    calls = []
+    alarm = types.ModuleType("alarm")
+    alarm.pin = types.ModuleType("alarm.pin")
+    alarm.pin.PinAlarm = lambda pin, value, pull: ("alarm", pin, value, pull)
+    alarm.light_sleep_until_alarms = lambda *a: calls.append(("light", a))
+    alarm.exit_and_deep_sleep_until_alarms = lambda *a: calls.append(("deep", a))
+    board = types.ModuleType("board")
+    for name in ("GP2", "GP3", "GP4"):
+        setattr(board, name, name)
+    supervisor = types.ModuleType("supervisor")
+    supervisor.runtime = types.SimpleNamespace(usb_connected=usb)
+    supervisor.reload = lambda: calls.append(("reload", ()))
+    for name, module in (("alarm", alarm), ("alarm.pin", alarm.pin), ("board", board),
+                         ("supervisor", supervisor)):
+        monkeypatch.setitem(sys.modules, name, module)
+    return calls
+
+
+class _Keys:
+    def __init__(self):
+        self.calls = []
+
+    def deinit(self):
+        self.calls.append("deinit")
+
+    def restart(self, profile):
+        self.calls.append("restart")
+
+
+PROFILE = {"keys": (("SELECT", "GP2", 0, "SELECT", None), ("NEXT", "GP3", 0, "NEXT", None),
+                    ("BACK", "GP2", 1, "BACK", None)), "pull_up": True}
+
+
+def test_with_usb_attached_the_board_light_sleeps_on_every_buttons_pin():
+    import pytest
+    from hardware.deepsleep import sleep_until_pressed
+    with pytest.MonkeyPatch.context() as mp:
+        calls = _fake_board(mp, usb=True)
+        keys = _Keys()
+        assert sleep_until_pressed(keys, PROFILE) is True
+    # each pin once (two keys share GP2), low when pressed (pull-ups)
+    assert calls == [("light", (("alarm", "GP2", False, True), ("alarm", "GP3", False, True)))]
+    assert keys.calls == ["deinit", "restart"], "keypad gives the pins to the alarms and takes them back"
+
+
+def test_on_a_battery_the_board_deep_sleeps_and_a_refused_alarm_restarts_code_py():
+    import pytest
+    from hardware.deepsleep import sleep_until_pressed
+    with pytest.MonkeyPatch.context() as mp:
+        calls = _fake_board(mp, usb=False)
+        keys = _Keys()
+        sleep_until_pressed(keys, PROFILE)
+        assert [c[0] for c in calls] == ["deep", "reload"]  # (a real deep sleep never returns)
+        import sys
+
+        def refused(*a):
+            raise ValueError("pin in use")
+        sys.modules["alarm"].exit_and_deep_sleep_until_alarms = refused
+        del calls[:]
+        assert sleep_until_pressed(_Keys(), PROFILE) is False
+        assert calls == [("reload", ())], "code.py starts afresh and resumes the game"
+
+
 def test_no_deep_sleep_when_it_is_off_or_the_board_has_none():
     idle = power.Idle(dim_ms=100, off_ms=200, sleep_ms=0)
     idle.sleeper = lambda: None
