@@ -37,13 +37,17 @@ self.onmessage = (e) => {
   const m = e.data;
   if (m.cmd === 'start') start(m).catch((err) => post({ ev: 'error', message: String(err && err.stack ? err.stack : err) }));
   else if (m.cmd === 'stop') running = false;
-  else if (m.cmd === 'pin' || m.cmd === 'tap') {
-    const kept = held.find((h) => h.pin === m.pin);
-    if (kept && m.cmd === 'pin' && m.level === null) kept.letGo = true;
-    else {
-      held.push({ pin: m.pin, tap: m.cmd === 'tap' ? m.ms : 0, letGo: false });
-      sendHeld();
-    }
+  else if (m.cmd === 'pin' && m.level === null) {
+    // let go: a press still kept is made and let go; one made already is let go once it has
+    // been down MIN_PRESS_MS (as a let-go that came after the press was made once held the
+    // button down for good: a key's release that reached the worker after its press, as a
+    // person's does, left SELECT held, and the board saw a long press)
+    const kept = held.find((h) => h.pin === m.pin && !h.tap);
+    if (kept) kept.letGo = true;
+    else if (session) press(m.pin, null, MIN_PRESS_MS);
+  } else if (m.cmd === 'pin' || m.cmd === 'tap') {
+    held.push({ pin: m.pin, tap: m.cmd === 'tap' ? m.ms : 0, letGo: false });
+    sendHeld();
   }
 };
 
