@@ -27,6 +27,6 @@ if ON_HOST:
     # a PC: Blinka's simulated board is set up before anything imports board
     from host import blinka
 
-from hardware.program import main
+from hardware.program import main  # noqa: E402  (after Blinka, on a PC)
 
 main(blinka if ON_HOST else None)

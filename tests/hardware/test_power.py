@@ -219,6 +219,7 @@ PROFILE = {"keys": (("SELECT", "GP2", 0, "SELECT", None), ("NEXT", "GP3", 0, "NE
 
 def test_with_usb_attached_the_board_light_sleeps_on_every_buttons_pin():
     import pytest
+
     from hardware.deepsleep import sleep_until_pressed
     with pytest.MonkeyPatch.context() as mp:
         calls = _fake_board(mp, usb=True)
@@ -231,6 +232,7 @@ def test_with_usb_attached_the_board_light_sleeps_on_every_buttons_pin():
 
 def test_on_a_battery_the_board_deep_sleeps_and_a_refused_alarm_restarts_code_py():
     import pytest
+
     from hardware.deepsleep import sleep_until_pressed
     with pytest.MonkeyPatch.context() as mp:
         calls = _fake_board(mp, usb=False)
