@@ -129,20 +129,63 @@ FROZEN = frozen(globals().get("__file__"))
 # Transposition table entries per level (a power of 2; 0: none).  Code in
 # RAM keeps them small for the Pico's heap; frozen code runs from flash and
 # leaves its heap to the game, so its tables are 4 times larger (with the
-# 800 hash numbers of _zobrist), where level 4 is stronger (docs/AI.md,
+# 800 hash numbers of _zobrist_step), where level 4 is stronger (docs/AI.md,
 # "Memory": 1024 entries for level 4 played no better).
 TT_STOCK = (0, 0, 0, 128, 128)
 TT_FROZEN = (0, 0, 0, 512, 512)
 
 
-def use_tables(frozen):
+def use_tables(frozen, steps=False):
     """Size the AI's tables for frozen code (True: TT_FROZEN and 800 hash
     numbers) or code in RAM (False: TT_STOCK and 57): the transposition
     tables of the players made after, and the keys of every search after.
-    Done at import by FROZEN; the host's benchmarks and tests switch."""
-    global _TT, _ZOBRIST
+    Done at import by FROZEN; the host's benchmarks and tests switch.
+    steps: the hash numbers are drawn later, _Z_STEP at a time
+    (_zobrist_step: the menu's passes, or a player's first steps), not now:
+    at import on Jarmo's firmware the 800 took 27 ms, with the import a
+    pass of 46 ms."""
+    global _TT, _ZOBRIST, _ZDRAW
     _TT = TT_FROZEN if frozen else TT_STOCK
-    _ZOBRIST = _zobrist(_Z_FULL if frozen else _Z_BYTE + 32)
+    n = _Z_FULL if frozen else _Z_BYTE + 32
+    _ZOBRIST = array("l", [0] * n)
+    _ZDRAW = [Rng(20240609), 0]
+    if not steps:
+        _zobrist_step(n)
+
+
+_Z_STEP = const(200)        # hash numbers drawn a step (about 7 ms on Jarmo's firmware)
+_ZDRAW = None               # [the generator, the next number's index] until all are drawn
+
+
+def _zobrist_step(most=_Z_STEP):
+    """Draw up to `most` more of the hash numbers; True once all are there.
+
+    n = 57 (code in RAM): a random 29-bit number per point (0..24) and per
+    piece byte (25 + byte), a piece byte q on point p adding z[p] + z[25 +
+    q] (below 2**30, a small int) to the key: 0.2 KB where a table per point
+    and byte takes 3.2 KB.  n = 800 (frozen code: TT_FROZEN), that table, a
+    30-bit number per point and byte, z[p * 32 + q]: with it and 512-entry
+    tables level 4 beat level 3 in standard in 87.1 % of the decided games,
+    with the 57 numbers 64.7 % (docs/AI.md, "Memory").  The same numbers
+    however many steps draw them."""
+    global _ZDRAW
+    draw = _ZDRAW
+    if draw is None:
+        return True
+    z = _ZOBRIST
+    n = len(z)
+    rng = draw[0]
+    k = draw[1]
+    end = k + most if k + most < n else n
+    while k < end:
+        x = rng.next()
+        z[k] = x if n == _Z_FULL else x >> 1
+        k += 1
+    draw[1] = k
+    if k < n:
+        return False
+    _ZDRAW = None
+    return True
 
 
 # The caller's ms clock wraps here (supervisor.ticks_ms): a private mirror of
@@ -187,23 +230,7 @@ def _bonus(salt, bufs, ii, d, a, var):
     return (h * 31 + a) % _NOISE_MOD % var
 
 
-def _zobrist(n):
-    # The hash numbers: n = 57 (code in RAM), a random 29-bit number per point
-    # (0..24) and per piece byte (25 + byte), a piece byte q on point p adding
-    # z[p] + z[25 + q] (below 2**30, a small int) to the key: 0.2 KB where a
-    # table per point and byte takes 3.2 KB.  n = 800 (frozen code: TT_FROZEN),
-    # that table, a 30-bit number per point and byte, z[p * 32 + q]: with it
-    # and 512-entry tables level 4 beat level 3 in standard in 87.1 % of the
-    # decided games, with the 57 numbers 64.7 % (docs/AI.md, "Memory").
-    z = array("l", [0] * n)
-    rng = Rng(20240609)
-    for k in range(n):
-        x = rng.next()
-        z[k] = x if n == _Z_FULL else x >> 1
-    return z
-
-
-use_tables(FROZEN)
+use_tables(FROZEN, steps=FROZEN)
 
 
 def _hash(g, z):
@@ -287,6 +314,8 @@ def prepare_tables_step(rules):
         del _TABLES[other]
     if other in _HALVES:
         del _HALVES[other]
+    if not _zobrist_step():     # the hash numbers first, a part a pass
+        return False
     if key in _TABLES:
         return True
     return _tables(Game(rules), part=True) is not None
@@ -496,7 +525,7 @@ class Player:
         lmr = row[R.AI_LMR] if self.lmr_from is None else self.lmr_from
         self._lmr = lmr if tt else 99
         self._tables = _TABLES.get(g.forward)
-        if self._tables is None:
+        if self._tables is None or _ZDRAW is not None:
             self._iter = 0        # the first steps build the tables: slices of their own
             self._d = 0
             return
@@ -513,7 +542,9 @@ class Player:
         if self._d < 0:
             raise RuntimeError("Player.step() before Player.start(game)")
         if not self._iter:
-            if self._tables is None:
+            if _ZDRAW is not None:
+                _zobrist_step()                         # the hash numbers, a part
+            elif self._tables is None:
                 self._tables = _tables(self._g, True)   # half of them
             else:
                 self._iter = 1

@@ -439,6 +439,34 @@ def test_the_tables_of_frozen_code_are_bigger_and_key_the_search_alike():
     assert len(Player(4, 1)._ttkey) == ai.TT_STOCK[4] and len(ai._ZOBRIST) == 57
 
 
+def test_frozen_codes_hash_numbers_come_in_steps_and_are_the_same_numbers():
+    # Jarmo's firmware draws its 800 numbers a part a pass (27 ms at once:
+    # the import's pass took 46 ms); the menu's passes, or a player's first
+    # steps, draw them, and a search sees the same numbers and plays the same
+    import jarmo.ai as ai
+    try:
+        ai.use_tables(True)
+        whole = list(ai._ZOBRIST)
+        g = midgame("standard", plies=6)
+        p = Player(4, 1)
+        p.node_budget = 300
+        p.book = None                                   # a search, not the opening book
+        turn = p.choose(g)
+        ai.use_tables(True, steps=True)
+        steps = 0
+        while not ai.prepare_tables_step("standard"):   # the menu's passes
+            steps += 1
+        assert steps >= 3 and list(ai._ZOBRIST) == whole        # 200 numbers a step
+        ai.use_tables(True, steps=True)                 # none drawn yet: the player draws them
+        p = Player(4, 1)
+        p.node_budget = 300
+        p.book = None
+        assert p.choose(g) == turn and list(ai._ZOBRIST) == whole
+    finally:
+        ai.use_tables(False)
+    assert len(ai._ZOBRIST) == 57
+
+
 def test_prepared_tables_leave_the_first_turn_only_its_search():
     # The device builds the distance tables before a game (the menu's
     # passes): the first step() of a first greedy turn then searches at once
