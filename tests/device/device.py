@@ -188,7 +188,8 @@ class Device:
     CIRCUITPY (code.py, boot.py, lib/ ...; settings.toml gets CIRCUITPY_SAFE_MODE_DELAY = 0.0).
     neopixel_pin: pin name/number whose WS2812 frames are decoded (see `frames`); a list for several.
     i2c_ack: address (or list) the emulated I2C target ACKs, e.g. 0x3C for the OLED FeatherWing
-        (then its panel is modelled too: each `i2c` burst says how many pixels are lit after it).
+        (then its panel is modelled too: each `i2c` burst says whether the panel is on and how
+        many pixels are lit after it: oled_on, oled_lit).
     timeout_s: wall-clock seconds any one step may take beyond its emulated duration.
     The board is booted (until code.py runs with the console attached) on entering.
     """

@@ -25,7 +25,8 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --i2c-pins SDA,SCL[;..]  I2C bus pins for the target (default: board.I2C()/STEMMA buses)
   --i2c-log FILE           every I2C transaction: "t_ms bus addr W|R ACK|NACK bytes"
   --oled                   an SH1107 OLED (FeatherWing, 0x3C) on the I2C target: each I2C burst's
-                           event (control mode) says how many of its pixels are lit after it
+                           event (control mode) says whether the panel is on and how many of
+                           its pixels are lit after it (oled_on, oled_lit)
   --gpio-script FILE       batch mode: lines "TIME_MS PIN 0|1|z" (ms after code.py starts)
   --end-marker S           batch mode: exit 0 when a console line contains S
   --timeout-s N            wall-clock limit (batch default 300; control mode: none)

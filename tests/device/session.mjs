@@ -173,7 +173,10 @@ export class Session {
       onI2cBurst: (b) => {
         const addresses = b.addresses.map((a) => '0x' + a.toString(16).padStart(2, '0'));
         const ev = { ev: 'i2c', ms: round3(b.ms), transactions: b.transactions, bytes: b.bytes, addresses };
-        if (oled) ev.oled_lit = oled.picture().reduce((n, px) => n + px, 0);
+        if (oled) {
+          ev.oled_on = oled.on;
+          ev.oled_lit = oled.picture().reduce((n, px) => n + px, 0);
+        }
         this.stamped(past + b.t, ev);
       },
       onI2cTransaction:

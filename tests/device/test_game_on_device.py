@@ -241,6 +241,14 @@ def test_feather_oled_menu_on_the_display(tmp_path, firmware_option, kind):
         dev.run(500)
         first = trace(dev).texts()[-1]
         assert ">New game" in first
+        # the panel's first picture is the menu, whole: it stays dark (its
+        # RAM's power-up noise unseen) until the refresh that draws the menu
+        # lights it, not a blank screen with the text a few characters a pass
+        bursts = dev.i2c
+        menu_lit = bursts[-1]["oled_lit"]
+        off = [i for i, burst in enumerate(bursts) if not burst["oled_on"]]
+        assert off and menu_lit > 500, bursts
+        assert bursts[off[-1] + 1]["oled_lit"] == menu_lit, bursts[off[-1]:]
         tap(dev, "next")                                     # the next menu item
         assert trace(dev).texts()[-1] != first
         for _ in range(14):                                  # the items wrap around
