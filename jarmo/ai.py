@@ -525,7 +525,7 @@ class Player:
         lmr = row[R.AI_LMR] if self.lmr_from is None else self.lmr_from
         self._lmr = lmr if tt else 99
         self._tables = _TABLES.get(g.forward)
-        if self._tables is None or _ZDRAW is not None:
+        if self._tables is None or (tt and _ZDRAW is not None):   # (only a TT reads the numbers)
             self._iter = 0        # the first steps build the tables: slices of their own
             self._d = 0
             return
@@ -542,7 +542,7 @@ class Player:
         if self._d < 0:
             raise RuntimeError("Player.step() before Player.start(game)")
         if not self._iter:
-            if _ZDRAW is not None:
+            if _ZDRAW is not None and self._ttmask >= 0:
                 _zobrist_step()                         # the hash numbers, a part
             elif self._tables is None:
                 self._tables = _tables(self._g, True)   # half of them

@@ -457,10 +457,13 @@ def test_frozen_codes_hash_numbers_come_in_steps_and_are_the_same_numbers():
         while not ai.prepare_tables_step("standard"):   # the menu's passes
             steps += 1
         assert steps >= 3 and list(ai._ZOBRIST) == whole        # 200 numbers a step
-        ai.use_tables(True, steps=True)                 # none drawn yet: the player draws them
+        ai.use_tables(True, steps=True)                 # none drawn yet:
+        greedy = Player(1, 1)
+        greedy.choose(g)                                # greedy has no table to key: not drawn
+        assert ai._ZDRAW is not None and not any(ai._ZOBRIST)
         p = Player(4, 1)
         p.node_budget = 300
-        p.book = None
+        p.book = None                                   # level 4 draws them
         assert p.choose(g) == turn and list(ai._ZOBRIST) == whole
     finally:
         ai.use_tables(False)
