@@ -40,8 +40,7 @@ def sleep_until_pressed(buttons, profile):
     try:
         alarms = [alarm.pin.PinAlarm(pin=pin, value=pressed, pull=True) for pin in pins]
         if supervisor.runtime.usb_connected:
-            alarm.light_sleep_until_alarms(*alarms)
-            del alarms          # (light sleep has let the pins go again)
+            alarm.light_sleep_until_alarms(*alarms)     # (and it lets the pins go again)
             buttons.restart(profile)
             return True
         alarm.exit_and_deep_sleep_until_alarms(*alarms)
