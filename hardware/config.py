@@ -124,8 +124,8 @@ def _boot_report(file_stamp, report="/boot_out.txt"):
 
 def read(path="/settings.toml"):
     """(profile name, brightness cap, seed, trace, data folder, events,
-    frames, ms to dim, ms to go dark, ms dark before deep sleep, problems)
-    from settings.toml."""
+    frames, ms to dim, ms to go dark, ms dark before deep sleep, the idle
+    CPU clock in MHz, problems) from settings.toml."""
     problems = []  # type: list[str]
     ok = _file_findings(path, problems)
     board = board_id()
@@ -144,4 +144,26 @@ def read(path="/settings.toml"):
             _number("JARMO_OFF_S", 120, 0, 86400, problems, ok) * 1000,
             # then, dark this long, deep sleep until a button (hardware/deepsleep.py)
             _number("JARMO_SLEEP_S", 600, 0, 86400, problems, ok) * 1000,
+            # the CPU's clock while dimmed or dark (hardware/power.py CpuClock; 0: unchanged)
+            _idle_mhz(problems, ok),
             problems)
+
+
+def _idle_mhz(problems, ok):
+    mhz = _number("JARMO_IDLE_MHZ", 48, 0, 133, problems, ok)
+    if mhz and not pll_makes(mhz):
+        problems.append("JARMO_IDLE_MHZ: %d MHz no clock, 48 used" % mhz)
+        return 48
+    return mhz
+
+
+def pll_makes(mhz):
+    """True if an RP2040's PLL makes mhz from its 12 MHz crystal: a VCO of
+    750 to 1600 MHz, a multiple of 12, divided by two post dividers of 1
+    to 7 (the pico-sdk's check_sys_clock_khz; CircuitPython refuses the rest)."""
+    for p1 in range(1, 8):
+        for p2 in range(1, p1 + 1):
+            vco = mhz * p1 * p2
+            if 750 <= vco <= 1600 and vco % 12 == 0:
+                return True
+    return False

@@ -29,6 +29,11 @@ class UartLine:
     def write(self, data):
         self.uart.write(data)
 
+    def retime(self):
+        """The baud rate again, from clk_peri as it is now (a change of the
+        CPU's clock moved it: hardware/power.py CpuClock)."""
+        self.uart.baudrate = BAUD
+
 
 def board_ident():
     """This board's identity: its microcontroller's unique id (8 bytes on

@@ -118,10 +118,13 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     app.looped = True                   # a completed turn's save waits for the next pass
 
     def press(button, seat):
-        # a press while the board is dark only wakes it
-        if idle is not None and idle.wake(now_of[0]):
+        if idle is not None and idle.level != _AWAKE:
+            # a press while the board is dark only wakes it; dimmed, it
+            # brightens the board and acts
+            if idle.wake(now_of[0]):
+                _wake(app, leds, screen)
+                return
             _wake(app, leds, screen)
-            return
         pressed[0] = True
         app.press(button, seat)
 
@@ -234,6 +237,7 @@ def _idle_level(idle, app, leds, screen, now):
     display follow a change."""
     if app.busy:
         idle.touch(now)
+    idle.held = _linking(app)           # the link's bytes come at the full clock
     old = idle.level
     level = idle.update(now)
     if level != old:
@@ -243,6 +247,13 @@ def _idle_level(idle, app, leds, screen, now):
         if screen is not None:
             screen.awake(level != _OFF)
     return level
+
+
+def _linking(app):
+    """The link is in use: a linked game is on (or kept: its last turn is
+    on its way), or offered to the other board."""
+    link = getattr(app, "link", None)
+    return link is not None and (link.game is not None or app.state == "link")
 
 
 def _wake(app, leds, screen):

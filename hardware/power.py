@@ -19,6 +19,12 @@ button); a button then starts code.py afresh, which resumes the saved game
 on the same alarms instead, and a button wakes it where it was. Without
 `alarm` the board stays dark.
 
+Dimmed or dark, the CPU runs at a lower clock (CpuClock: JARMO_IDLE_MHZ,
+default 48, 0 keeps it): most of an idle board's current is its clocks
+running, busy or waiting. It is back at full speed before a press's answer,
+the AI's turn or a save: any of them wakes the board. A linked game keeps
+the full clock (its UART's bytes come at any time).
+
 The times are settings (settings.toml JARMO_DIM_S, JARMO_OFF_S and
 JARMO_SLEEP_S, seconds; 0 turns that level off; hardware/config.py reads
 them). The logic takes integer ms and no hardware, so the simulator and the
@@ -33,17 +39,21 @@ OFF = 2
 DIM_S = 30          # defaults (hardware/config.py): a player who thinks for half a
 OFF_S = 120         # minute sees the board dim, and after two minutes it goes dark
 DIM_SHIFT = 2       # DIM draws at level >> DIM_SHIFT (a quarter)
+IDLE_MHZ = 48       # the CPU's clock while dimmed or dark (default); USB keeps its own 48 MHz
 
 
 class Idle:
     """The idle level from the time of the last press or work."""
 
-    def __init__(self, dim_ms=DIM_S * 1000, off_ms=OFF_S * 1000, switch=None, sleep_ms=0):
+    def __init__(self, dim_ms=DIM_S * 1000, off_ms=OFF_S * 1000, switch=None, sleep_ms=0,
+                 clock=None):
         self.dim_ms = dim_ms
         self.off_ms = off_ms
         self.sleep_ms = sleep_ms    # ms dark before deep sleep (0: never)
         self.sleeper = None         # the deep sleep (code.py's: hardware/deepsleep.py), or None
         self.switch = switch        # the LEDs' power (a MOSFET's gate): .value, or None
+        self.clock = clock          # the CPU's clock (CpuClock), slow unless AWAKE; or None
+        self.held = False           # True: the clock stays full whatever the level (a linked game)
         self.since = None           # ms of the last press or work (None: not yet)
         self.level = AWAKE
 
@@ -65,6 +75,8 @@ class Idle:
             self.level = level
             if self.switch is not None:
                 self.switch.value = level != OFF
+            if self.clock is not None:
+                self.clock.slow(level != AWAKE and not self.held)
         return level
 
     def sleep_due(self, now):
@@ -103,3 +115,45 @@ def led_switch(profile):
     switch = digitalio.DigitalInOut(getattr(board, pin_name))
     switch.switch_to_output(value=True)
     return switch
+
+
+class CpuClock:
+    """The CPU's clock (microcontroller.cpu.frequency): the start-up one
+    while awake, low_hz while idle.
+
+    On an RP2040 a change also moves clk_peri, which times the UARTs (the
+    pico-sdk puts it on the USB PLL's 48 MHz): `retime` (the link's UART,
+    hardware/link.py) sets its baud rate again after each change. A change
+    waits 10 ms in CircuitPython (its core voltage settling), so it comes
+    only with a change of the idle level. A board whose CircuitPython cannot
+    set the clock keeps it (tried once)."""
+
+    def __init__(self, cpu, low_hz):
+        self.cpu = cpu
+        self.full_hz = cpu.frequency
+        self.low_hz = low_hz
+        self.retime = None
+
+    def slow(self, on):
+        hz = self.low_hz if on else self.full_hz
+        if hz == self.cpu.frequency:
+            return
+        try:
+            self.cpu.frequency = hz
+        except (AttributeError, NotImplementedError, ValueError):
+            self.low_hz = self.full_hz  # not settable here: never again
+            return
+        if self.retime is not None:
+            self.retime()
+
+
+def cpu_clock(mhz):
+    """The CPU's clock, lowered to mhz while idle, or None (mhz 0, or a
+    board with no microcontroller.cpu)."""
+    if not mhz:
+        return None
+    try:
+        import microcontroller
+        return CpuClock(microcontroller.cpu, mhz * 1000000)
+    except (ImportError, AttributeError, NotImplementedError):
+        return None

@@ -64,7 +64,7 @@ def main(host=None):
     # that runs .mpy files from the drive) and no globals' slot.
     from hardware import config
     (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES, DIM_MS, OFF_MS,
-     SLEEP_MS, SETTING_PROBLEMS) = config.read()
+     SLEEP_MS, IDLE_MHZ, SETTING_PROBLEMS) = config.read()
     del config
     forget_module("hardware.config")                # used once: off the heap
     if TRACE:
@@ -121,6 +121,13 @@ def main(host=None):
         store, store_problems = flash.open_store()
     del flash
     forget_module("hardware.flash")                 # used once: off the heap
+    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S),
+    # then deep sleep (JARMO_SLEEP_S); the CPU's clock lower meanwhile (JARMO_IDLE_MHZ)
+    from hardware import power  # noqa: E402
+    cpu = None if ON_HOST else power.cpu_clock(IDLE_MHZ)
+    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile), SLEEP_MS,
+                      cpu)
+    del power
     line = None
     if not ON_HOST and profile["link"]:
         def line():
@@ -128,12 +135,10 @@ def main(host=None):
             # first chosen (App.get_link), as jarmo.link is loaded: a game against
             # the AI keeps neither the UART's buffer nor their code in the heap
             from hardware.link import make_line
-            return make_line(profile)
-    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S),
-    # then deep sleep (JARMO_SLEEP_S)
-    from hardware import power  # noqa: E402
-    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile), SLEEP_MS)
-    del power
+            made = make_line(profile)
+            if made is not None and cpu is not None:
+                cpu.retime = made.retime    # a clock change moves its baud rate
+            return made
     app = App(store=store, has_display=screen is not None,
               tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
               problems=SETTING_PROBLEMS + store_problems, line=line)

@@ -12,7 +12,8 @@ Every BIN_MS the board's stats give the share of emulated time its CPU was
 busy (not waiting for an interrupt); every LED frame the pin carried is
 decoded exactly. The current:
 
-  CPU      busy x CPU_RUN_MA + (1 - busy) x CPU_WAIT_MA
+  CPU      (busy x CPU_RUN_MA + (1 - busy) x CPU_WAIT_MA) x clock_scale(MHz),
+           at the clock the board ran each bin (dimmed and dark: JARMO_IDLE_MHZ)
   LEDs     per powered pixel WS2812_IDLE_MA, plus WS2812_CHANNEL_MA x
            (channel value / 255) per colour channel, for the frame shown;
            none while the profile's led_power pin cuts their supply
@@ -32,6 +33,14 @@ Sources (docs/BENCHMARKS.md, "Power"):
     attached), so this state is the published figure, not measured; the
     board deep-sleeps after JARMO_SLEEP_S dark (hardware/deepsleep.py; 0 in
     this run, which stays dark).
+  - clock_scale: the share of the RP2040's current that follows its
+    clock, from a Pico in a busy loop drawing about 22 mA at 133 MHz and
+    11.6 mA at 50 MHz (Elektronik-Labor, "RPi Pico - (S)low Power",
+    https://elektronik-labor.de/Raspberry/Pico34.html): a straight line,
+    5.3 mA + 0.125 mA a MHz. The figures above (at 125 MHz) are scaled by
+    it, waiting as running: in WFI the core stops, but the clocks of the bus,
+    the memories and the peripherals run on. An assumption: nobody publishes
+    the RP2040's WFI current by clock.
 Not modelled: the OLED (SH1107, a few mA lit), the board's regulator and
 power LED, the charger. Hours = capacity / mean current (the whole capacity
 used, no derating).
@@ -62,6 +71,9 @@ GAP_MS = 300
 DIM_S = 5                   # short idle times, so that the dim and dark states are seen
 OFF_S = 10
 PROFILES = ("pico", "qtpy_bff", "feather_oled")
+FULL_MHZ = 125              # CircuitPython's clock on an RP2040, where the figures above were taken
+CLOCK_FIXED_MA = 5.33       # the busy Pico's current at 0 MHz, extrapolated (Elektronik-Labor)
+CLOCK_MA_PER_MHZ = 0.1253   # (22 - 11.6) mA / (133 - 50) MHz
 
 
 def led_ma(grb):
@@ -69,12 +81,17 @@ def led_ma(grb):
     return PIXELS * WS2812_IDLE_MA + WS2812_CHANNEL_MA * sum(grb) / 255.0
 
 
-def cpu_ma(busy):
-    return busy * CPU_RUN_MA + (1.0 - busy) * CPU_WAIT_MA
+def clock_scale(mhz):
+    """The RP2040's current at mhz against at FULL_MHZ."""
+    return (CLOCK_FIXED_MA + CLOCK_MA_PER_MHZ * mhz) / (CLOCK_FIXED_MA + CLOCK_MA_PER_MHZ * FULL_MHZ)
+
+
+def cpu_ma(busy, mhz=FULL_MHZ):
+    return (busy * CPU_RUN_MA + (1.0 - busy) * CPU_WAIT_MA) * clock_scale(mhz)
 
 
 class Recorder:
-    """A board run in bins of BIN_MS: [(t_ms, busy share, state)] and the frames."""
+    """A board run in bins of BIN_MS: [(t_ms, busy share, state, CPU MHz)] and the frames."""
 
     def __init__(self, dev):
         self.dev = dev
@@ -100,7 +117,8 @@ class Recorder:
             span = now["emulated_s"] - self.last["emulated_s"]
             if span > 0:
                 busy = 1.0 - (now["idle_s"] - self.last["idle_s"]) / span
-                self.bins.append((self.dev.t, max(0.0, min(1.0, busy)), self.state()))
+                mhz = (now.get("clock_hz") or FULL_MHZ * 1e6) / 1e6
+                self.bins.append((self.dev.t, max(0.0, min(1.0, busy)), self.state(), mhz))
             self.last = now
 
     def tap(self, pin):
@@ -146,7 +164,7 @@ def timeline(rec, t_end):
     t_prev = rec.bins[0][0] - BIN_MS
     fi = 0
     shown = bytes(PIXELS * 3)
-    for t, busy, state in rec.bins:
+    for t, busy, state, mhz in rec.bins:
         edges = [t_prev]
         grbs = [shown]
         while fi < len(frames) and frames[fi][0] <= t:
@@ -158,7 +176,7 @@ def timeline(rec, t_end):
         edges.append(t)
         for k in range(len(grbs)):
             if edges[k + 1] > edges[k]:
-                out.append((edges[k], edges[k + 1], state, cpu_ma(busy), led_ma(grbs[k])))
+                out.append((edges[k], edges[k + 1], state, cpu_ma(busy, mhz), led_ma(grbs[k])))
         t_prev = t
     return out
 
@@ -173,7 +191,16 @@ def per_state(parts):
     return {k: (s, c / s, l_ / s) for k, (s, c, l_) in acc.items() if s > 0}
 
 
-def measure(name, kind, firmware_option, most_turns, log):
+def clocks(bins):
+    """{state: mean CPU MHz} over the bins."""
+    acc = {}
+    for _t, _busy, state, mhz in bins:
+        n, total = acc.get(state, (0, 0.0))
+        acc[state] = (n + 1, total + mhz)
+    return {k: total / n for k, (n, total) in acc.items()}
+
+
+def measure(name, kind, firmware_option, most_turns, log, idle_mhz=48):
     board = stage.bench_board(name, kind, firmware_option, log)
     if board is None:
         return None
@@ -181,7 +208,7 @@ def measure(name, kind, firmware_option, most_turns, log):
     with tempfile.TemporaryDirectory() as tmp:
         drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
                                   frozen=kind == "frozen", JARMO_DIM_S=DIM_S, JARMO_OFF_S=OFF_S,
-                                  JARMO_SLEEP_S=0)
+                                  JARMO_SLEEP_S=0, JARMO_IDLE_MHZ=idle_mhz)
         with Device(firmware, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=900,
                     nvm=stage.settings_nvm()) as dev:
             dev.wait_for(r"^@@STATE menu", 10000)
@@ -192,6 +219,7 @@ def measure(name, kind, firmware_option, most_turns, log):
             parts = timeline(rec, dev.t)
     game = [p for p in parts if p[1] <= game_end and p[2] in ("play", "ai")]
     return {"profile": name, "kind": kind, "turns": turns, "parts": parts, "game": game,
+            "idle_mhz": idle_mhz, "clocks": clocks(rec.bins),
             "states": per_state(parts), "game_ma": _mean(game), "dark": per_state(parts).get("dark")}
 
 
@@ -203,19 +231,20 @@ def _mean(parts):
 def report(results):
     print("\nPower model: current per state (mA; CPU from the emulated board's busy share, LEDs "
           "from the frames sent, default brightness)")
-    print("| firmware | profile | state | seconds | CPU | LEDs | total |")
-    print("|---|---|---|---|---|---|---|")
+    print("| firmware | profile | idle clock | state | seconds | CPU MHz | CPU | LEDs | total |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         for state, (s, cpu, led) in r["states"].items():
-            print("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |" % (
-                r["kind"], r["profile"], state, s, cpu, led, cpu + led))
+            print("| %s | %s | %s | %s | %.1f | %.0f | %.1f | %.1f | %.1f |" % (
+                r["kind"], r["profile"], _idle_clock(r), state, s, r["clocks"].get(state, FULL_MHZ),
+                cpu, led, cpu + led))
     print("\nHours on a LiPo (whole capacity, no derating): play = the game's mean current; "
           "dark = standby, the LEDs powered / switched off by a led_power MOSFET; deep sleep = "
           "%.0f mA (published, not measured) plus the dark LEDs / none with the MOSFET" % CPU_DEEP_SLEEP_MA)
     heads = " | ".join("play %d | dark %d | dark, MOSFET %d | deep sleep %d | deep sleep, MOSFET %d"
                        % (c, c, c, c, c) for c in BATTERIES_MAH)
-    print("| firmware | profile | game mA (turns) | %s |" % heads)
-    print("|---|---|---|" + "---|" * 5 * len(BATTERIES_MAH))
+    print("| firmware | profile | idle clock | game mA (turns) | %s |" % heads)
+    print("|---|---|---|---|" + "---|" * 5 * len(BATTERIES_MAH))
     for r in results:
         dark = r["dark"]
         dark_ma = dark[1] + dark[2] if dark else None
@@ -228,8 +257,12 @@ def report(results):
             cells.append("-" if cut_ma is None else "%.0f h" % (c / cut_ma))
             cells.append("%.0f h" % (c / (CPU_DEEP_SLEEP_MA + dark_leds)))
             cells.append("%.0f h" % (c / CPU_DEEP_SLEEP_MA))
-        print("| %s | %s | %.1f (%d) | %s |" % (r["kind"], r["profile"], r["game_ma"], r["turns"],
-                                              " | ".join(cells)))
+        print("| %s | %s | %s | %.1f (%d) | %s |" % (r["kind"], r["profile"], _idle_clock(r),
+                                                   r["game_ma"], r["turns"], " | ".join(cells)))
+
+
+def _idle_clock(r):
+    return "%d MHz" % r["idle_mhz"] if r["idle_mhz"] else "unchanged"
 
 
 def svg(result, path):
@@ -300,15 +333,19 @@ def main(argv=None):
     ap.add_argument("--turns", type=int, default=10, help="at most this many of the player's turns")
     ap.add_argument("--svg", default=None, help="write the first board's picture here")
     ap.add_argument("--firmware", default=None)
+    ap.add_argument("--idle-mhz", default="48",
+                    help="JARMO_IDLE_MHZ values, comma-separated (0: the clock unchanged); each a run")
     args = ap.parse_args(argv)
     results = []
     for kind in args.kinds.split(","):
         for name in args.profiles.split(","):
-            r = measure(name, kind, args.firmware, args.turns, lambda s: print(s, flush=True))
-            if r is not None:
-                results.append(r)
-                print("  %s %s: %d turns, %.1f mA in the game" % (kind, name, r["turns"], r["game_ma"]),
-                      flush=True)
+            for mhz in args.idle_mhz.split(","):
+                r = measure(name, kind, args.firmware, args.turns, lambda s: print(s, flush=True),
+                            int(mhz))
+                if r is not None:
+                    results.append(r)
+                    print("  %s %s, idle clock %s: %d turns, %.1f mA in the game" % (
+                        kind, name, _idle_clock(r), r["turns"], r["game_ma"]), flush=True)
     if not results:
         print("no power figures: no firmware (see tests/device/README.md)")
         return 0

@@ -14,12 +14,14 @@ holds only the game's data.  CircuitPython's version string ends in
 "-jarmo" (boot_out.txt shows it): `run.py deploy` then writes only
 code.py, boot.py and settings.toml.
 
-Two small patches (SOURCE_PATCHES) give the game's log two flash sectors
+Small patches (SOURCE_PATCHES) give the game's log two flash sectors
 where stock CircuitPython has one (jarmo/store_log.py, docs/SAVES.md):
 microcontroller.nvm is 8 KB, taken from the end of the firmware area
 (1020 KB -> 1016 KB), so the CIRCUITPY drive starts where it did (1 MB);
 and a write to nvm over used bytes erases only the 4 KB sector it falls
-in, not the whole of nvm.
+in, not the whole of nvm.  A third lets a change of the CPU's clock skip
+its 10 ms wait for the core voltage when the voltage stays (the idle
+clock: hardware/power.py).
 The build also turns native code on (MAKE_OPTIONS: the search's modules,
 NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
 to mpy-tool.py) and leaves out the CircuitPython modules the game never
@@ -101,6 +103,18 @@ SOURCE_PATCHES = (
      "    flash_range_program(RMV_OFFSET(CIRCUITPY_INTERNAL_NVM_START_ADDR), buffer, FLASH_SECTOR_SIZE);\n",
      "    flash_range_erase(RMV_OFFSET(sector), FLASH_SECTOR_SIZE);\n"
      "    flash_range_program(RMV_OFFSET(sector), buffer, FLASH_SECTOR_SIZE);\n"),
+    # A change of the CPU's clock waits for the core voltage only when it
+    # changes: the idle clock (hardware/power.py) and the full one both run
+    # at 1.10 V, and the 10 ms wait held the press that woke a dimmed board
+    ("ports/raspberrypi/common-hal/microcontroller/Processor.c",
+     "    vreg_set_voltage(voltage);\n"
+     "    // Wait for a stable voltage\n"
+     "    common_hal_time_delay_ms(10);\n",
+     "    if (vreg_get_voltage() != voltage) {\n"
+     "        vreg_set_voltage(voltage);\n"
+     "        // Wait for a stable voltage\n"
+     "        common_hal_time_delay_ms(10);\n"
+     "    }\n"),
     # Frozen native code 4-byte aligned on Thumb too: a native function's
     # first word (its prelude index) is read as a word, and the RP2040's
     # Cortex-M0+ faults on an unaligned one (with 2, the first native call

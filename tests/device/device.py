@@ -362,7 +362,7 @@ class Device:
         """Types `text` on the console (e.g. "\\x03" is Ctrl-C); nothing runs until the next step."""
         return self._command({"cmd": "input", "text": text})
 
-    def reset(self, usb=None):
+    def reset(self, usb=None, flash=None):
         """Power cycle: flash (CIRCUITPY with everything the firmware wrote) is kept, the board
         boots again (boot.py runs) and code.py restarts with the console attached. Returns the
         "ready" event; console times restart at 0.
@@ -373,6 +373,9 @@ class Device:
         cmd = {"cmd": "reset"}
         if usb is not None:
             cmd["usb"] = usb
+        if flash is not None:
+            # (offset, bytes) in the flash at power-on: what an earlier cut_nvm() found
+            cmd["flash"] = {"offset": flash[0], "hex": bytes(flash[1]).hex()}
         event = self._command(cmd, emulated_ms=10000)
         self.ready = event
         return event
@@ -396,6 +399,14 @@ class Device:
         """Bytes of the flash now; by default microcontroller.nvm's sector."""
         reply = self._command({"cmd": "flash-read", "offset": offset, "length": length})
         return bytes.fromhex(reply["hex"])
+
+    def cut_nvm(self):
+        """(microcontroller.nvm as a power cut now would leave it, the flash
+        operation it tore or None): the board runs on. reset(flash=(NVM_END -
+        len(nvm), nvm)) later powers it on with it, as if cut here."""
+        offset = NVM_END - self.nvm_size
+        reply = self._command({"cmd": "cut-read", "offset": offset, "length": self.nvm_size})
+        return bytes.fromhex(reply["hex"]), reply["torn"]
 
     def nvm(self):
         """microcontroller.nvm now (the game's log, jarmo/store_log.py): 4 KiB on

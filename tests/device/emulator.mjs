@@ -228,9 +228,17 @@ async function controlMode(o) {
           session.input(String(cmd.text));
           reply({ ev: 'ok', cmd: 'input', t: session.t(session.now) });
           break;
-        case 'reset':
-          reply(await session.boot('reset', cmd.usb ?? null));
+        case 'reset': {
+          // "flash": {"offset", "hex"}: powered on with these bytes in its flash (a cut's, "cut-read")
+          const restore = cmd.flash ? { offset: cmd.flash.offset ?? NVM_OFFSET, bytes: fromHex(String(cmd.flash.hex)) } : null;
+          reply(await session.boot('reset', cmd.usb ?? null, restore));
           break;
+        }
+        case 'cut-read': {
+          const cut = session.cutFlash(cmd.offset ?? NVM_OFFSET, cmd.length ?? NVM_SIZE);
+          reply({ ev: 'flash', t: session.t(session.now), offset: cmd.offset ?? NVM_OFFSET, hex: hex(cut.bytes), torn: cut.torn });
+          break;
+        }
         case 'stats':
           reply({ ev: 'stats', ...session.stats() });
           break;

@@ -190,6 +190,29 @@ export class SpiFlash {
    * keeps a random part of the bits it was to clear); a torn erase has set only some (each byte
    * gains a random part of its zero bits). random() gives 0..255. Returns what was torn, or null.
    */
+  /**
+   * Bytes [offset, offset + length) as a power cut now would leave them (tearIfBusy's tear, on a
+   * copy: the chip goes on with its operation). Returns {bytes, torn: 'program'|'erase'|null}.
+   */
+  cutCopy(random, offset, length) {
+    const bytes = this.array.slice(offset, offset + length);
+    const op = this.busy ? this.inFlight : null;
+    if (!op) return { bytes, torn: null };
+    const inside = (a) => a >= offset && a < offset + length;
+    if (op.kind === 'program') {
+      for (const [a, old] of op.before) {
+        const torn = old & (this.array[a] | random());
+        if (inside(a)) bytes[a - offset] = torn;
+      }
+    } else {
+      for (let i = 0; i < op.before.length; i++) {
+        const torn = op.before[i] | random();
+        if (inside(op.start + i)) bytes[op.start + i - offset] = torn;
+      }
+    }
+    return { bytes, torn: op.kind };
+  }
+
   tearIfBusy(random) {
     if (!this.busy || !this.inFlight) return null;
     const op = this.inFlight;

@@ -15,13 +15,14 @@ const BURST_GAP_NS = 5_000_000;
 export class I2cTarget {
   constructor({ mcu, clock, pads, cycleNs, addresses, busPins, onBurst, onTransaction }) {
     this.clock = clock;
+    this.cycleNs = cycleNs; // of clk_sys, which times the I2C block (the Machine updates it)
     this.acked = new Set(addresses);
     this.onBurst = onBurst;
     this.onTransaction = onTransaction; // optional: every transaction with its bytes (for --i2c-log)
     this.totals = new Map(); // address -> {transactions, bytes, nacked}
     this.burst = null;
     this.burstAlarm = clock.createAlarm(() => this.endBurst());
-    mcu.i2c.forEach((block, index) => this.attachBlock(block, `I2C${index}`, cycleNs));
+    mcu.i2c.forEach((block, index) => this.attachBlock(block, `I2C${index}`));
     for (const [sda, scl] of busPins) {
       pads.externalPullUp[sda] = pads.externalPullUp[scl] = true;
       this.watchPins(pads, sda, scl);
@@ -56,7 +57,7 @@ export class I2cTarget {
     }
   }
 
-  attachBlock(block, bus, cycleNs) {
+  attachBlock(block, bus) {
     let current = null;
     let next = null;
     const alarm = this.clock.createAlarm(() => {
@@ -66,7 +67,7 @@ export class I2cTarget {
     });
     const after = (periods, f) => {
       next = f;
-      alarm.schedule(periods * (block.sclLowPeriod + block.sclHighPeriod) * cycleNs);
+      alarm.schedule(periods * (block.sclLowPeriod + block.sclHighPeriod) * this.cycleNs);
     };
     let startNs = 0;
     const finish = () => {

@@ -12,7 +12,26 @@ import { NeoPixelDecoder } from './neopixel.mjs';
 import { I2cTarget } from './i2c.mjs';
 import { UsbConsole } from './usb.mjs';
 
-const { Simulator, ConsoleLogger, LogLevel } = rp2040js;
+const { Simulator, ConsoleLogger, LogLevel, BasePeripheral } = rp2040js;
+
+/**
+ * VREG_AND_CHIP_RESET's registers, kept as written (rp2040js reads them as 0xffffffff): the
+ * pico-sdk's vreg_get_voltage() then reads the regulator's 1.10 V at power-on, as on a board.
+ */
+class VregRegisters extends BasePeripheral {
+  constructor(rp2040) {
+    super(rp2040, 'VREG_AND_CHIP_RESET_BASE');
+    this.regs = [0xb1, 0x91, 0]; // VREG (enabled, 1.10 V), BOD, CHIP_RESET: their reset values
+  }
+
+  readUint32(offset) {
+    return offset < 12 ? this.regs[offset >> 2] : 0;
+  }
+
+  writeUint32(offset, value) {
+    if (offset < 8) this.regs[offset >> 2] = value >>> 0;
+  }
+}
 
 export class Machine {
   /**
@@ -20,7 +39,9 @@ export class Machine {
    * @param {Uint8Array} o.flash flash contents to start from (copied in)
    * @param {Uint32Array} o.bootrom the RP2040 bootrom (firmware.mjs decodeBootrom)
    * @param {string|null} o.boardId
-   * @param {number} o.clockHz emulated clock (125 MHz, as CircuitPython sets it)
+   * @param {number} o.clockHz emulated clock at power-on (125 MHz, as CircuitPython sets it); it
+   *   follows clk_sys after that (microcontroller.cpu.frequency), so an instruction, a PIO cycle
+   *   and an I2C bit take as long as on a board at that clock
    * @param {(number|null)[]} o.external external pin drives to start with (kept across power cycles)
    * @param {number[]} o.neopixelPins GPIOs to decode WS2812 frames on
    * @param {number[]} o.i2cAck I2C addresses to ACK ([] = no I2C target, no bus pull-ups)
@@ -38,8 +59,13 @@ export class Machine {
     this.simulator = new Simulator();
     const mcu = (this.mcu = this.simulator.rp2040);
     const clock = (this.clock = this.simulator.clock);
+    this.clockHz = o.clockHz;
+    this.cyclesBefore = 0; // cycles of clk_sys before the last clock change
+    this.clockSince = 0; // emulated ns of the last clock change
+    mcu.addClockListener((hz) => this.setClock(hz));
     this.core = mcu.core;
     mcu.logger = new ConsoleLogger(LogLevel.Error);
+    mcu.peripherals[0x40064] = new VregRegisters(mcu);
     mcu.loadBootrom(o.bootrom); // (also fills the flash with 0xff)
     mcu.flash.set(o.flash);
 
@@ -97,6 +123,21 @@ export class Machine {
     this.idleNs = 0; // emulated time the core spent waiting for an interrupt (WFI), skipped
   }
 
+  /** clk_sys changed (the firmware set its PLL): the CPU's, the PIO's and the I2C's cycles follow. */
+  setClock(hz) {
+    this.cyclesBefore = this.cycles();
+    this.clockSince = this.clock.nanos;
+    this.clockHz = hz;
+    this.cycleNs = 1e9 / hz;
+    this.pio.cycleNs = this.cycleNs;
+    if (this.i2c) this.i2c.cycleNs = this.cycleNs;
+  }
+
+  /** clk_sys cycles since power-on (at whatever clock each part ran). */
+  cycles() {
+    return this.cyclesBefore + (this.clock.nanos - this.clockSince) / this.cycleNs;
+  }
+
   /** Stops run() at the end of the current instruction (from an event hook). */
   stop() {
     this.stopped = true;
@@ -108,7 +149,7 @@ export class Machine {
    * Idle time (WFI with no PIO running) is skipped to the next timer alarm; idleNs adds it up.
    */
   run(limitNs, wallMs = 50) {
-    const { core, clock, pio, cycleNs } = this;
+    const { core, clock, pio } = this;
     const wallEnd = performance.now() + wallMs;
     this.stopped = false;
     for (;;) {
@@ -128,7 +169,7 @@ export class Machine {
           this.idleNs += dt;
           clock.tick(dt);
         } else {
-          clock.tick(core.executeInstruction() * cycleNs);
+          clock.tick(core.executeInstruction() * this.cycleNs); // (an instruction may change it)
         }
         if (pio.running) pio.advance(clock.nanos);
       }

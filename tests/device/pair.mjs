@@ -14,7 +14,8 @@
 // `until-flash` advance both in slices of slice_ms emulated ms, one after the other. Extra commands:
 //   {"cmd":"wire","connected":false}         pull the cable (bytes sent meanwhile are lost) / put it back
 //   {"cmd":"inject","board":1,"hex":"7e00"}  bytes arriving at board 1's RX, as noise on the line
-//   {"cmd":"wire-stats"}                     bytes carried, lost, injected, dropped by full FIFOs
+//   {"cmd":"wire-stats"}                     bytes carried, lost, injected, dropped by full FIFOs,
+//                                            garbled (read at another baud rate)
 //
 // The wire: a byte a board transmits (rp2040js onByte) is queued for the other board and fed into
 // its 32-byte receive FIFO (feedByte) one byte per 10 bit-times of the baud rate, by an alarm on the
@@ -22,6 +23,9 @@
 // finished starting (its "ready"): bytes fed earlier crashed the emulator ("read from address ...
 // which is not 32 bit aligned"), so they wait, and a board's queue is emptied when it is reset
 // (what was on the way is lost with the power). A full FIFO drops the byte, as the UART does.
+// Each byte carries its sender's baud rate (rp2040js computes it from clk_peri and the divisor);
+// a receiver more than 2.5 % off reads it garbled, as a real UART would (a board that changed
+// its clock and left its UART's divisor for the old clk_peri).
 
 import fs from 'fs';
 import readline from 'readline';
@@ -53,10 +57,10 @@ const bootrom = readBootrom();
 class Wire {
   constructor() {
     this.connected = true;
-    this.queues = [[], []]; // bytes on their way to board i
+    this.queues = [[], []]; // bytes on their way to board i, each followed by its sender's baud rate
     this.hooked = [null, null]; // the Machine whose UART is hooked, per board
     this.alarms = [null, null];
-    this.stats = { carried: 0, lost: 0, injected: 0, dropped: 0 };
+    this.stats = { carried: 0, lost: 0, injected: 0, dropped: 0, garbled: 0 };
   }
 
   /** Hooks board i's UART (again after each power-on: every boot makes a new Machine). */
@@ -73,7 +77,7 @@ class Wire {
         this.stats.lost++;
         return;
       }
-      this.queues[other].push(b);
+      this.queues[other].push(b, uart.baudRate);
     };
     const rx = m.mcu.uart[cfg.boards[i].uart ?? 0];
     const alarm = m.clock.createAlarm(() => {
@@ -82,7 +86,11 @@ class Wire {
       if (!q.length) return;
       if (rx.rxFIFO.full) this.stats.dropped++;
       else this.stats.carried++;
-      rx.feedByte(q.shift()); // a full FIFO drops it (rp2040js's FIFO.push)
+      const b = q.shift();
+      const baud = q.shift(); // the sender's (undefined: injected noise)
+      const misread = baud !== undefined && Math.abs(baud - rx.baudRate) > 0.025 * rx.baudRate;
+      if (misread) this.stats.garbled++;
+      rx.feedByte(misread ? b ^ 0xa5 : b); // a full FIFO drops it (rp2040js's FIFO.push)
       if (q.length) alarm.schedule(BYTE_NS);
     });
     this.alarms[i] = alarm;
@@ -269,7 +277,7 @@ for (;;) {
         break;
       case 'inject': {
         const bytes = fromHex(String(cmd.hex));
-        wire.queues[b].push(...bytes);
+        for (const x of bytes) wire.queues[b].push(x, undefined); // noise: no sender's baud
         wire.stats.injected += bytes.length;
         reply({ ev: 'ok', cmd: 'inject', t: s.t(s.now), bytes: bytes.length });
         break;

@@ -84,6 +84,7 @@ export class Session {
     this.boots = 0;
     this.pastNs = 0; // emulated ns of earlier power cycles
     this.pastIdleNs = 0; // of which the core waited for an interrupt
+    this.pastCycles = 0; // clk_sys cycles of earlier power cycles
     this.baseNs = 0; // session ns when the current console run started
     this.ready = false;
     this.pending = []; // events before "ready" of this boot (their t is known only then)
@@ -119,7 +120,7 @@ export class Session {
    * - "none": no host at all (a battery-powered handheld): no console output.
    * For "host" and "none" the board has not run yet when this returns: `t` counts from power-on.
    */
-  async boot(reason = 'power-on', usb = null) {
+  async boot(reason = 'power-on', usb = null, restore = null) {
     const mode = usb || this.opts.usb || 'console';
     if (!['console', 'host', 'none'].includes(mode)) throw new Error(`usb must be "console", "host" or "none", not ${JSON.stringify(mode)}`);
     let torn = null;
@@ -129,9 +130,13 @@ export class Session {
       if (torn) this.torn[torn]++;
       this.pastNs += this.machine.clock.nanos;
       this.pastIdleNs += this.machine.idleNs;
+      this.pastCycles += this.machine.cycles();
       this.flash = this.machine.mcu.flash; // keep what the firmware wrote
       this.machine = null;
     }
+    // restore: {offset, bytes} put into the flash before power-on: what an earlier cut left
+    // (readFlash(..., cut)), so that one run of the firmware can be cut at many instants
+    if (restore) this.flash.set(restore.bytes, restore.offset);
     this.boots++;
     this.ready = false;
     this.pending = [];
@@ -328,6 +333,17 @@ export class Session {
     return this.randomState & 0xff;
   }
 
+  /**
+   * The flash's bytes as a power cut now would leave them ({bytes, torn}; a flash operation in
+   * progress torn on a copy, from the same random bits a cut takes): the board runs on.
+   */
+  cutFlash(offset, length) {
+    if (!this.machine) return { bytes: this.flash.slice(offset, offset + length), torn: null };
+    const cut = this.machine.flashChip.cutCopy(() => this.random(), offset, length);
+    if (cut.torn) this.torn[cut.torn]++;
+    return cut;
+  }
+
   /** Bytes of the flash now (offset from the start of the flash), a copy. */
   readFlash(offset, length) {
     const flash = this.machine ? this.machine.mcu.flash : this.flash;
@@ -377,7 +393,8 @@ export class Session {
       cpu_s: cpuS === null ? null : round3(cpuS), // null where the host cannot tell (a browser)
       speed: round3(emulatedS / wallS), // emulated / wall seconds (lower when the machine is busy)
       cpu_speed: cpuS === null ? null : round3(emulatedS / cpuS), // emulated / CPU seconds of this process
-      cycles: Math.round(this.now / (1e9 / (this.opts.clockHz || 125e6))),
+      cycles: Math.round(this.pastCycles + (this.machine ? this.machine.cycles() : 0)),
+      clock_hz: this.machine ? this.machine.clockHz : null, // clk_sys now (microcontroller.cpu.frequency)
       frames: this.frames,
       flash: chip, // of the current power cycle
       wear: { ...this.wear }, // erases per 4 KiB sector number, all power cycles

@@ -56,11 +56,11 @@ def link_settings_nvm():
     return bytes(flash[0:len(flash)])
 
 
-def _board(tmp_path, name, profile_name, firmware_option, kind="stock"):
+def _board(tmp_path, name, profile_name, firmware_option, kind="stock", **settings):
     prof = stage.profile(profile_name)
     needs.require(stage.firmware_unavailable(profile_name, kind, firmware_option))
     drive = stage.build_drive(str(tmp_path / name), profile_name, trace=2, frozen=kind == "frozen",
-                              JARMO_SEED=11)
+                              JARMO_SEED=11, **settings)
     return prof, dict(firmware=stage.firmware(profile_name, kind, firmware_option),
                       drive_dir=drive, neopixel_pin=prof["pixel_pin"],
                       i2c_ack=0x3C if prof["display"] == "sh1107_128x64" else None,
@@ -228,6 +228,45 @@ def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option, k
                     stage.Trace(dev.console).states() if name in ("play", "ai"))
         assert least >= 50 * 1024, least
         print("latencies", linked.latencies, pair.wire_stats(), "least free", least)
+
+
+def test_a_board_whose_clock_went_down_while_it_idled_still_links(tmp_path, firmware_option):
+    """Board A offers a linked game (its UART made at the full clock), its
+    player steps back to the menu and leaves it to dim: its CPU runs at
+    48 MHz, and on an RP2040 that moves clk_peri, the UART's clock, too.
+    A press wakes it into a new offer, board B takes it, and they play a turn
+    each: A's UART was retimed at each change (the wire garbles bytes sent
+    at another baud rate than the receiver's)."""
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, JARMO_DIM_S=1)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
+    with DevicePair(a, b, timeout_s=600) as pair:
+        linked = Linked(pair, pa, pb)
+        board_a = linked.boards[0]
+        board_a.wait_for(r"^@@STATE menu", 8000)
+        pair.run(300)
+        linked.tap(board_a)                 # New game: A opens the link and offers
+        board_a.wait_for(r"^@@STATE link", 3000)
+        linked.tap(board_a, "back")         # back to the menu, the UART kept
+        board_a.wait_for(r"^@@STATE menu", 3000)
+        assert board_a.stats()["clock_hz"] == 125000000
+        board_a.wait_for(r"^@@IDLE 1 ", 3000)
+        pair.run(300)
+        assert board_a.stats()["clock_hz"] == 48000000, "dimmed: A's CPU runs slow"
+        linked.tap(board_a)                 # a press on dimmed A: full clock, and it offers
+        board_a.wait_for(r"^@@STATE link", 3000)
+        assert board_a.stats()["clock_hz"] == 125000000
+        pair.run(800)
+        linked.tap(linked.boards[1])        # New game: B takes A's offer
+        for dev in linked.boards:
+            dev.wait_for(r"^@@STATE (play|ai)", 5000)
+        pair.run(300)
+        for _ in range(2):
+            linked.play_turn()
+        games = linked.games()
+        assert games[0] == games[1] and len(games[0]) >= 2, games
+        wire = pair.wire_stats()
+        assert wire["garbled"] == 0, wire
+        print("latencies", linked.latencies, wire)
 
 
 @pytest.mark.parametrize("kind", stage.KINDS)

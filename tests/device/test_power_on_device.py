@@ -1,6 +1,8 @@
 """Idle power on real CircuitPython 10 firmware (hardware/power.py): a board
-left alone dims, then goes dark; any button wakes it into the very game it
-showed, and that press does nothing else.
+left alone dims, then goes dark, its CPU at 48 MHz meanwhile (the LEDs'
+frames still timed right); any button wakes it into the very game it
+showed, at the full clock, and that press does nothing else. A press on a
+dimmed board brightens it and plays.
 
 Boots a board: full tier (run.py test --full).
 """
@@ -8,10 +10,12 @@ Boots a board: full tier (run.py test --full).
 import pytest
 
 from tests.device import stage
-from tests.device.test_game_on_device import booted, tap, trace, wait_state
+from tests.device.test_game_on_device import GAP_MS, PRESS_MS, booted, tap, trace, wait_state
 
 DIM_S = 2
 OFF_S = 4
+FULL_HZ = 125000000
+SLOW_HZ = 48000000                  # JARMO_IDLE_MHZ's default
 
 
 def pin_frame(dev, after_t):
@@ -56,8 +60,13 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         dim_line = dev.wait_for(r"^@@IDLE 1 ", (DIM_S + 1) * 1000)
         dim_t = dev.last_match_t()
         dev.run(300)                                        # the dimmed frame's trace line
-        dim = [(v, level) for v, level, _hex in trace(dev).frames() if level < full_level]
+        dim = [(v, level, hex_) for v, level, hex_ in trace(dev).frames() if level < full_level]
         assert dim, "the LEDs were drawn dimmer after %d s: %s" % (DIM_S, dim_line)
+        assert dev.stats()["clock_hz"] == SLOW_HZ, "dimmed, the CPU runs slow"
+        # the dimmed frame, sent by the PIO at the lower clock, reaches the LEDs as drawn
+        # (its trace line comes at the end of the pass that sent it)
+        sent = [grb for t, grb in dev.frames if t > dim_t - 100]
+        assert stage.expected_grb(dev.profile, dim[0][2], dim[0][1]) in sent, [g.hex() for g in sent]
 
         dev.wait_for(r"^@@IDLE 2 ", (OFF_S - DIM_S + 1) * 1000)
         dark_t = dev.last_match_t()
@@ -68,11 +77,13 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         frames_dark = len(dev.frames)
         dev.run(2000)
         assert len(dev.frames) == frames_dark, "nothing is sent to dark LEDs"
+        assert dev.stats()["clock_hz"] == SLOW_HZ, "dark, the CPU runs slow"
 
         press_t = dev.t
         tap(dev, "back")                                    # any button wakes it
         woke = pin_frame(dev, press_t)
         assert woke is not None, "a press lit the LEDs again"
+        assert dev.stats()["clock_hz"] == FULL_HZ, "awake, the CPU runs at full speed"
         before = [stage.expected_grb(dev.profile, hex_, full_level) for _v, _l, hex_ in shown]
         # the same picture at full brightness, as one of the turn's frames
         # (at most one pixel in another phase of its blinking)
@@ -86,6 +97,28 @@ def test_idle_until_dark_then_a_press_wakes_the_same_game(tmp_path, firmware_opt
         tap(dev, "select")                                  # a piece again
         tap(dev, "select")                                  # its first target
         wait_state(dev, "ai", 5000)
+        wait_state(dev, "play", 20000)
+
+        # dimmed again: a press brightens the board at the full clock, and plays
+        dev.wait_for(r"^@@IDLE 1 ", (DIM_S + 1) * 1000)
+        dev.run(300)
+        assert dev.stats()["clock_hz"] == SLOW_HZ
+        picked = len(trace(dev).frames())
+        select = stage.key_pin(dev.profile, "select")
+        dev.set_pin(select, 0)                              # a piece (a long-press key: it acts,
+        dev.run(PRESS_MS)                                   # and wakes the board, when let go)
+        released_t = dev.t
+        dev.set_pin(select, "z")
+        dev.run(GAP_MS)
+        after = trace(dev).frames()[picked:]
+        assert after and all(level == full_level for _v, level, _hex in after), after
+        answered = [t for t, _grb in dev.frames if t > released_t][0] - released_t
+        assert answered <= 50, "the press lit within 50 ms, the clock's change (10 ms) "\
+            "included: %.1f ms" % answered
+        print("a press on the dimmed board lit in %.1f ms" % answered)
+        tap(dev, "select")                                  # its first target: the AI answers
+        wait_state(dev, "ai", 5000)
+        assert "Traceback" not in "\n".join(dev.console)
 
 
 @pytest.mark.full

@@ -138,6 +138,23 @@ def test_the_deep_sleep_time_is_read_and_named_when_wrong(tmp_path, monkeypatch)
     assert got[9] == 600 * 1000 and [line for line in got[-1] if line.startswith("JARMO_SLEEP_S")]
 
 
+def test_the_idle_clock_is_read_and_one_the_pll_cannot_make_is_named(tmp_path, monkeypatch):
+    got = _read(tmp_path, monkeypatch, "")
+    assert got[10] == 48 and got[-1] == []                 # 48 MHz while dimmed or dark
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_IDLE_MHZ", "0")])
+    assert got[10] == 0 and got[-1] == []                  # the clock left alone
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_IDLE_MHZ", "17")])
+    assert got[10] == 48 and got[-1] == ["JARMO_IDLE_MHZ: 17 MHz no clock, 48 used"]
+    got = _read(tmp_path, monkeypatch, "", env=[("JARMO_IDLE_MHZ", "200")])
+    assert got[10] == 48 and got[-1] == ["JARMO_IDLE_MHZ: not 0..133, 48 used"]
+
+
+def test_the_clocks_an_rp2040s_pll_makes_are_those_circuitpython_accepts():
+    # CircuitPython 10.3 on the emulated Pico took every whole MHz from 16
+    # to 133 as microcontroller.cpu.frequency but these three (ValueError)
+    assert [mhz for mhz in range(16, 134) if not config.pll_makes(mhz)] == [16, 17, 19]
+
+
 def _power_up(tmp_path, monkeypatch, boot_out):
     """boot.py's report at a power-up whose /boot_out.txt is the text given
     (the last power-up's); (what it printed, whether it checked the file)."""

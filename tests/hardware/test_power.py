@@ -103,6 +103,134 @@ def test_a_board_left_alone_dims_then_goes_dark_then_wakes_lit():
     assert after and after[-1] == (power.AWAKE, full) and _lit(leds)
 
 
+def test_a_press_on_a_dimmed_board_brightens_it_and_acts():
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    leds = _leds()
+    clock = Clock()
+    idle = power.Idle(dim_ms=1000, off_ms=3000)
+    run(app, Script(clock, [], end=500), leds, None, clock, idle=idle)
+    full = leds.level
+    run(app, Script(clock, [], end=1500), leds, None, clock, idle=idle)
+    assert idle.level == power.DIM and leds.level < full
+    cursor = app.board.cursor
+    run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 60), leds, None, clock, idle=idle)
+    assert idle.level == power.AWAKE and leds.level == full
+    assert app.board.cursor != cursor, "the press acted"
+
+
+class Cpu:
+    """microcontroller.cpu: its frequency, and every one set."""
+
+    def __init__(self, hz=125000000, settable=True):
+        self.hz = hz
+        self.settable = settable
+        self.set = []
+
+    @property
+    def frequency(self):
+        return self.hz
+
+    @frequency.setter
+    def frequency(self, hz):
+        if not self.settable:
+            raise AttributeError("can't set attribute")
+        self.set.append(hz)
+        self.hz = hz
+
+
+def _clocked_run(script_of, app, idle):
+    clock = Clock()
+    run(app, script_of(clock), _leds(), None, clock, idle=idle)
+    return clock
+
+
+def test_the_cpu_runs_slow_while_dimmed_or_dark_and_at_full_speed_from_the_waking_press():
+    cpu = Cpu()
+    retimed = []
+    cpu_clock = power.CpuClock(cpu, 48000000)
+    cpu_clock.retime = lambda: retimed.append(cpu.hz)
+    idle = power.Idle(dim_ms=100, off_ms=200, clock=cpu_clock)
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    clock = Clock()
+    leds = _leds()
+    run(app, Script(clock, [], end=150), leds, None, clock, idle=idle)
+    assert idle.level == power.DIM and cpu.set == [48000000], "dimmed: slow"
+    run(app, Script(clock, [], end=clock.now + 100), leds, None, clock, idle=idle)
+    assert idle.level == power.OFF and cpu.set == [48000000], "dark: still slow, not set again"
+    run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 40), leds, None, clock, idle=idle)
+    assert idle.level == power.AWAKE and cpu.set == [48000000, 125000000]
+    assert retimed == [48000000, 125000000], "the link's UART retimed after each change"
+
+
+class Watched(Script):
+    """Script, keeping (the AI thinking, the CPU's clock) at every poll."""
+
+    def __init__(self, clock, cpu, app, end):
+        Script.__init__(self, clock, [], end)
+        self.seen = []
+        self.cpu = cpu
+        self.app = app
+
+    def poll(self, now, press):
+        self.seen.append((self.app.thinking, self.cpu.hz))
+        return Script.poll(self, now, press)
+
+
+def test_the_ais_turn_runs_at_full_speed_and_the_wait_for_the_player_slow():
+    cpu = Cpu()
+    idle = power.Idle(dim_ms=20, off_ms=0, clock=power.CpuClock(cpu, 48000000))
+    app = App(seed=3)
+    app.new_game(rules="standard", opponent="2", side="north")     # the AI moves first
+    clock = Clock()
+    inputs = Watched(clock, cpu, app, end=3000)
+    run(app, inputs, _leds(), None, clock, idle=idle)
+    assert (True, 125000000) in inputs.seen and (True, 48000000) not in inputs.seen
+    assert inputs.seen[-1] == (False, 48000000), "the player's turn: dimmed, slow"
+
+
+class QuietLink:
+    """A linked game's link with nothing on the cable."""
+
+    game = None
+
+    def overlay(self, app, buf):
+        pass
+
+    def tick(self, app, now):
+        pass
+
+    def send_turn(self, now):
+        pass
+
+
+def test_a_linked_game_keeps_the_full_clock_and_a_board_that_cannot_set_it_keeps_its_own():
+    cpu = Cpu()
+    idle = power.Idle(dim_ms=100, off_ms=200, clock=power.CpuClock(cpu, 48000000))
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    app.link = QuietLink()
+    app.link.game = app.game            # bound to the link
+    clock = Clock()
+    run(app, Script(clock, [], end=300), _leds(), None, clock, idle=idle)
+    assert idle.level == power.OFF and cpu.set == []
+    app.link.game = None                # a game against the AI after a linked one
+    run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 300), _leds(), None, clock,
+        idle=idle)
+    assert idle.level == power.OFF and cpu.set == [48000000]
+    fixed = Cpu(settable=False)
+    cpu_clock = power.CpuClock(fixed, 48000000)
+    cpu_clock.slow(True)
+    cpu_clock.slow(False)
+    cpu_clock.slow(True)
+    assert fixed.hz == 125000000 and cpu_clock.low_hz == 125000000, "tried once, then left"
+
+
+def test_no_cpu_clock_without_a_setting():
+    assert power.cpu_clock(0) is None
+
+
 def test_the_waking_press_does_nothing_else():
     app = App(seed=3)
     app.new_game(rules="classic", opponent="human")
@@ -365,6 +493,14 @@ def test_the_power_model_counts_every_pixel_and_channel():
     assert P.led_ma(bytes(75)) == 25 * P.WS2812_IDLE_MA
     assert P.led_ma(bytes([255]) * 75) == 25 * P.WS2812_IDLE_MA + 75 * P.WS2812_CHANNEL_MA
     assert P.cpu_ma(1.0) == P.CPU_RUN_MA and P.cpu_ma(0.0) == P.CPU_WAIT_MA
+
+
+def test_the_power_model_scales_the_rp2040s_current_with_its_clock_as_published():
+    from tools import bench_power as P
+    # the published busy loop: 22 mA at 133 MHz, 11.6 mA at 50 MHz
+    assert abs(P.clock_scale(50) / P.clock_scale(133) - 11.6 / 22) < 0.005
+    assert P.clock_scale(P.FULL_MHZ) == 1.0
+    assert P.cpu_ma(0.0, 48) < 0.55 * P.CPU_WAIT_MA
 
 
 class Sleeper:
