@@ -72,13 +72,17 @@ _NAP = const(10)        # ms a nap: a press ends the sleep after at most this (i
 # in every pass would be garbage in every pass (and none can be made when RAM
 # runs out); a float is a heap object here, so only the _NAP + 1 used
 _NAPS = tuple(ms / 1000 for ms in range(_NAP + 1))
+_GARBAGE = const(12288)  # bytes allocated since the heap was last swept: a pass of its own
+                        # collects them. CircuitPython collected by itself after about 30 KB
+                        # (in a pass's work or its naps: 16 to 19 ms on the stock Pico)
+_HEAP_LOOK = const(8)   # passes between two looks at the heap's garbage (_garbage)
 _PRELOADED = const(2)   # _other_step: a preload item was the pass's step
 _AWAKE = const(0)       # hardware/power.py's levels (not imported: a board without
 _OFF = const(2)         # idle power keeps that module out of its heap)
 
 
 def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), sleep=None,
-        idle=None, collect=None):
+        idle=None, collect=None, heap_free=None):
     """Run until inputs.poll() returns False (never, on the device).
 
     inputs.poll(now, press) -> bool delivers pending button events;
@@ -100,6 +104,11 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     at the answer, not in the middle of the next press's pass or an AI
     slice (a collection takes about 16 ms on the stock Pico, and one that
     fell into such a pass held the buttons over 50 ms).
+    heap_free: gc.mem_free (None: never looked at): once _GARBAGE bytes
+    were allocated since the heap was last swept, a pass without work
+    (app.busy: the AI's slices are left as they are) only collects, before
+    CircuitPython collects by itself on top of a pass's work or its naps
+    (a wait between polls of 56 to 86 ms measured in the dark).
     """
     naps = None if sleep is None else _NAPS
     pending = list(preload)
@@ -113,9 +122,12 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
     litter = False                      # a press's pass left garbage: collect it next
+    sweep = False                       # the heap's garbage is to be collected next pass
     shared = False                      # this pass, the display's steps give way to the game's
 
     app.looped = True                   # a completed turn's save waits for the next pass
+    # bytes free at the last sweep (the most seen since), passes since the heap was looked at
+    swept = [heap_free() if heap_free is not None else 0, 0]
 
     def press(button, seat):
         if idle is not None and idle.level != _AWAKE:
@@ -146,10 +158,18 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             # linked turn goes out once saved, and the other board waits
             tick(now)
             worked = True
-        elif litter:
-            collect()                   # the press's garbage, in a pass of its own
-            litter = False
+        elif litter or sweep or (heap_free is not None and not app.busy and _garbage(heap_free, swept)):
             worked = True
+            if idle is not None and getattr(idle.clock, "slowed", False):
+                # a dark board sweeps at the full clock (2.6 times as long at
+                # 48 MHz): this pass sets it (10 ms on stock), the next sweeps
+                idle.pace(False)
+                sweep = True
+            else:
+                collect()               # the press's garbage, or the heap's, in a pass of its own
+                litter = sweep = False
+                if heap_free is not None:
+                    swept[0] = heap_free()
         else:
             # the preload waits for the first frame's pass (a board whose
             # first picture is dark has drawn one all the same)
@@ -222,6 +242,21 @@ def _other_step(app, screen, tick, now, pending, shared):
     return True
 
 
+def _garbage(heap_free, swept):
+    """True once _GARBAGE bytes were allocated since the heap was last swept
+    (by this loop or anyone: the most seen free since then counts). Looked
+    at every _HEAP_LOOK passes: gc.mem_free() walks the whole heap (1 ms on
+    the stock Pico, 2.5 at 48 MHz), and an idle pass makes little garbage."""
+    swept[1] += 1
+    if swept[1] < _HEAP_LOOK:
+        return False
+    swept[1] = 0
+    free = heap_free()
+    if free > swept[0]:
+        swept[0] = free
+    return swept[0] - free > _GARBAGE
+
+
 def _has_work(app):
     """The game's own pass has work: an AI thinks, a store compacts, or a
     linked game's bytes come and go."""
@@ -269,7 +304,7 @@ def _saving(app):
 
 
 def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, restart=None,
-                preload=(), sleep=None, idle=None, collect=None):
+                preload=(), sleep=None, idle=None, collect=None, heap_free=None):
     """run(), but a MemoryError never ends the game.
 
     After one, app.recover() drops what can be rebuilt (the AI's search, the
@@ -283,7 +318,7 @@ def run_guarded(app, inputs, leds, screen, clock, on_show=None, probe=None, rest
     while True:
         try:
             return run(app, inputs, leds, screen, clock, on_show, probe, preload, sleep, idle,
-                       collect)
+                       collect, heap_free)
         except MemoryError:
             gc.collect()
             now = clock()

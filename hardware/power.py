@@ -19,11 +19,15 @@ button); a button then starts code.py afresh, which resumes the saved game
 on the same alarms instead, and a button wakes it where it was. Without
 `alarm` the board stays dark.
 
-Dimmed or dark, the CPU runs at a lower clock (CpuClock: JARMO_IDLE_MHZ,
-default 48, 0 keeps it): most of an idle board's current is its clocks
-running, busy or waiting. It is back at full speed before a press's answer,
-the AI's turn or a save: any of them wakes the board. A linked game keeps
-the full clock (its UART's bytes come at any time).
+Dark, the CPU runs at a lower clock (CpuClock: JARMO_IDLE_MHZ, default 48,
+0 keeps it): most of a dark board's current is its clocks running, busy or
+waiting. Only dark: there nothing is drawn, and a pass's work is a poll; a
+dimmed board still draws its LEDs and text, which at 48 MHz take 2.6 times
+as long, over the 50 ms a press may wait. A collection of the heap, the
+one long piece of work a dark board does, runs at the full clock (the
+main loop sets it in the pass before; the next update lowers it again).
+The press that wakes the board sets the full clock again. A linked game
+keeps the full clock (its UART's bytes come at any time).
 
 The times are settings (settings.toml JARMO_DIM_S, JARMO_OFF_S and
 JARMO_SLEEP_S, seconds; 0 turns that level off; hardware/config.py reads
@@ -39,20 +43,23 @@ OFF = 2
 DIM_S = 30          # defaults (hardware/config.py): a player who thinks for half a
 OFF_S = 120         # minute sees the board dim, and after two minutes it goes dark
 DIM_SHIFT = 2       # DIM draws at level >> DIM_SHIFT (a quarter)
-IDLE_MHZ = 48       # the CPU's clock while dimmed or dark (default); USB keeps its own 48 MHz
+IDLE_MHZ = 48       # the CPU's clock while dark (default); USB keeps its own 48 MHz
 
 
 class Idle:
     """The idle level from the time of the last press or work."""
 
     def __init__(self, dim_ms=DIM_S * 1000, off_ms=OFF_S * 1000, switch=None, sleep_ms=0,
-                 clock=None):
+                 idle_mhz=0, clock=None):
         self.dim_ms = dim_ms
         self.off_ms = off_ms
         self.sleep_ms = sleep_ms    # ms dark before deep sleep (0: never)
         self.sleeper = None         # the deep sleep (code.py's: hardware/deepsleep.py), or None
         self.switch = switch        # the LEDs' power (a MOSFET's gate): .value, or None
-        self.clock = clock          # the CPU's clock (CpuClock), slow unless AWAKE; or None
+        # the CPU's clock while OFF: its MHz (0: kept as it is) until the first
+        # dark makes its hardware/cpuclock.py CpuClock
+        self.clock = idle_mhz if clock is None else clock
+        self.retime = None          # called after each change of the clock (the link's UART)
         self.held = False           # True: the clock stays full whatever the level (a linked game)
         self.since = None           # ms of the last press or work (None: not yet)
         self.level = AWAKE
@@ -75,9 +82,21 @@ class Idle:
             self.level = level
             if self.switch is not None:
                 self.switch.value = level != OFF
-            if self.clock is not None:
-                self.clock.slow(level != AWAKE and not self.held)
+        # (every update: again after a sweep's pass at the full clock, hardware/mainloop.py)
+        self.pace(level == OFF and not self.held)
         return level
+
+    def pace(self, slow):
+        """The CPU's clock slow (dark) or full. Its module is loaded at the
+        first dark: a game that never goes dark keeps its code off the heap."""
+        clock = self.clock
+        if type(clock) is int:
+            if not (slow and clock):
+                return
+            from hardware.cpuclock import cpu_clock
+            clock = self.clock = cpu_clock(clock)
+        if clock.slow(slow) and self.retime is not None:
+            self.retime()
 
     def sleep_due(self, now):
         """True when the board has been dark for sleep_ms and can deep-sleep."""
@@ -102,58 +121,3 @@ class Idle:
         self.touch(now)
         self.update(now)
         return was_off
-
-
-def led_switch(profile):
-    """The LEDs' power switch of a profile (its "led_power" pin, driven high
-    for on), or None."""
-    pin_name = profile.get("led_power")
-    if pin_name is None:
-        return None
-    import board
-    import digitalio
-    switch = digitalio.DigitalInOut(getattr(board, pin_name))
-    switch.switch_to_output(value=True)
-    return switch
-
-
-class CpuClock:
-    """The CPU's clock (microcontroller.cpu.frequency): the start-up one
-    while awake, low_hz while idle.
-
-    On an RP2040 a change also moves clk_peri, which times the UARTs (the
-    pico-sdk puts it on the USB PLL's 48 MHz): `retime` (the link's UART,
-    hardware/link.py) sets its baud rate again after each change. A change
-    waits 10 ms in CircuitPython (its core voltage settling), so it comes
-    only with a change of the idle level. A board whose CircuitPython cannot
-    set the clock keeps it (tried once)."""
-
-    def __init__(self, cpu, low_hz):
-        self.cpu = cpu
-        self.full_hz = cpu.frequency
-        self.low_hz = low_hz
-        self.retime = None
-
-    def slow(self, on):
-        hz = self.low_hz if on else self.full_hz
-        if hz == self.cpu.frequency:
-            return
-        try:
-            self.cpu.frequency = hz
-        except (AttributeError, NotImplementedError, ValueError):
-            self.low_hz = self.full_hz  # not settable here: never again
-            return
-        if self.retime is not None:
-            self.retime()
-
-
-def cpu_clock(mhz):
-    """The CPU's clock, lowered to mhz while idle, or None (mhz 0, or a
-    board with no microcontroller.cpu)."""
-    if not mhz:
-        return None
-    try:
-        import microcontroller
-        return CpuClock(microcontroller.cpu, mhz * 1000000)
-    except (ImportError, AttributeError, NotImplementedError):
-        return None

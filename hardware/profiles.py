@@ -138,3 +138,18 @@ def get(name):
     except KeyError:
         raise ValueError("unknown profile %r: expected one of %s"
                          % (name, ", ".join(sorted(PROFILES))))
+
+
+def led_switch(profile):
+    """The LEDs' power switch of a profile (its "led_power" pin, driven high
+    for on), or None: hardware/power.py's Idle cuts the LEDs' supply with it
+    while they are dark. (Made here at start-up: this module then leaves
+    the heap.)"""
+    pin_name = profile.get("led_power")
+    if pin_name is None:
+        return None
+    import board
+    import digitalio
+    switch = digitalio.DigitalInOut(getattr(board, pin_name))
+    switch.switch_to_output(value=True)
+    return switch

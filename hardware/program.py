@@ -3,232 +3,81 @@ main(): CircuitPython compiles code.py from its source at every start, 67 ms
 for this program on the emulated RP2040, while this module comes frozen
 into Jarmo's firmware or compiled as a .mpy file on stock CircuitPython).
 
-Settings come from settings.toml (see device/settings.toml): JARMO_PROFILE
-names a board profile in hardware/profiles.py.  Buttons go to jarmo.App,
-whose frame and text are drawn on the 5x5 NeoPixel grid and the display.
-On a PC (JARMO_PROFILE=host, code.py run by runpy) the same main() replays a
-file of button events without hardware, with host/blinka.py given by
-code.py, as its docstring says.
+main() runs hardware/startup.py's setup() (the settings, the board, the
+App), lets that module go (its code is heap on stock CircuitPython: about
+2 KB kept free for the game), then runs the main loop
+(hardware/mainloop.py). Buttons go to jarmo.App, whose frame and text are
+drawn on the 5x5 NeoPixel grid and the display. On a PC (JARMO_PROFILE=host,
+code.py run by runpy) the same main() replays a file of button events
+without hardware, with host/blinka.py given by code.py, as its docstring
+says.
 """
 
-# ----------------------------------------------------------------------------
-# Configuration (settings.toml; a wrong value is named at start-up, never fatal)
-# ----------------------------------------------------------------------------
 import gc
-import os
-import sys
 
 from jarmo.unload import forget_module
-
-# ----------------------------------------------------------------------------
-# Helpers
-# ----------------------------------------------------------------------------
-
-
-def random_seed():
-    """A seed for the AI's dice: hardware randomness when there is some."""
-    try:
-        return int.from_bytes(os.urandom(4), "big") & 0x3FFFFFFF
-    except (AttributeError, NotImplementedError):
-        return 0
 
 
 def restart():
     """Start code.py afresh (after repeated MemoryErrors); it resumes the game."""
-    import supervisor   # built in: its import takes no heap
+    import supervisor  # built in: its import takes no heap
     supervisor.reload()
 
 
-def reloaded_by_us():
-    """True when restart() started this run, or a button woke the board from
-    its deep sleep (hardware/deepsleep.py): then the saved game goes on at once."""
-    try:
-        import alarm    # built in, as supervisor: their imports take no heap
-        if alarm.wake_alarm is not None:
-            return True
-    except ImportError:
-        pass
-    try:
-        import supervisor
-        return supervisor.runtime.run_reason == supervisor.RunReason.SUPERVISOR_RELOAD
-    except AttributeError:
-        return False
+def link_line(profile, idle):
+    """App's opener of the link cable's UART (hardware/link.py), called when
+    link play is first chosen (App.get_link), as jarmo.link is loaded: a game
+    against the AI keeps neither the UART's buffer nor their code in the heap."""
+    def line():
+        from hardware.link import make_line
+        made = make_line(profile)
+        if made is not None:
+            idle.retime = made.retime       # a clock change moves its baud rate
+        return made
+    return line
+
+
+def deep_sleeper(inputs, profile):
+    """Idle's sleep, dark for JARMO_SLEEP_S: until a button (hardware/deepsleep.py,
+    imported only now; after a light sleep, off the heap again)."""
+    def sleeper():
+        from hardware.deepsleep import sleep_until_pressed
+        woke = sleep_until_pressed(inputs, profile)
+        forget_module("hardware.deepsleep")
+        return woke
+    return sleeper
+
+
+def tables_of(rules):
+    """A preload item (hardware/mainloop.py): the board tables of a rule set."""
+    def build():
+        from jarmo.game import prepare_tables
+        prepare_tables(rules)
+    return build
 
 
 def main(host=None):
     """The program. host: on a PC, host/blinka.py (the simulated board, the
     button events, the frames printed), which code.py imports there before
     anything imports `board`; None on a board."""
-    # Everything below runs inside this function: its names are locals,
-    # which take no interned name (every one stays in the heap of a board
-    # that runs .mpy files from the drive) and no globals' slot.
-    from hardware import config
-    (PROFILE_NAME, BRIGHTNESS_CAP, SEED, TRACE, DATA_ROOT, EVENTS, FRAMES, DIM_MS, OFF_MS,
-     SLEEP_MS, IDLE_MHZ, SETTING_PROBLEMS) = config.read()
-    del config
-    forget_module("hardware.config")                # used once: off the heap
-    if TRACE:
-        from hardware import trace
-        trace.boot_line()
-
-    # ----------------------------------------------------------------------------
-    # Setup
-    # ----------------------------------------------------------------------------
-    from hardware import profiles  # noqa: E402
-
-    profile = profiles.get(PROFILE_NAME)
-    ON_HOST = PROFILE_NAME == "host"
-    if ON_HOST:
-        if host is None:
-            raise SystemExit("JARMO_PROFILE=host: code.py runs it on a PC (host/blinka.py)")
-    else:
-        import supervisor  # noqa: E402, F401  (imported now: restart() runs when RAM is short)
-
-        # the other profiles and the module's code are not needed again: about
-        # 2.9 KB of heap when the code is in RAM (stock CircuitPython, .mpy files)
-        del profiles
-        forget_module("hardware.profiles")
-
-    import adafruit_ticks  # noqa: E402
-
-    from jarmo.app import App  # noqa: E402
-    from hardware.leds import make_leds  # noqa: E402
-    from hardware.mainloop import run_guarded  # noqa: E402
-    from hardware import flash  # noqa: E402
-
-    leds = make_leds(profile, BRIGHTNESS_CAP, host.capturing_neopixel() if ON_HOST else None)
-    screen = None
-    display = None
-    if profile["display"] is not None or ON_HOST:
-        # the display stack (displayio, the text's TileGrid, hardware/display.py:
-        # about 2.8 KB of heap) only for boards that have a display; the host
-        # keeps the text off-screen. The display is made here, and lit with
-        # the App's first text before the first frame (below): in a pass of
-        # its own after it, the OLED's first refresh held a pass over budget.
-        from hardware.display import TextDisplay  # noqa: E402
-        screen = TextDisplay()
-        if not ON_HOST:
-            from hardware import oled  # noqa: E402
-            display = oled.make_display(profile["display"])
-
-    # A game's screens are loaded with jarmo.app and stay; the menu and the rare
-    # screens come and go (jarmo/app.py). The AI is imported before the first
-    # frame (below), never at a state change.
-    if ON_HOST:
-        store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
-                                                 use_nvm=False)
-    else:
-        store, store_problems = flash.open_store()
-    del flash
-    forget_module("hardware.flash")                 # used once: off the heap
-    # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S),
-    # then deep sleep (JARMO_SLEEP_S); the CPU's clock lower meanwhile (JARMO_IDLE_MHZ)
-    from hardware import power  # noqa: E402
-    cpu = None if ON_HOST else power.cpu_clock(IDLE_MHZ)
-    idle = power.Idle(DIM_MS, OFF_MS, None if ON_HOST else power.led_switch(profile), SLEEP_MS,
-                      cpu)
-    del power
-    line = None
-    if not ON_HOST and profile["link"]:
-        def line():
-            # the link cable's UART (hardware/link.py), opened when link play is
-            # first chosen (App.get_link), as jarmo.link is loaded: a game against
-            # the AI keeps neither the UART's buffer nor their code in the heap
-            from hardware.link import make_line
-            made = make_line(profile)
-            if made is not None and cpu is not None:
-                cpu.retime = made.retime    # a clock change moves its baud rate
-            return made
-    app = App(store=store, has_display=screen is not None,
-              tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-              problems=SETTING_PROBLEMS + store_problems, line=line)
-    RESTARTED = not ON_HOST and reloaded_by_us()
-    if RESTARTED:
-        app.resume_saved()
-    if screen is not None and display is not None:
-        # the first picture on the OLED is the board's state (the menu, or
-        # the game a button woke), sent whole at once, then the panel lit
-        screen.attach(display, app)
-        oled.switch_on(display)
-        del oled, display
-        forget_module("hardware.oled")              # used once: off the heap
-    from jarmo.app import PRELOAD  # noqa: E402
-
-
-    def _tables_of(rules):
-        def build():
-            from jarmo.game import prepare_tables
-            prepare_tables(rules)
-        return build
-
-
-    # the board's tables too: a first Game() of a kind would build them (45 ms).
-    # They come first: once jarmo.ai is in, the menu builds the AI's tables
-    # (2.2 KB a game kind) half a pass at a time, for the kind of the game it
-    # would start or resume (jarmo.app_menu.Menu.tick), and a preload step in
-    # the same pass would take it over the 100 ms pass budget.
-    # The AI's modules from .mpy files (stock CircuitPython) are imported before
-    # the first frame: an import cannot be split, and jarmo.ai's took 60 ms on
-    # the stock Pico, more than a pass may hold the buttons (50 ms). Frozen into
-    # Jarmo's firmware (no such file on the drive) each takes a pass of its own
-    # after the first frame, which comes 50 ms sooner for it.
-    later = ()  # type: tuple[str, ...]
-    if not ON_HOST:
-        try:
-            os.stat(sys.modules["jarmo.app"].__file__ or "")
-        except OSError:
-            later = PRELOAD
-        for name in PRELOAD[:len(PRELOAD) - len(later)]:
-            __import__(name)
-    # (a forward rule set's, jasyr's, are built by the menu's passes when its
-    # game is the one the menu would start: jarmo/app_menu.py Menu.tick)
-    PRELOAD_ALL = () if ON_HOST else (_tables_of("standard"),) + later
-
-    if ON_HOST:
-        if not EVENTS:
-            raise SystemExit("code.py on a PC replays button events: set JARMO_EVENTS to a "
-                             "file (or -), or run the simulator: python3 run.py play")
-        if EVENTS == "-":
-            inputs = host.EventSource(host.parse_events(sys.stdin.read()))
-        else:
-            inputs = host.EventSource.from_file(EVENTS)
-        clock = host.VirtualClock()
-        on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
-    else:
-        from hardware.buttons import Buttons  # noqa: E402
-        from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
-        inputs = Buttons(profile)
-        clock = adafruit_ticks.ticks_ms
-        on_show = None
-
-        def sleeper():
-            # dark for JARMO_SLEEP_S: sleep until a button (imported only now;
-            # after a light sleep, off the heap again)
-            from hardware.deepsleep import sleep_until_pressed
-            woke = sleep_until_pressed(inputs, profile)
-            forget_module("hardware.deepsleep")
-            return woke
-        idle.sleeper = sleeper
-
-    probe = None
-    if TRACE:
-        # the ballast test fills the heap once a power-up, not again after restart()
-        # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
-        probe = trace.Probe(leds, frames=TRACE >= 2,
-                            store=store if os.getenv("JARMO_TRACE_FLASH") else None,
-                            ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
-        probe.idle = idle
-        inputs.poll = probe.timed_poll(inputs.poll)
+    from hardware import startup
+    (app, inputs, leds, screen, clock, on_show, probe, preload, sleep, idle,
+     on_host) = startup.setup(host)
+    del startup
+    forget_module("hardware.startup")               # used once: its code off the heap
+    gc.collect()
+    from hardware.mainloop import run_guarded
 
     # ----------------------------------------------------------------------------
     # Main loop (hardware/mainloop.py: the simulator runs the very same function)
     # ----------------------------------------------------------------------------
     try:
         run_guarded(app, inputs, leds, screen, clock, on_show, probe,
-                    restart=None if ON_HOST else restart, preload=PRELOAD_ALL,
-                    sleep=None if ON_HOST else sleep, idle=idle,
-                    collect=None if ON_HOST else gc.collect)
+                    restart=None if on_host else restart, preload=preload,
+                    sleep=sleep, idle=idle,
+                    collect=None if on_host else gc.collect,
+                    heap_free=None if on_host else gc.mem_free)  # type: ignore[attr-defined]
     finally:
-        if ON_HOST:
+        if on_host:
             on_show.finish()
             leds.pixels.deinit()

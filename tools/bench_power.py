@@ -13,7 +13,7 @@ busy (not waiting for an interrupt); every LED frame the pin carried is
 decoded exactly. The current:
 
   CPU      (busy x CPU_RUN_MA + (1 - busy) x CPU_WAIT_MA) x clock_scale(MHz),
-           at the clock the board ran each bin (dimmed and dark: JARMO_IDLE_MHZ)
+           at the clock the board ran each bin (dark: JARMO_IDLE_MHZ)
   LEDs     per powered pixel WS2812_IDLE_MA, plus WS2812_CHANNEL_MA x
            (channel value / 255) per colour channel, for the frame shown;
            none while the profile's led_power pin cuts their supply

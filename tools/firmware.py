@@ -105,7 +105,8 @@ SOURCE_PATCHES = (
      "    flash_range_program(RMV_OFFSET(sector), buffer, FLASH_SECTOR_SIZE);\n"),
     # A change of the CPU's clock waits for the core voltage only when it
     # changes: the idle clock (hardware/power.py) and the full one both run
-    # at 1.10 V, and the 10 ms wait held the press that woke a dimmed board
+    # at 1.10 V, and the 10 ms wait held the pass of the press that wakes a
+    # dark board, and the two around each sweep of its heap
     ("ports/raspberrypi/common-hal/microcontroller/Processor.c",
      "    vreg_set_voltage(voltage);\n"
      "    // Wait for a stable voltage\n"

@@ -232,12 +232,12 @@ def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option, k
 
 def test_a_board_whose_clock_went_down_while_it_idled_still_links(tmp_path, firmware_option):
     """Board A offers a linked game (its UART made at the full clock), its
-    player steps back to the menu and leaves it to dim: its CPU runs at
+    player steps back to the menu and leaves it to go dark: its CPU runs at
     48 MHz, and on an RP2040 that moves clk_peri, the UART's clock, too.
-    A press wakes it into a new offer, board B takes it, and they play a turn
-    each: A's UART was retimed at each change (the wire garbles bytes sent
-    at another baud rate than the receiver's)."""
-    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, JARMO_DIM_S=1)
+    A press wakes it, the next offers, board B takes it, and they play a
+    turn each: A's UART was retimed at each change (the wire garbles bytes
+    sent at another baud rate than the receiver's)."""
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, JARMO_DIM_S=1, JARMO_OFF_S=2)
     pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
     with DevicePair(a, b, timeout_s=600) as pair:
         linked = Linked(pair, pa, pb)
@@ -249,10 +249,11 @@ def test_a_board_whose_clock_went_down_while_it_idled_still_links(tmp_path, firm
         linked.tap(board_a, "back")         # back to the menu, the UART kept
         board_a.wait_for(r"^@@STATE menu", 3000)
         assert board_a.stats()["clock_hz"] == 125000000
-        board_a.wait_for(r"^@@IDLE 1 ", 3000)
+        board_a.wait_for(r"^@@IDLE 2 ", 4000)
         pair.run(300)
-        assert board_a.stats()["clock_hz"] == 48000000, "dimmed: A's CPU runs slow"
-        linked.tap(board_a)                 # a press on dimmed A: full clock, and it offers
+        assert board_a.stats()["clock_hz"] == 48000000, "dark: A's CPU runs slow"
+        linked.tap(board_a)                 # a press wakes A: the full clock
+        linked.tap(board_a)                 # New game: A offers
         board_a.wait_for(r"^@@STATE link", 3000)
         assert board_a.stats()["clock_hz"] == 125000000
         pair.run(800)

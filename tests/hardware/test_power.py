@@ -2,6 +2,7 @@
 before every step of work; the display's text a few characters a pass."""
 
 from hardware import power, profiles
+from hardware.cpuclock import CpuClock
 from hardware.display import CHUNK, COLUMNS, Canvas, TextDisplay
 from hardware.leds import make_leds
 from hardware.mainloop import run
@@ -145,20 +146,21 @@ def _clocked_run(script_of, app, idle):
     return clock
 
 
-def test_the_cpu_runs_slow_while_dimmed_or_dark_and_at_full_speed_from_the_waking_press():
+def test_the_cpu_runs_slow_while_dark_and_at_full_speed_from_the_waking_press():
     cpu = Cpu()
     retimed = []
-    cpu_clock = power.CpuClock(cpu, 48000000)
-    cpu_clock.retime = lambda: retimed.append(cpu.hz)
-    idle = power.Idle(dim_ms=100, off_ms=200, clock=cpu_clock)
+    idle = power.Idle(dim_ms=100, off_ms=200, clock=CpuClock(cpu, 48000000))
+    idle.retime = lambda: retimed.append(cpu.hz)
     app = App(seed=3)
     app.new_game(rules="classic", opponent="human")
     clock = Clock()
     leds = _leds()
     run(app, Script(clock, [], end=150), leds, None, clock, idle=idle)
-    assert idle.level == power.DIM and cpu.set == [48000000], "dimmed: slow"
+    assert idle.level == power.DIM and cpu.set == [], "dimmed: the LEDs and text still drawn at full speed"
     run(app, Script(clock, [], end=clock.now + 100), leds, None, clock, idle=idle)
-    assert idle.level == power.OFF and cpu.set == [48000000], "dark: still slow, not set again"
+    assert idle.level == power.OFF and cpu.set == [48000000], "dark: slow"
+    run(app, Script(clock, [], end=clock.now + 100), leds, None, clock, idle=idle)
+    assert cpu.set == [48000000], "not set again"
     run(app, Script(clock, [(clock.now, B.NEXT)], end=clock.now + 40), leds, None, clock, idle=idle)
     assert idle.level == power.AWAKE and cpu.set == [48000000, 125000000]
     assert retimed == [48000000, 125000000], "the link's UART retimed after each change"
@@ -178,16 +180,48 @@ class Watched(Script):
         return Script.poll(self, now, press)
 
 
-def test_the_ais_turn_runs_at_full_speed_and_the_wait_for_the_player_slow():
+def test_the_ais_turn_runs_at_full_speed_and_the_dark_wait_for_the_player_slow():
     cpu = Cpu()
-    idle = power.Idle(dim_ms=20, off_ms=0, clock=power.CpuClock(cpu, 48000000))
+    idle = power.Idle(dim_ms=10, off_ms=20, clock=CpuClock(cpu, 48000000))
     app = App(seed=3)
     app.new_game(rules="standard", opponent="2", side="north")     # the AI moves first
     clock = Clock()
     inputs = Watched(clock, cpu, app, end=3000)
     run(app, inputs, _leds(), None, clock, idle=idle)
     assert (True, 125000000) in inputs.seen and (True, 48000000) not in inputs.seen
-    assert inputs.seen[-1] == (False, 48000000), "the player's turn: dimmed, slow"
+    assert inputs.seen[-1] == (False, 48000000), "the player's turn: dark, slow"
+
+
+class Heap:
+    """gc.mem_free and gc.collect: 20 bytes of garbage an ms; keeps the
+    CPU's clock at every collection."""
+
+    def __init__(self, cpu, clock):
+        self.cpu = cpu
+        self.clock = clock
+        self.since = 0
+        self.swept_at = []
+
+    def mem_free(self):
+        return 60000 - 20 * (self.clock.now - self.since)
+
+    def collect(self):
+        self.since = self.clock.now
+        self.swept_at.append(self.cpu.hz)
+
+
+def test_a_dark_board_sweeps_its_heap_at_the_full_clock_and_slows_again():
+    cpu = Cpu()
+    idle = power.Idle(dim_ms=10, off_ms=20, clock=CpuClock(cpu, 48000000))
+    app = App(seed=3)
+    app.new_game(rules="classic", opponent="human")
+    clock = Clock()
+    heap = Heap(cpu, clock)
+    run(app, Script(clock, [], end=3000), _leds(), None, clock, idle=idle, collect=heap.collect,
+        heap_free=heap.mem_free)
+    assert len(heap.swept_at) >= 3 and set(heap.swept_at) == {125000000}
+    assert cpu.hz == 48000000 and idle.level == power.OFF, "dark and slow again after each sweep"
+    assert cpu.set.count(125000000) == len(heap.swept_at), "the clock up once a sweep"
 
 
 class QuietLink:
@@ -207,7 +241,7 @@ class QuietLink:
 
 def test_a_linked_game_keeps_the_full_clock_and_a_board_that_cannot_set_it_keeps_its_own():
     cpu = Cpu()
-    idle = power.Idle(dim_ms=100, off_ms=200, clock=power.CpuClock(cpu, 48000000))
+    idle = power.Idle(dim_ms=100, off_ms=200, clock=CpuClock(cpu, 48000000))
     app = App(seed=3)
     app.new_game(rules="classic", opponent="human")
     app.link = QuietLink()
@@ -220,15 +254,26 @@ def test_a_linked_game_keeps_the_full_clock_and_a_board_that_cannot_set_it_keeps
         idle=idle)
     assert idle.level == power.OFF and cpu.set == [48000000]
     fixed = Cpu(settable=False)
-    cpu_clock = power.CpuClock(fixed, 48000000)
-    cpu_clock.slow(True)
-    cpu_clock.slow(False)
-    cpu_clock.slow(True)
-    assert fixed.hz == 125000000 and cpu_clock.low_hz == 125000000, "tried once, then left"
+    unset = CpuClock(fixed, 48000000)
+    assert unset.slow(True) is False and unset.slow(False) is False and unset.slow(True) is False
+    assert fixed.hz == 125000000 and unset.low_hz == 125000000, "tried once, then left"
 
 
-def test_no_cpu_clock_without_a_setting():
-    assert power.cpu_clock(0) is None
+def test_the_clocks_code_is_loaded_only_when_the_board_first_goes_dark(monkeypatch):
+    import sys
+    made = []
+    monkeypatch.setattr("hardware.cpuclock.cpu_clock",
+                        lambda mhz: made.append(mhz) or CpuClock(Cpu(), mhz * 1000000))
+    idle = power.Idle(dim_ms=100, off_ms=200, idle_mhz=48)
+    idle.update(0)
+    idle.update(150)
+    assert made == [] and idle.clock == 48, "awake and dimmed: no clock made"
+    idle.update(250)
+    assert made == [48] and idle.clock.slowed
+    assert "hardware.cpuclock" in sys.modules
+    kept = power.Idle(dim_ms=100, off_ms=200)         # JARMO_IDLE_MHZ = 0
+    kept.update(0)
+    assert kept.update(250) == power.OFF and kept.clock == 0, "0 MHz: the clock kept"
 
 
 def test_the_waking_press_does_nothing_else():
