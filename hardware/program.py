@@ -65,6 +65,7 @@ def main(host=None):
      on_host) = startup.setup(host)
     del startup
     forget_module("hardware.startup")               # used once: its code off the heap
+    gc.collect()
     from hardware.mainloop import run_guarded
 
     # ----------------------------------------------------------------------------
