@@ -144,7 +144,7 @@ def read(path="/settings.toml"):
             _number("JARMO_OFF_S", 120, 0, 86400, problems, ok) * 1000,
             # then, dark this long, deep sleep until a button (hardware/deepsleep.py)
             _number("JARMO_SLEEP_S", 600, 0, 86400, problems, ok) * 1000,
-            # the CPU's clock while dark (hardware/power.py CpuClock; 0: unchanged)
+            # the CPU's clock while dark (hardware/cpuclock.py CpuClock; 0: unchanged)
             _idle_mhz(problems, ok),
             problems)
 

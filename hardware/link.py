@@ -31,7 +31,7 @@ class UartLine:
 
     def retime(self):
         """The baud rate again, from clk_peri as it is now (a change of the
-        CPU's clock moved it: hardware/power.py CpuClock)."""
+        CPU's clock moved it: hardware/cpuclock.py CpuClock)."""
         self.uart.baudrate = BAUD
 
 
