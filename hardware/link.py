@@ -11,7 +11,7 @@ BAUD = 115200
 
 
 class UartLine:
-    """readinto(buf) -> count of bytes now (0: none); write(data)."""
+    """readinto(buf) -> count of bytes now (0: none); write(data); waiting()."""
 
     def __init__(self, tx, rx):
         import board
@@ -28,6 +28,10 @@ class UartLine:
 
     def write(self, data):
         self.uart.write(data)
+
+    def waiting(self):
+        """True when bytes came (the main loop's naps end for them)."""
+        return self.uart.in_waiting > 0
 
     def retime(self):
         """The baud rate again, from clk_peri as it is now (a change of the

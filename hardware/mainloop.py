@@ -40,8 +40,10 @@ time.sleep ends by spinning out its last part of CircuitPython's 1 ms tick
 (about half a tick, 60,000 cycles, on the emulated RP2040), so fewer naps
 would save CPU but a press would wait longer for its answer. While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
-(jarmo/linkplay.py sets app.listening) a pass starts every LISTEN ms, so
-that turn shows sooner.
+(jarmo/linkplay.py sets app.listening) the naps are LISTEN ms and the
+cable's first byte ends them (the line's waiting()), so that turn shows
+sooner, yet the CPU sleeps between the link's frames (a pass every LISTEN
+ms kept a linked board busy 57 % of a game on the emulated stock QT Py).
 
 Idle power (hardware/power.py, when code.py passes an Idle): after a short
 idle time the LEDs dim, after a longer one they go dark and the passes
@@ -63,8 +65,9 @@ except ImportError:
 # from the drive every interned name stays in the heap)
 _PERIOD = const(40)     # ms from the start of an idle pass to the next one: 25 frames a
                         # second (a breath looks smooth), the buttons polled within 50 ms
-_LISTEN = const(5)      # ... while a linked board's turn is awaited (app.listening,
-                        # jarmo/linkplay.py): it shows up to 15 ms sooner
+_LISTEN = const(5)      # ms a nap while a linked board's turn is awaited (app.listening,
+                        # jarmo/linkplay.py): the cable's first byte ends the sleep within
+                        # this, so the turn shows up to 15 ms sooner than after a _NAP
 _OFF_PERIOD = const(45)  # ... while the LEDs are off: polls still at most 50 ms apart
 _NAP = const(10)        # ms a nap: a press ends the sleep after at most this (inputs.waiting);
                         # shorter naps wake the CPU more often than an idle turn's budget allows
@@ -124,6 +127,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     litter = False                      # a press's pass left garbage: collect it next
     sweep = False                       # the heap's garbage is to be collected next pass
     shared = False                      # this pass, the display's steps give way to the game's
+    heard = None                        # while listening: the line's waiting() (bytes came)
 
     app.looped = True                   # a completed turn's save waits for the next pass
     # bytes free at the last sweep (the most seen since), passes since the heap was looked at
@@ -208,13 +212,20 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         if probe is not None:
             probe.end(app, drawn, texted)
         if naps is not None and not pending and not app.busy and not _has_step(app, screen):
-            period = _OFF_PERIOD if level == _OFF else \
-                _LISTEN if getattr(app, "listening", False) else _PERIOD
-            # naps of at most _NAP ms, until the period is over or a key's event waits
+            period = _OFF_PERIOD if level == _OFF else _PERIOD
+            if getattr(app, "listening", False):
+                nap = _LISTEN
+                if heard is None:
+                    heard = _line_waiting(app)
+            else:
+                nap = _NAP
+                heard = None
+            # naps, until the period is over, a key's event waits or (a
+            # linked board awaiting the other's turn) the cable's bytes
             left = period - ticks_diff(clock(), now)
             while 0 < left <= _OFF_PERIOD:
-                sleep(naps[_NAP if left > _NAP else left])
-                if waiting is not None and waiting():
+                sleep(naps[nap if left > nap else left])
+                if (waiting is not None and waiting()) or (heard is not None and heard()):
                     break
                 left = period - ticks_diff(clock(), now)
 
@@ -255,6 +266,17 @@ def _garbage(heap_free, swept):
     if free > swept[0]:
         swept[0] = free
     return swept[0] - free > _GARBAGE
+
+
+def _line_waiting(app):
+    """The link line's waiting() -> bool (bytes came), or a stand-in that
+    says yes (a line that cannot tell: then a pass every nap)."""
+    line = getattr(getattr(app, "link", None), "transport", None)
+    return getattr(line, "waiting", _always)
+
+
+def _always():
+    return True
 
 
 def _has_work(app):

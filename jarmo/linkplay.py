@@ -128,8 +128,8 @@ class AppLink(Link):
         if self.game is not None and self.game is g and app.sid == S_PLAY and self.take():
             _app_link().catch_up(app)
         self._say_waiting(app)
-        # while the other board's turn is awaited, the main loop starts a
-        # pass every 5 ms, not 20 (hardware/mainloop.py): its turn shows sooner
+        # while the other board's turn is awaited, the main loop's naps are
+        # short and end when the cable's bytes come (hardware/mainloop.py)
         app.listening = app.sid == S_AI and app.linked
         if app.linked or app.sid == S_LINK:
             lean(app)

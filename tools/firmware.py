@@ -21,7 +21,10 @@ microcontroller.nvm is 8 KB, taken from the end of the firmware area
 and a write to nvm over used bytes erases only the 4 KB sector it falls
 in, not the whole of nvm.  A third lets a change of the CPU's clock skip
 its 10 ms wait for the core voltage when the voltage stays (the idle
-clock: hardware/power.py).
+clock: hardware/power.py). A fourth drops the pico-sdk's 200 ms wait at
+every start for a double tap of reset (into the UF2 bootloader; BOOTSEL
+held at power-up still gets there): the game lights 200 ms sooner after a
+power-up and after a deep sleep.
 The build also turns native code on (MAKE_OPTIONS: the search's modules,
 NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
 to mpy-tool.py) and leaves out the CircuitPython modules the game never
@@ -116,6 +119,17 @@ SOURCE_PATCHES = (
      "        // Wait for a stable voltage\n"
      "        common_hal_time_delay_ms(10);\n"
      "    }\n"),
+    # No 200 ms wait at every start (a power-up, a reset, the wake from a deep
+    # sleep) for a second reset press that would enter the UF2 bootloader:
+    # the pico-sdk's double-tap check busy-waits for it before CircuitPython
+    # starts. New firmware still goes on with BOOTSEL held at power-up.
+    ("ports/raspberrypi/sdk/src/rp2_common/pico_bootsel_via_double_reset/"
+     "pico_bootsel_via_double_reset.c",
+     "        // Arm, wait, then disarm and continue booting\n"
+     "        set_double_tap_flag();\n"
+     "        busy_wait_us(PICO_BOOTSEL_VIA_DOUBLE_RESET_TIMEOUT_MS * 1000);\n"
+     "        clear_double_tap_flag();\n",
+     "        // Jarmo: no wait for a second reset press (never armed)\n"),
     # Frozen native code 4-byte aligned on Thumb too: a native function's
     # first word (its prelude index) is read as a word, and the RP2040's
     # Cortex-M0+ faults on an unaligned one (with 2, the first native call

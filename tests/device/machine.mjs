@@ -33,6 +33,23 @@ class VregRegisters extends BasePeripheral {
   }
 }
 
+// The pico-sdk's busy_wait_us() loop (hardware_timer: TIMERAWH checked, TIMERAWL compared with
+// the target's low word in r4, the timer's base in r2), as compiled in CircuitPython 10.3, stock
+// and Jarmo's: `ldr r1,[r2,#36]; cmp r1,r3; bne out; ldr r1,[r2,#40]; cmp r1,r4; bcc loop`.
+const SPIN_LOOP = [0x51, 0x6a, 0x99, 0x42, 0x02, 0xd1, 0x91, 0x6a, 0xa1, 0x42, 0xf9, 0xd3];
+const TIMER_BASE = 0x40054000;
+
+/** The address of that loop's TIMERAWL read in a flash image (firmware at its start), or -1. */
+export function findSpinLoop(flash, limit = 0x200000) {
+  const end = Math.min(flash.length, limit) - SPIN_LOOP.length;
+  for (let i = flash.indexOf(SPIN_LOOP[0]); i >= 0 && i < end; i = flash.indexOf(SPIN_LOOP[0], i + 1)) {
+    let k = 1;
+    while (k < SPIN_LOOP.length && flash[i + k] === SPIN_LOOP[k]) k++;
+    if (k === SPIN_LOOP.length) return 0x10000000 + i + 6;
+  }
+  return -1;
+}
+
 export class Machine {
   /**
    * @param {object} o
@@ -68,6 +85,8 @@ export class Machine {
     mcu.peripherals[0x40064] = new VregRegisters(mcu);
     mcu.loadBootrom(o.bootrom); // (also fills the flash with 0xff)
     mcu.flash.set(o.flash);
+    this.spinPc = findSpinLoop(o.flash);
+    this.spunNs = 0; // emulated time of busy waits skipped to their end (the CPU spun: not idle)
 
     // Flash chip behind the SSI: program/erase persist; RDID answers the board's chip so
     // CircuitPython sizes CIRCUITPY as on the real board (unknown boards: 2 MiB Winbond).
@@ -138,6 +157,25 @@ export class Machine {
     return this.cyclesBefore + (this.clock.nanos - this.clockSince) / this.cycleNs;
   }
 
+  /**
+   * At busy_wait_us()'s loop: the clock goes to a microsecond before its end, or to the next
+   * alarm if one comes first (an interrupt is then taken when it would be), as if the loop had
+   * spun meanwhile; the loop itself reads the last microsecond. The pico-sdk's 200 ms double-tap
+   * wait at every start of stock CircuitPython costs 25 million emulated instructions otherwise.
+   */
+  skipSpin(limitNs) {
+    const regs = this.core.registers;
+    const clock = this.clock;
+    if (regs[2] !== TIMER_BASE) return;
+    const endNs = (regs[3] * 2 ** 32 + regs[4]) * 1000; // TIMERAWH now : the target's low word
+    let dt = Math.min(endNs - 1000 - clock.nanos, limitNs - clock.nanos);
+    if (clock.nextAlarm) dt = Math.min(dt, clock.nanosToNextAlarm);
+    if (dt > 0) {
+      this.spunNs += dt;
+      clock.tick(dt);
+    }
+  }
+
   /** Stops run() at the end of the current instruction (from an event hook). */
   stop() {
     this.stopped = true;
@@ -149,7 +187,8 @@ export class Machine {
    * Idle time (WFI with no PIO running) is skipped to the next timer alarm; idleNs adds it up.
    */
   run(limitNs, wallMs = 50) {
-    const { core, clock, pio } = this;
+    const { core, clock, pio, spinPc } = this;
+    const regs = core.registers;
     const wallEnd = performance.now() + wallMs;
     this.stopped = false;
     for (;;) {
@@ -169,6 +208,7 @@ export class Machine {
           this.idleNs += dt;
           clock.tick(dt);
         } else {
+          if (regs[15] === spinPc && !pio.running) this.skipSpin(limitNs);
           clock.tick(core.executeInstruction() * this.cycleNs); // (an instruction may change it)
         }
         if (pio.running) pio.advance(clock.nanos);

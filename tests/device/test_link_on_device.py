@@ -29,8 +29,8 @@ from tests import needs
 from tests.device import stage
 from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: debugging)
 
-PRESS_MS = 100
-GAP_MS = 200
+PRESS_MS = 80
+GAP_MS = 120
 UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
 
 pytestmark = pytest.mark.full
@@ -228,6 +228,10 @@ def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option, k
                     stage.Trace(dev.console).states() if name in ("play", "ai"))
         assert least >= 50 * 1024, least
         print("latencies", linked.latencies, pair.wire_stats(), "least free", least)
+        for dev in linked.boards:
+            st = dev.stats()
+            print("emulated s %.1f, the CPU asleep %.1f %%, wall s %.1f"
+                  % (st["emulated_s"], 100 * st["idle_s"] / st["emulated_s"], st["wall_s"]))
 
 
 def test_a_board_whose_clock_went_down_while_it_idled_still_links(tmp_path, firmware_option):
