@@ -53,6 +53,9 @@ _CODES = const(16)           # action codes a TURN frame holds at most
 _BEAT = const(250)           # ms between HELLOs
 _RETRY = const(80)           # ms before an unacknowledged TURN goes again
 _LOST = const(1000)          # ms of the other board's clock without a frame: the link is down
+_STALL = const(50)           # ms of the other board's clock a frame's start may wait for its
+                             # rest (its bytes come back to back, 4 ms at most): longer, with
+                             # the line read dry, it was noise
 _PACE_MAX = const(1024)      # the slowest pace taken (16: the same as ours; 1024: 64 times slower)
 _ID = const(8)               # bytes of a board's identity in its HELLO
 _HELLO_LEN = const(16 + _ID)  # (then the sender's clock, 2 bytes)
@@ -137,6 +140,7 @@ class Link:
         self._now = 0           # the time of this poll (our HELLO carries it)
         self._rx = bytearray(_BUF)
         self._n = 0
+        self._head_t = 0        # when rx's first byte became its first (a frame's start waits)
         self._chunk = bytearray(32)
         self._tx = bytearray(_MAX + 6)
         self._pay = bytearray(_MAX)
@@ -333,8 +337,12 @@ class Link:
         for _ in range(4):
             k = t.readinto(chunk)
             if not k:
+                if self._n and _diff(now, self._head_t) >= (_STALL * max(16, self.pace)) >> 4:
+                    self._skip_head(now)
                 break
             n = self._n
+            if not n:
+                self._head_t = now
             if n + k > _BUF:
                 # no room: the oldest bytes go (a frame cannot be this long)
                 drop = n + k - _BUF
@@ -400,6 +408,20 @@ class Link:
             for j in range(n - i):
                 rx[j] = rx[i + j]
             self._n = n - i
+            self._head_t = now
+
+    def _skip_head(self, now):
+        # A frame's start that waited _STALL ms for bytes that never came: a
+        # noise byte equal to SOF, whose length byte would hold back every
+        # frame after it until that many bytes came. It goes; what follows
+        # is parsed again.
+        self.bad += 1
+        self._n -= 1
+        rx = self._rx
+        for j in range(self._n):
+            rx[j] = rx[j + 1]
+        self._head_t = now
+        self._parse(now)
 
     def _frame(self, seq, kind, at, ln, now):
         rx = self._rx

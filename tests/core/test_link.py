@@ -122,6 +122,23 @@ def test_noise_on_the_line_is_skipped_and_counted():
     assert p.b.link.refused == 0
 
 
+def test_a_noise_byte_like_a_long_frames_start_holds_back_the_frames_after_it_only_briefly():
+    # SOF and a length of 40: 46 bytes that never come. The frame after it
+    # is read once the start has waited 50 ms with the line read dry (its
+    # bytes would have come back to back), not when 46 more bytes came.
+    p = Pair()
+    p.run(300)
+    p.a.end.drop = 1000             # a's own frames are lost: b gets only these bytes
+    codes = p.play_turn()
+    raw = _turn_frame(0, codes, 9, state_hash(p.a.game))
+    p.b.end.inq.extend(bytes((SOF, 40, 0x13)) + raw)
+    p.run(30)
+    assert p.b.game.history_codes(0) == []
+    p.run(60)
+    assert p.b.game.history_codes(0) == codes
+    assert p.b.link.bad >= 1 and p.b.link.refused == 0
+
+
 def test_random_bytes_between_frames_never_change_the_game():
     import random
     random.seed(5)

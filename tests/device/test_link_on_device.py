@@ -123,6 +123,10 @@ class Linked:
         t_done = dev.last_match_t()
         other.wait_for(r"^@@STATE (play|end)", 3000)
         t_seen = other.last_match_t()
+        # the game's line the trace prints after each state line: a state's
+        # line can come over the USB console before it (shown_game)
+        for d in self.boards:
+            d.wait_for(r"^@@GAME ", 1000)
         # the frame each board sent in the pass that played the turn: the
         # mover's when its turn went out, the other's when it showed it
         i = self.boards.index(dev)
@@ -203,6 +207,17 @@ def assert_same_end(linked):
     a, b = linked.boards
     if a.profile is b.profile:
         assert a.frames[-1][1] == b.frames[-1][1]      # the same bytes on both grids
+
+
+def shown_game(dev):
+    """The moves of the game the board shows (its latest @@GAME line)."""
+    lines = [x for x in dev.console if x.startswith("@@GAME ")]
+    return lines[-1].split()[1:] if lines else []
+
+
+def _link_lines(dev):
+    """A board's latest link and state lines (an assertion's message)."""
+    return "\n".join([x for x in dev.console if x.startswith(("@@LINK", "@@STATE", "@@GAME", "@@TEXT"))][-10:])
 
 
 def play_game(linked, most=120):
@@ -314,7 +329,7 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
         # the board to move, illegal for the board that waits; refused, logged
         mover = linked.mover()
         waiting = linked.boards[1 - linked.boards.index(mover)]
-        moves = stage.board_game(mover)
+        moves = shown_game(mover)          # its log may not hold the last turn yet: saved a pass later
         game = Game("classic")
         for m in moves:
             game.play(m)
@@ -324,9 +339,9 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
         waiting.inject(turn_frame(len(moves), [empty << 3 | ((empty + 5) % 25) << 8]))
         pair.run(300)
         assert any(line == "@@LINKLOG refused a turn of the other board: out of turn"
-                   for line in mover.console)
+                   for line in mover.console), _link_lines(mover)
         assert any(line == "@@LINKLOG refused a turn of the other board: illegal action"
-                   for line in waiting.console)
+                   for line in waiting.console), _link_lines(waiting)
         assert stage.board_game(mover) == stage.board_game(waiting) == moves
         play_game(linked)
         assert_same_end(linked)
