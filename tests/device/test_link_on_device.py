@@ -147,8 +147,16 @@ class Linked:
     def over(self):
         return any(self.state(d) in ("end", "result") for d in self.boards)
 
-    def games(self):
-        return [stage.board_game(d) for d in self.boards]
+    def games(self, most_ms=1000):
+        """The games on the boards' logs, once each log holds the game its
+        board shows (a received turn is saved in the pass after it is shown),
+        or as they are after most_ms."""
+        for _ in range(most_ms // 50):
+            games = [stage.board_game(d) for d in self.boards]
+            if all((g or []) == shown_game(d) for g, d in zip(games, self.boards)):
+                break
+            self.pair.run(50)
+        return games
 
 
 def result_frame(moves, has_display):

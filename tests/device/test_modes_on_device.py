@@ -112,9 +112,8 @@ def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_pa
 def test_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_option, kind, profile):
     # Level 4 holds the most (transposition table, deeper stacks): its game
     # must still leave the budget free at the worst moment (docs/AI.md,
-    # "Memory"): 50 KB on stock firmware, 96 KB on Jarmo's (bigger tables).
-    # The Feather with its OLED keeps the least: its display stack's heap
-    # comes off the budget (stage.heap_budget).
+    # "Memory"): 50 KB on stock firmware, 96 KB on Jarmo's (bigger tables),
+    # the Feather's OLED and its display stack included.
     pass_ms, _heap, _first = stage.BUDGETS[kind]
     heap = stage.heap_budget(kind, profile)
     with booted(tmp_path, firmware_option, profile, kind=kind,
