@@ -85,8 +85,7 @@ export class Machine {
     mcu.peripherals[0x40064] = new VregRegisters(mcu);
     mcu.loadBootrom(o.bootrom); // (also fills the flash with 0xff)
     mcu.flash.set(o.flash);
-    this.spinPc = findSpinLoop(o.flash);
-    this.spunNs = 0; // emulated time of busy waits skipped to their end (the CPU spun: not idle)
+    this.spinPc = findSpinLoop(o.flash); // busy_wait_us()'s loop: skipped to its end (skipSpin)
 
     // Flash chip behind the SSI: program/erase persist; RDID answers the board's chip so
     // CircuitPython sizes CIRCUITPY as on the real board (unknown boards: 2 MiB Winbond).
@@ -170,10 +169,7 @@ export class Machine {
     const endNs = (regs[3] * 2 ** 32 + regs[4]) * 1000; // TIMERAWH now : the target's low word
     let dt = Math.min(endNs - 1000 - clock.nanos, limitNs - clock.nanos);
     if (clock.nextAlarm) dt = Math.min(dt, clock.nanosToNextAlarm);
-    if (dt > 0) {
-      this.spunNs += dt;
-      clock.tick(dt);
-    }
+    if (dt > 0) clock.tick(dt); // (not idleNs: the CPU spins, busy, on a board)
   }
 
   /** Stops run() at the end of the current instruction (from an event hook). */
