@@ -25,8 +25,8 @@ IMPORT = re.compile(r"^from ([\w.]+) import ([\w, ]+)", re.M)
 # Names of other software the documents speak of: CircuitPython's and the
 # board's (board, I2CDisplayBus, microcontroller.on_next_reset, the build's
 # settings), python-chess's, and the pattern of the screens' ids.
-ELSEWHERE = ("board", "I2CDisplayBus", "on_next_reset", "CIRCUITPY_FIRMWARE_SIZE", "scan",
-             "uci", "S_NAME")
+ELSEWHERE = ("board", "I2CDisplayBus", "on_next_reset", "CIRCUITPY_FIRMWARE_SIZE",
+             "CIRCUITPY_HEAP_START_SIZE", "scan", "uci", "S_NAME")
 SKIP_DIRS = (".venv", "node_modules", ".git", "__pycache__", ".pytest_cache")
 
 
