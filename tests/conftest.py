@@ -71,8 +71,8 @@ def pytest_collection_modifyitems(config, items):
 # id): with the tests spread over processes, the run ends when the last
 # process does, so the longest tests go first and the short ones fill in.
 # A fresh clone (CI) has no cache: tests/durations.json keeps the long
-# tests' seconds from a full run (the tests of 5 s or more; refreshed from
-# a full run's .pytest_cache/v/jarmo/durations), so that the longest still
+# tests' seconds from a full run (the tests of 5 s or more, and every device
+# test; refreshed from a full run's .pytest_cache/v/jarmo/durations), so that the longest still
 # start first there. A test timed in neither counts as long if it boots an
 # emulated board.
 DURATIONS = "jarmo/durations"
