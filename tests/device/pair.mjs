@@ -135,22 +135,24 @@ const sessions = cfg.boards.map((b, i) => {
 /** Runs both boards for `ms` emulated ms in slices, or until stop() is true. */
 async function runBoth(ms, stop = () => false) {
   const ends = sessions.map((s) => s.now + ms * MS);
+  // a board is done when its execute() says it reached its end: s.now (a sum of floats) may
+  // stay a fraction of a ns under it, and comparing that never ended the run
+  const reached = [false, false];
   for (;;) {
     for (let i = 0; i < 2; i++) {
       wire.hook(i);
       wire.pump(i);
     }
-    let left = false;
     for (let i = 0; i < 2; i++) {
       const s = sessions[i];
-      const target = Math.min(ends[i], s.now + SLICE_MS * MS);
-      if (s.now < ends[i]) {
-        await s.execute(target, stop);
-        left = left || s.now < ends[i];
+      if (!reached[i]) {
+        const last = s.now + SLICE_MS * MS >= ends[i];
+        const why = await s.execute(last ? ends[i] : s.now + SLICE_MS * MS, stop);
+        reached[i] = last && why === 'limit';
       }
       if (stop()) return true;
     }
-    if (!left) return false;
+    if (reached[0] && reached[1]) return false;
   }
 }
 

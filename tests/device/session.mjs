@@ -242,7 +242,10 @@ export class Session {
   async execute(limitNs, done) {
     for (;;) {
       const m = this.machine;
-      const finished = m.run(limitNs - this.pastNs);
+      // the limit on this machine's clock, compared on that clock: pastNs + nanos can round
+      // to just under limitNs (fractional ns: a run of 0.37 ms), and the loop never ended
+      const local = limitNs - this.pastNs;
+      const finished = m.run(local);
       if (m.rebootReason) {
         this.emit({ ev: 'reboot', t: this.t(this.now), reason: m.rebootReason });
         const ready = await this.boot(m.rebootReason);
@@ -250,7 +253,7 @@ export class Session {
         continue;
       }
       if (done()) return 'done';
-      if (finished && this.now >= limitNs) return 'limit';
+      if (finished && m.clock.nanos >= local) return 'limit';
       if (this.opts.wallDeadline && performance.now() > this.opts.wallDeadline) throw new WallTimeout();
       await yieldNow(); // let stdin/stdout/signals (or the page's messages) through
     }

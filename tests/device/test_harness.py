@@ -345,3 +345,27 @@ def test_a_power_on_without_a_usb_host_is_timed_from_power_on_and_prints_to_nobo
         assert len(dev.console) == printed          # no host: nothing reaches a console
         assert dev.reset()["boot_ms"] > 0           # a host that opens the console again
         _reach(dev, r"^SHOWN$")
+
+
+@pytest.mark.full
+def test_runs_of_fractional_milliseconds_after_a_power_cycle_all_end(tmp_path):
+    """A run ends at its time on the board's own clock. Session time is the
+    sum of the earlier power cycles' and this one's: after a power cycle,
+    about one run in a hundred of a fractional number of ms ended with that
+    sum a fraction of a ns under its end, and the run never returned (a
+    power-cut test's board hung so)."""
+    import random
+    code = "import time\nprint('IDLE')\nwhile True:\n    time.sleep(0.01)\n"
+    drive = _drive(tmp_path, {"boot.py": BOOT_PY, "code.py": code})
+    with dv.Device(_firmware("raspberry_pi_pico"), drive, timeout_s=20) as dev:
+        _reach(dev, r"^IDLE$")
+        dev.reset()
+        _reach(dev, r"^IDLE$")
+        rng = random.Random(3)
+        start = dev.run(0)
+        asked = 0.0
+        for _ in range(600):
+            ms = rng.uniform(0.001, 0.5)
+            dev.run(ms)
+            asked += ms
+        assert abs(dev.run(0) - start - asked) < 0.05
