@@ -137,10 +137,10 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
         if idle is not None and idle.level != _AWAKE:
             # a press while the board is dark only wakes it; dimmed, it
             # brightens the board and acts
-            if idle.wake(now_of[0]):
-                _wake(app, leds, screen)
-                return
+            was_dark = idle.wake(now_of[0])
             _wake(app, leds, screen)
+            if was_dark:
+                return
         pressed[0] = True
         app.press(button, seat)
 

@@ -43,7 +43,6 @@ OFF = 2
 DIM_S = 30          # defaults (hardware/config.py): a player who thinks for half a
 OFF_S = 120         # minute sees the board dim, and after two minutes it goes dark
 DIM_SHIFT = 2       # DIM draws at level >> DIM_SHIFT (a quarter)
-IDLE_MHZ = 48       # the CPU's clock while dark (default); USB keeps its own 48 MHz
 
 
 class Idle:

@@ -345,11 +345,9 @@ class Link:
                 self._head_t = now
             if n + k > _BUF:
                 # no room: the oldest bytes go (a frame cannot be this long)
-                drop = n + k - _BUF
-                self.noise += drop
-                for i in range(n - drop):
-                    rx[i] = rx[i + drop]
-                n -= drop
+                self.noise += n + k - _BUF
+                self._drop(n + k - _BUF, now)
+                n = self._n
             rx[n:n + k] = chunk[:k] if k < 32 else chunk
             self._n = n + k
             self._parse(now)
@@ -405,10 +403,16 @@ class Link:
             self._frame(rx[i + 2], rx[i + 3], i + 4, ln, now)
             i = end
         if i:
-            for j in range(n - i):
-                rx[j] = rx[i + j]
-            self._n = n - i
-            self._head_t = now
+            self._drop(i, now)
+
+    def _drop(self, k, now):
+        # rx's first k bytes go; the byte now first waits from now
+        rx = self._rx
+        n = self._n - k
+        for j in range(n):
+            rx[j] = rx[j + k]
+        self._n = n
+        self._head_t = now
 
     def _skip_head(self, now):
         # A frame's start that waited _STALL ms for bytes that never came: a
@@ -416,11 +420,7 @@ class Link:
         # frame after it until that many bytes came. It goes; what follows
         # is parsed again.
         self.bad += 1
-        self._n -= 1
-        rx = self._rx
-        for j in range(self._n):
-            rx[j] = rx[j + 1]
-        self._head_t = now
+        self._drop(1, now)
         self._parse(now)
 
     def _frame(self, seq, kind, at, ln, now):

@@ -36,14 +36,9 @@ KINDS = ("stock", "frozen")
 # game against the AI, power-on to the first LED frame ms). Jarmo's firmware
 # runs its code from flash: the heap is the game's, so its budget is higher.
 BUDGETS = {"stock": (100, 50 * 1024, 3000), "frozen": (60, 96 * 1024, 1500)}
-
-
-def heap_budget(kind, profile_name):
-    """Least free heap bytes in a game against the AI, for a board of the
-    profile on firmware of `kind`: the same for every profile (a board with
-    an OLED spends about 2.8 KB on its display stack, within it since the
-    heap starts at 64 KB: device/settings.toml)."""
-    return BUDGETS[kind][1]
+# The heap budget is the same for every profile: a board with an OLED spends
+# about 2.8 KB on its display stack, within it since the heap starts at 64 KB
+# (device/settings.toml).
 
 
 def power_on_to_first_frame_ms(dev, usb="none", timeout_ms=5000, step_ms=25):

@@ -114,8 +114,7 @@ def test_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_option,
     # must still leave the budget free at the worst moment (docs/AI.md,
     # "Memory"): 50 KB on stock firmware, 96 KB on Jarmo's (bigger tables),
     # the Feather's OLED and its display stack included.
-    pass_ms, _heap, _first = stage.BUDGETS[kind]
-    heap = stage.heap_budget(kind, profile)
+    pass_ms, heap, _first = stage.BUDGETS[kind]
     with booted(tmp_path, firmware_option, profile, kind=kind,
                 nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
         wait_state(dev, "menu", 8000)
