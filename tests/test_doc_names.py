@@ -27,7 +27,9 @@ IMPORT = re.compile(r"^from ([\w.]+) import ([\w, ]+)", re.M)
 # settings), python-chess's, and the pattern of the screens' ids.
 ELSEWHERE = ("board", "I2CDisplayBus", "on_next_reset", "CIRCUITPY_FIRMWARE_SIZE",
              "CIRCUITPY_HEAP_START_SIZE", "scan", "uci", "S_NAME")
-SKIP_DIRS = (".venv", "node_modules", ".git", "__pycache__", ".pytest_cache")
+# (build/ holds what the tools make: a document's check never depends on
+# whether a build ran before it)
+SKIP_DIRS = (".venv", "node_modules", ".git", "__pycache__", ".pytest_cache", "build")
 
 
 class Source:
