@@ -27,7 +27,9 @@ held at power-up still gets there): the game lights 200 ms sooner after a
 power-up and after a deep sleep.
 The build also turns native code on (MAKE_OPTIONS: the search's modules,
 NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
-to mpy-tool.py) and leaves out the CircuitPython modules the game never
+to mpy-tool.py), builds in the C module firmware/_jarmo (the search's
+hottest functions in C, put in the place of their Python by the frozen
+copies: C_KERNELS) and leaves out the CircuitPython modules the game never
 imports (UNUSED_MODULES), given to make through MAKEFLAGS.
 VERSION, in the file name, is `git describe --tags --always --dirty`.
 The version string and the build date are the same for every build
@@ -170,6 +172,22 @@ UNUSED_MODULES = (
 # (tests/device/test_native_search.py), and whatever the plain code holds
 # (weights, tables, ordering) is what runs natively.
 NATIVE_MODULES = ("jarmo/ai.py", "jarmo/evaluation.py", "jarmo/game.py")
+# C modules built in (make's USER_C_MODULES): firmware/_jarmo/, the search's
+# hottest functions in C.  The frozen copies of the modules below put them
+# in the place of their Python at import (c_kernel_source): per module, the
+# class (None: the module's own functions), the names, and a line to run
+# first.  The checkout's modules stay plain Python, which every other
+# interpreter runs and which the C follows exactly: the frozen module's
+# PLAIN dict keeps the Python ones, and tests/device/test_native_search.py
+# compares both, and the search's nodes and turns with CPython's.
+C_MODULES = "firmware"
+C_KERNELS = {
+    "jarmo/game.py": ("Game", ("gen_into", "repeat_move", "can_move", "move_piece",
+                               "unmove_piece", "undo_code"), ""),
+    "jarmo/evaluation.py": (None, ("eval_scored", "eval_race"),
+                            "_jarmo.bind(TARGETS)   # where eval_scored leaves the mover's targets"),
+    "jarmo/ai.py": ("Player", ("_order",), ""),
+}
 _DEF = re.compile(r"^([ \t]*)def [A-Za-z_]\w*\(", re.M)
 MAKE_OPTIONS = NATIVE_OPTIONS + tuple(("CIRCUITPY_" + name, "0") for name in UNUSED_MODULES)
 
@@ -294,16 +312,34 @@ def native_source(text):
         "\nNATIVE_CODE = %d   # functions compiled to native code (tools/firmware.py)\n" % count)
 
 
+def c_kernel_source(text, rel):
+    """text with the lines that put the _jarmo C module's functions in the
+    place of the Python ones of C_KERNELS[rel] (the Python kept in PLAIN)."""
+    owner, names, first = C_KERNELS[rel]
+    where = "globals()" if owner is None else owner
+    get, put = ("%s[_name]" % where, "%s[_name] = getattr(_jarmo, _name)" % where) if owner is None else (
+        "getattr(%s, _name)" % where, "setattr(%s, _name, getattr(_jarmo, _name))" % where)
+    lines = ["", "", "# Jarmo's firmware: C in the place of the Python (tools/firmware.py C_KERNELS)",
+             "import _jarmo", "PLAIN = {}"]
+    if first:
+        lines.append(first)
+    lines += ["for _name in %r:" % (names,), "    PLAIN[_name] = %s" % get, "    " + put, ""]
+    return text + "\n".join(lines)
+
+
 def frozen_bytes(folder, rel, src):
     """The bytes frozen for the file src, at rel in folder ("app" or "lib")."""
     with open(src, "rb") as f:
         data = f.read()
     if folder == "app" and rel in NATIVE_MODULES:
-        data = native_source(data.decode("utf-8")).encode("utf-8")
+        text = native_source(data.decode("utf-8"))
+        if rel in C_KERNELS:
+            text = c_kernel_source(text, rel)
+        data = text.encode("utf-8")
     return data
 
 
-def inputs_key(board, files, kit):
+def inputs_key(board, files, kit, root=ROOT):
     """A hash of everything a build reads: the kit, the board, the version and
     date strings, every frozen file's path and bytes."""
     h = hashlib.sha256()
@@ -313,6 +349,9 @@ def inputs_key(board, files, kit):
     h.update(("%s\0%s\0%s\0" % (board, CP_VERSION, SOURCE_DATE_EPOCH)).encode())
     h.update(repr(SOURCE_PATCHES).encode())
     h.update(repr(MAKE_OPTIONS).encode())
+    for path, rel in c_module_files(root):
+        with open(path, "rb") as f:
+            h.update(("c/%s\0" % rel).encode() + hashlib.sha256(f.read()).digest())
     for folder in sorted(files):
         for src, rel in sorted(files[folder], key=lambda item: item[1]):
             data = frozen_bytes(folder, rel, src)
@@ -340,6 +379,30 @@ def patch_sources(kit, work):
             raise FirmwareError("cannot patch %s: the kit's sources differ from what it expects" % path)
         with open(path, "w") as f:
             f.write(text.replace(stock, ours))
+
+
+def c_module_files(root=ROOT):
+    """[(path, path inside C_MODULES)] of the C modules' sources, sorted."""
+    top = os.path.join(root, C_MODULES)
+    found = []
+    for folder, _dirs, names in os.walk(top):
+        for name in names:
+            if name.endswith((".c", ".h", ".mk")):
+                path = os.path.join(folder, name)
+                found.append((path, os.path.relpath(path, top)))
+    return sorted(found, key=lambda item: item[1])
+
+
+def _stage_c_modules(stage, root=ROOT):
+    """Copy the C modules into stage/cmodules (emptied first); that folder."""
+    out = os.path.join(stage, "cmodules")
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    for path, rel in c_module_files(root):
+        dst = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(path, dst)
+    return out
 
 
 def _stage(files, stage):
@@ -395,7 +458,7 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
     version = version or project_version(root)
     deploy.fill_lib(os.path.join(root, "lib"), log=lambda s: None)
     files = frozen_files(root)
-    key = inputs_key(board, files, kit_dir)
+    key = inputs_key(board, files, kit_dir, root)
     cache = cache_dir()
     store = os.path.join(cache, "uf2")
     cached = os.path.join(store, "%s-%s.uf2" % (board, key[:20]))
@@ -413,11 +476,13 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
         patch_sources(kit_dir, os.path.join(cache, "kit"))
         stage = os.path.join(cache, "stage", board)
         folders = _stage(files, stage)
+        c_modules = _stage_c_modules(os.path.join(cache, "stage", board + "-c"), root)
         logs = os.path.join(cache, "logs")
         os.makedirs(logs, exist_ok=True)
         log_path = os.path.join(logs, "%s.log" % board)
         env = dict(os.environ, CP_WORK=os.path.join(cache, "kit"), CP_VERSION=CP_VERSION,
-                   SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, MAKEFLAGS=make_flags())
+                   SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
+                   MAKEFLAGS=make_flags(MAKE_OPTIONS + (("USER_C_MODULES", c_modules),)))
         log("firmware %s: building CircuitPython for %s with %d frozen files (log: %s)" % (
             profile, board, sum(len(v) for v in files.values()), log_path))
         t0 = time.time()

@@ -205,6 +205,10 @@ def test_the_search_modules_are_frozen_as_native_code_from_the_one_plain_source(
             assert data == plain, rel
             continue
         text = data.decode()
+        if rel in firmware.C_KERNELS:            # the C's lines come last (the test below)
+            wiring = firmware.c_kernel_source("", rel)
+            assert text.endswith(wiring), rel
+            text = text[:-len(wiring)]
         defs = [line for line in plain.decode().splitlines() if line.lstrip().startswith("def ")]
         assert text.count("@micropython.native\n") == len(defs) >= 4, rel
         assert text.rstrip().splitlines()[-1].startswith("NATIVE_CODE = %d " % len(defs))
@@ -216,3 +220,42 @@ def test_the_search_modules_are_frozen_as_native_code_from_the_one_plain_source(
         body = "\n".join(line for line in lines if line.strip() != "@micropython.native")
         assert body.rstrip().rsplit("\n", 1)[0].rstrip() == plain.decode().rstrip()   # nothing else changed
     assert set(firmware.NATIVE_MODULES) <= {rel for _src, rel in files["app"]}
+
+
+def test_the_frozen_modules_put_the_c_kernels_in_place_and_keep_the_python(kit, tmp_path, monkeypatch):
+    """The lines c_kernel_source adds, run here with a stand-in _jarmo: each
+    name of C_KERNELS is then the C module's (a class's method or the
+    module's function), PLAIN holds the Python one, and evaluation binds
+    its TARGETS list; the build gets the C module (USER_C_MODULES) and a
+    changed C source gives another firmware."""
+    import types
+    fake = types.ModuleType("_jarmo")
+    bound = []
+    fake.bind = bound.append
+    monkeypatch.setitem(sys.modules, "_jarmo", fake)
+    for rel, (owner, names, _first) in firmware.C_KERNELS.items():
+        for name in names:
+            setattr(fake, name, ("C", rel, name))
+        with open(os.path.join(ROOT, rel)) as f:
+            text = firmware.c_kernel_source(f.read(), rel)
+        space = {"__name__": rel[:-3].replace("/", ".")}
+        exec(compile(text, rel, "exec"), space)
+        for name in names:
+            where = space if owner is None else vars(space[owner])
+            assert where[name] == ("C", rel, name), (rel, name)
+            assert callable(space["PLAIN"][name]), (rel, name)
+        assert sorted(space["PLAIN"]) == sorted(names)
+    assert len(bound) == 1 and type(bound[0]) is list          # evaluation's TARGETS
+    firmware.build_firmware("pico", str(tmp_path), version="1", kit=str(kit), log=lambda s: None)
+    flags = dict(word.split("=", 1) for word in (kit / "last-makeflags.txt").read_text().split())
+    staged = os.path.join(flags["USER_C_MODULES"], "_jarmo")
+    assert sorted(os.listdir(staged)) == ["kernels.c", "micropython.mk"]
+    with open(os.path.join(staged, "kernels.c")) as f, \
+            open(os.path.join(ROOT, "firmware", "_jarmo", "kernels.c")) as g:
+        assert f.read() == g.read()
+    files = firmware.frozen_files(ROOT)
+    key = firmware.inputs_key("raspberry_pi_pico", files, str(kit))
+    other = tmp_path / "other"
+    (other / "firmware" / "_jarmo").mkdir(parents=True)
+    (other / "firmware" / "_jarmo" / "kernels.c").write_text("// another kernel\n")
+    assert firmware.inputs_key("raspberry_pi_pico", files, str(kit), str(other)) != key
