@@ -138,14 +138,17 @@ TT_FROZEN = (0, 0, 0, 512, 512)
 def use_tables(frozen, steps=False):
     """Size the AI's tables for frozen code (True: TT_FROZEN and 800 hash
     numbers) or code in RAM (False: TT_STOCK and 57): the transposition
-    tables of the players made after, and the keys of every search after.
+    tables of the players made after, and the keys of every search after;
+    and the node budgets of levels 3 and 4 (the rule set's row: what each
+    firmware kind applies in their thinking times).
     Done at import by FROZEN; the host's benchmarks and tests switch.
     steps: the hash numbers are drawn later, _Z_STEP at a time
     (_zobrist_step: the menu's passes, or a player's first steps), not now:
     at import on Jarmo's firmware the 800 took 27 ms, with the import a
     pass of 46 ms."""
-    global _TT, _ZOBRIST, _ZDRAW
+    global _TT, _ZOBRIST, _ZDRAW, _NODES
     _TT = TT_FROZEN if frozen else TT_STOCK
+    _NODES = (R.AI_FROZEN3, R.AI_FROZEN4) if frozen else (R.AI_NODES3, R.AI_NODES4)
     n = _Z_FULL if frozen else _Z_BYTE + 32
     _ZOBRIST = array("l", [0] * n)
     _ZDRAW = [Rng(20240609), 0]
@@ -155,6 +158,7 @@ def use_tables(frozen, steps=False):
 
 _Z_STEP = const(200)        # hash numbers drawn a step (about 7 ms on Jarmo's firmware)
 _ZDRAW = None               # [the generator, the next number's index] until all are drawn
+_NODES = None               # the row's fields of the node budgets of levels 3 and 4 (use_tables)
 
 
 def _zobrist_step(most=_Z_STEP):
@@ -491,7 +495,7 @@ class Player:
             if b is None:
                 b = _BUDGET[self.level]
                 if self.level == 3 or self.level == 4:
-                    b = row[R.AI_NODES3 if self.level == 3 else R.AI_NODES4]
+                    b = row[_NODES[self.level - 3]]
             self.budget = b
         else:
             self._t0 = now_ms & _TICKS_MASK

@@ -34,12 +34,13 @@ NO_EXPANSIONS = const(512)  # the expansions (heroes, challenges) do not apply
 # The rows: name, features, and the AI's tuning (jarmo/ai.py): the node at
 # whose k-th action late-move reductions begin (99: none), level 3's thinking
 # time in ms, and the node budgets of levels 3 and 4 on the Pico (what it
-# applies in those times: docs/AI.md).
+# applies in those times: docs/AI.md), with stock CircuitPython and with
+# Jarmo's firmware (native code and C kernels).
 ROWS = (
-    ("classic", SCORED | MARKS | BAN | TIES_STAND | NO_EXPANSIONS, 99, 650, 510, 1950),
-    ("standard", SCORED, 1, 900, 660, 2000),
-    ("legendary", CAMP_SAFE | GUARDS_STAY, 3, 900, 570, 1710),
-    ("jasyr", CAMP_SAFE | FORWARD | TAKEN_HELD | ONE_ACTION, 99, 900, 520, 1560),
+    ("classic", SCORED | MARKS | BAN | TIES_STAND | NO_EXPANSIONS, 99, 650, 510, 1950, 1500, 6000),
+    ("standard", SCORED, 1, 900, 660, 2000, 1700, 5400),
+    ("legendary", CAMP_SAFE | GUARDS_STAY, 3, 900, 570, 1710, 1540, 4620),
+    ("jasyr", CAMP_SAFE | FORWARD | TAKEN_HELD | ONE_ACTION, 99, 900, 520, 1560, 1600, 4850),
 )
 NAME = const(0)             # the fields of a row
 FEATURES = const(1)
@@ -47,6 +48,8 @@ AI_LMR = const(2)
 AI_TIME3 = const(3)
 AI_NODES3 = const(4)
 AI_NODES4 = const(5)
+AI_FROZEN3 = const(6)       # ... on Jarmo's firmware
+AI_FROZEN4 = const(7)
 
 RULE_SETS = tuple(row[NAME] for row in ROWS)
 

@@ -183,7 +183,8 @@ NATIVE_MODULES = ("jarmo/ai.py", "jarmo/evaluation.py", "jarmo/game.py")
 C_MODULES = "firmware"
 C_KERNELS = {
     "jarmo/game.py": ("Game", ("gen_into", "repeat_move", "can_move", "move_piece",
-                               "unmove_piece", "undo_code"), ""),
+                               "unmove_piece", "do_code", "undo_code", "_end_check",
+                               "all_in_camp"), ""),
     "jarmo/evaluation.py": (None, ("eval_scored", "eval_race"),
                             "_jarmo.bind(TARGETS)   # where eval_scored leaves the mover's targets"),
     "jarmo/ai.py": ("Player", ("_order",), ""),

@@ -11,7 +11,8 @@
 // and turns with CPython's.
 //
 //   Game.gen_into, Game.repeat_move, Game.can_move    (jarmo/game.py)
-//   Game.move_piece, Game.unmove_piece, Game.undo_code
+//   Game.move_piece, Game.unmove_piece, Game.do_code, Game.undo_code,
+//   Game._end_check, Game.all_in_camp
 //   eval_scored, eval_race                            (jarmo/evaluation.py)
 //   Player._order                                     (jarmo/ai.py)
 //
@@ -42,6 +43,7 @@
 #define K_REDEPLOY 6
 
 #define S_START 0
+#define S_PLACED 1
 #define S_AFTER 2
 #define S_AFTER_R 3
 
@@ -119,6 +121,15 @@ static uint8_t *byte_attr(mp_obj_t g, qstr name, size_t size, mp_uint_t flags) {
 
 static bool true_attr(mp_obj_t g, qstr name) {
     return mp_obj_is_true(mp_load_attr(g, name));
+}
+
+// A point (0..24) given as an argument.
+static int point_arg(mp_obj_t o) {
+    mp_int_t p = small(o);
+    if (p < 0 || p > 24) {
+        mp_raise_ValueError(MP_ERROR_TEXT("not a point"));
+    }
+    return p;
 }
 
 static mp_obj_t *items_of(mp_obj_t o, size_t size) {
@@ -395,10 +406,7 @@ static mp_obj_t gen_into(size_t n_args, const mp_obj_t *args) {
 METHOD(gen_into_fun, gen_into, 2, 3);
 
 // Game.can_move(side): True if the side has a legal move now.
-static mp_obj_t can_move(size_t n_args, const mp_obj_t *args) {
-    (void)n_args;
-    mp_obj_t g = args[0];
-    int side = small(args[1]);
+static bool side_can_move(mp_obj_t g, int side) {
     const uint8_t *top = byte_attr(g, MP_QSTR_top, 25, MP_BUFFER_READ);
     mp_obj_t *nbrs = neighbours_of(g, side);
     bool camp_safe = true_attr(g, MP_QSTR_camp_safe);
@@ -412,12 +420,17 @@ static mp_obj_t can_move(size_t n_args, const mp_obj_t *args) {
         int moves = piece_moves(top, nbrs[f], f, side, camp_safe, to);
         for (int k = 0; k < moves; k++) {
             if (!ban || found >= 0) {
-                return mp_const_true;   // (two moves: the back-and-forth ban forbids one at most)
+                return true;   // (two moves: the back-and-forth ban forbids one at most)
             }
             found = f << SOURCE | to[k] << TARGET;
         }
     }
-    return mp_obj_new_bool(found >= 0 && found != repeat_move(g, side));
+    return found >= 0 && found != repeat_move(g, side);
+}
+
+static mp_obj_t can_move(size_t n_args, const mp_obj_t *args) {
+    (void)n_args;
+    return mp_obj_new_bool(side_can_move(args[0], small(args[1])));
 }
 METHOD(can_move_fun, can_move, 2, 2);
 
@@ -467,16 +480,7 @@ static int recover(mp_obj_t g, int side) {
 }
 
 // Game.move_piece(side, a, b): the piece on a to b; the undo fields of the move.
-static mp_obj_t move_piece(size_t n_args, const mp_obj_t *args) {
-    (void)n_args;
-    mp_obj_t g = args[0];
-    int side = small(args[1]);
-    int a = small(args[2]);
-    int b = small(args[3]);
-    if (a < 0 || a > 24 || b < 0 || b > 24) {
-        mp_raise_ValueError(MP_ERROR_TEXT("not a point"));
-    }
-    uint8_t *top = byte_attr(g, MP_QSTR_top, 25, MP_BUFFER_WRITE);
+static mp_int_t move(mp_obj_t g, uint8_t *top, int side, int a, int b) {
     uint8_t *under = byte_attr(g, MP_QSTR_under, 25, MP_BUFFER_WRITE);
     int p = top[a];
     int q = top[b];
@@ -507,7 +511,14 @@ static mp_obj_t move_piece(size_t n_args, const mp_obj_t *args) {
         fields |= (mp_int_t)recover(g, side) << BROUGHT;
     }
     top[b] = p;
-    return MP_OBJ_NEW_SMALL_INT(fields);
+    return fields;
+}
+
+static mp_obj_t move_piece(size_t n_args, const mp_obj_t *args) {
+    (void)n_args;
+    uint8_t *top = byte_attr(args[0], MP_QSTR_top, 25, MP_BUFFER_WRITE);
+    return MP_OBJ_NEW_SMALL_INT(move(args[0], top, small(args[1]), point_arg(args[2]),
+        point_arg(args[3])));
 }
 METHOD(move_piece_fun, move_piece, 4, 4);
 
@@ -559,13 +570,8 @@ static void unmove(mp_obj_t g, uint8_t *top, int side, int a, int b, mp_int_t en
 // Game.unmove_piece(side, a, b, entry): move_piece taken back.
 static mp_obj_t unmove_piece(size_t n_args, const mp_obj_t *args) {
     (void)n_args;
-    int a = small(args[2]);
-    int b = small(args[3]);
-    if (a < 0 || a > 24 || b < 0 || b > 24) {
-        mp_raise_ValueError(MP_ERROR_TEXT("not a point"));
-    }
     uint8_t *top = byte_attr(args[0], MP_QSTR_top, 25, MP_BUFFER_WRITE);
-    unmove(args[0], top, small(args[1]), a, b, small(args[4]));
+    unmove(args[0], top, small(args[1]), point_arg(args[2]), point_arg(args[3]), small(args[4]));
     return mp_const_none;
 }
 METHOD(unmove_piece_fun, unmove_piece, 5, 5);
@@ -626,6 +632,243 @@ static mp_obj_t undo_code(size_t n_args, const mp_obj_t *args) {
     return mp_const_none;
 }
 METHOD(undo_code_fun, undo_code, 1, 1);
+
+// Game.all_in_camp(side): all the side's pieces on the board (at least one)
+// stand on its enemy camp.
+static bool side_all_in_camp(mp_obj_t g, int side) {
+    const uint8_t *top = byte_attr(g, MP_QSTR_top, 25, MP_BUFFER_READ);
+    const uint8_t *under = byte_attr(g, MP_QSTR_under, 25, MP_BUFFER_READ);
+    int sidebit = side << 1;
+    int camp = side ? 0 : 20;
+    int p = side ? 24 : 0;
+    int stop = side ? 4 : 20;
+    int step = side ? -1 : 1;
+    for (; p != stop; p += step) {           // from the side's home row
+        if (top[p] && ((top[p] & NORTH) == sidebit
+                       || (under[p] && (under[p] & NORTH) == sidebit))) {
+            return false;
+        }
+    }
+    for (p = camp; p < camp + 5; p++) {
+        if (top[p] && ((top[p] & NORTH) == sidebit
+                       || (under[p] && (under[p] & NORTH) == sidebit))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static mp_obj_t all_in_camp(size_t n_args, const mp_obj_t *args) {
+    (void)n_args;
+    return mp_obj_new_bool(side_all_in_camp(args[0], small(args[1])));
+}
+METHOD(all_in_camp_fun, all_in_camp, 2, 2);
+
+// self.name(args...): a Python method of the game (the results' making).
+static mp_obj_t call_method(mp_obj_t g, qstr name, size_t n, mp_obj_t a0, mp_obj_t a1) {
+    mp_obj_t call[4];
+    mp_load_method(g, name, call);
+    call[2] = a0;
+    call[3] = a1;
+    return mp_call_method_n_kw(n, 0, call);
+}
+
+static mp_obj_t win(mp_obj_t g, int side, qstr reason) {
+    return call_method(g, MP_QSTR__win, 2, MP_OBJ_NEW_SMALL_INT(side), MP_OBJ_NEW_QSTR(reason));
+}
+
+static mp_obj_t tally(mp_obj_t g, qstr reason) {
+    return call_method(g, MP_QSTR__tally, 1, MP_OBJ_NEW_QSTR(reason), MP_OBJ_NULL);
+}
+
+// Game._end_check(mover): RULES.md section 2 order: wipe-out, camp,
+// repetition, ply limit; None, or the Result (made by the game's _win and
+// _tally).
+static mp_obj_t end_check(mp_obj_t g, int mover) {
+    int other = 1 - mover;
+    bool ban = true_attr(g, MP_QSTR_ban);
+    bool scored = true_attr(g, MP_QSTR_scored);
+    size_t len;
+    mp_obj_t *log;
+    mp_obj_get_array(mp_load_attr(g, MP_QSTR_undo_log), &len, &log);
+    if (len == 0) {
+        mp_raise_msg(&mp_type_IndexError, MP_ERROR_TEXT("empty undo log"));
+    }
+    mp_int_t last = small(log[len - 1]);
+    bool moved = !(last & KIND_BITS);
+    bool took = (last >> CAPTURED) & POINT_BITS;
+    if (!ban && (!moved || took)) {
+        const uint8_t *pool = byte_attr(g, MP_QSTR_pool, 2, MP_BUFFER_READ);
+        const uint8_t *out = byte_attr(g, MP_QSTR_out_count, 2, MP_BUFFER_READ);
+        if (pool[other] + out[other] == 5) {
+            return win(g, mover, MP_QSTR_wipeout);
+        }
+        if (pool[mover] + out[mover] == 5) {
+            return win(g, other, MP_QSTR_wipeout);
+        }
+    }
+    if ((!moved || row_of((last >> TARGET) & POINT_BITS) == home_row(other))
+        && side_all_in_camp(g, mover)) {
+        return scored ? tally(g, MP_QSTR_camp) : win(g, mover, MP_QSTR_camp);
+    }
+    if (scored && (!moved || took) && side_all_in_camp(g, other)) {
+        return tally(g, MP_QSTR_camp);
+    }
+    if (!ban && len >= 8) {                  // a repetition takes 4 moves a side
+        mp_int_t e2 = small(log[len - 2]);
+        mp_int_t e3 = small(log[len - 3]);
+        if (((last | e2 | e3) & KIND_BITS) || !(((last ^ e2) >> SIDE_BIT) & 1)
+            || (((last ^ e3) >> SIDE_BIT) & 1)
+            || (e3 & ACTION_BITS) == reverse_move(last & ACTION_BITS)) {
+            if (repeat_move(g, 0) >= 0 && repeat_move(g, 1) >= 0) {
+                return tally(g, MP_QSTR_repetition);
+            }
+        }
+    }
+    mp_obj_t limit = mp_load_attr(g, MP_QSTR_ply_limit);
+    if (limit != mp_const_none && small(mp_load_attr(g, MP_QSTR_ply_count)) >= small(limit)) {
+        return tally(g, MP_QSTR_limit);
+    }
+    return mp_const_none;
+}
+
+static mp_obj_t end_check_obj(size_t n_args, const mp_obj_t *args) {
+    (void)n_args;
+    return end_check(args[0], small(args[1]));
+}
+METHOD(end_check_fun, end_check_obj, 2, 2);
+
+// Game._bring_back: a held (count: held_count) or captured (pool) piece on
+// b, archer face up, ordinary pieces before the Golden Soldier; 1
+// ordinary, 2 golden.
+static int bring_back(mp_obj_t g, uint8_t *top, qstr count_name, qstr gold_name, int side, int b) {
+    uint8_t *count = byte_attr(g, count_name, 2, MP_BUFFER_WRITE);
+    uint8_t *gold = byte_attr(g, gold_name, 2, MP_BUFFER_WRITE);
+    count[side] -= 1;
+    bool golden = count[side] < gold[side];
+    if (golden) {
+        gold[side] = 0;
+    }
+    top[b] = PRESENT | side << 1 | (golden ? GOLD : 0);
+    return golden ? 2 : 1;
+}
+
+// Game._redeploy_possible(side)
+static bool redeploy_possible(mp_obj_t g, const position_t *pos, int side) {
+    if (!true_attr(g, MP_QSTR_markers_on) || !pos->pool[side] || !room(pos, side)) {
+        return false;
+    }
+    mp_obj_t *markers = items_of(mp_load_attr(g, MP_QSTR_marker_points), 2);
+    for (int k = 0; k < 2; k++) {
+        int q = pos->top[small(markers[k]) % 25];
+        if (!q || (q & NORTH) != side << 1) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void set_stage(mp_obj_t g, int stage) {
+    mp_store_attr(g, MP_QSTR_stage, MP_OBJ_NEW_SMALL_INT(stage));
+}
+
+// Game._after_placing(side): after a placement or redeploy in an open
+// turn, true if it stays open.
+static bool after_placing(mp_obj_t g, const position_t *pos, int side) {
+    if (small(mp_load_attr(g, MP_QSTR_stage)) == S_AFTER_R && redeploy_possible(g, pos, side)) {
+        return true;
+    }
+    if (!true_attr(g, MP_QSTR_one_action) && can_place(pos, side)) {
+        set_stage(g, S_AFTER);
+        return true;
+    }
+    return false;
+}
+
+// gen_into(self._buffer, True): does the side to act have any action?
+static bool has_action(mp_obj_t g) {
+    mp_obj_t args[3] = { g, mp_load_attr(g, MP_QSTR__buffer), mp_const_true };
+    return small(gen_into(3, args)) != 0;
+}
+
+// Game.do_code(code): apply a legal action code (unchecked) and settle the turn.
+static mp_obj_t do_code(size_t n_args, const mp_obj_t *args) {
+    (void)n_args;
+    mp_obj_t g = args[0];
+    mp_int_t code = small(args[1]);
+    position_t pos;
+    position_of(g, &pos);
+    uint8_t *top = pos.top;
+    int side = pos.mover;
+    int stage = small(mp_load_attr(g, MP_QSTR_stage));
+    int kind = code & KIND_BITS;
+    int a = (code >> SOURCE) & POINT_BITS;
+    int b = code >> TARGET;
+    if (a > 24 || b > 24) {
+        mp_raise_ValueError(MP_ERROR_TEXT("not a point"));
+    }
+    mp_int_t entry = code | side << SIDE_BIT | stage << STAGE;
+    bool ends_turn = true;
+    if (kind == K_MOVE) {
+        int p = top[a];
+        const uint8_t *under = byte_attr(g, MP_QSTR_under, 25, MP_BUFFER_READ);
+        if (top[b] || under[a] || (side ? b < 5 : b >= 20)) {
+            entry |= move(g, top, side, a, b);
+        } else {
+            entry |= (mp_int_t)((p >> FLAGS) & 7) << MOVER;
+            top[a] = 0;
+            top[b] = p;
+        }
+        if (true_attr(g, MP_QSTR_markers_on) && redeploy_possible(g, &pos, side)) {
+            set_stage(g, S_AFTER_R);
+            ends_turn = false;
+        } else if (pos.held[side] && !true_attr(g, MP_QSTR_one_action) && room(&pos, side)) {
+            set_stage(g, S_AFTER);
+            ends_turn = false;
+        }
+    } else if (kind == K_PLACE) {
+        entry |= (mp_int_t)bring_back(g, top, MP_QSTR_held_count, MP_QSTR_held_gold, side, b) << BROUGHT;
+        if (stage >= S_AFTER) {
+            ends_turn = !after_placing(g, &pos, side);
+        } else if (!true_attr(g, MP_QSTR_one_action)) {
+            set_stage(g, S_PLACED);
+            ends_turn = false;
+        }
+    } else if (kind == K_RECALL) {
+        top[a] &= ~MARK;
+        pos.pool[side] -= 1;
+        top[b] = PRESENT | side << 1;
+    } else if (kind == K_FLIP) {
+        top[a] &= ~GUARD;
+        entry |= (mp_int_t)recover(g, side) << BROUGHT;
+    } else if (kind == K_FLIP_PLACE) {
+        top[a] &= ~GUARD;
+        entry |= (mp_int_t)bring_back(g, top, MP_QSTR_pool, MP_QSTR_pool_gold, side, b) << BROUGHT;
+    } else if (kind == K_REDEPLOY) {
+        entry |= (mp_int_t)bring_back(g, top, MP_QSTR_pool, MP_QSTR_pool_gold, side, b) << BROUGHT;
+        mp_store_attr(g, MP_QSTR_markers_on, mp_const_false);
+        ends_turn = !after_placing(g, &pos, side);
+    }
+    mp_obj_list_append(mp_load_attr(g, MP_QSTR_undo_log), MP_OBJ_NEW_SMALL_INT(entry));
+    if (ends_turn) {
+        mp_store_attr(g, MP_QSTR_ply_count,
+            MP_OBJ_NEW_SMALL_INT(small(mp_load_attr(g, MP_QSTR_ply_count)) + 1));
+        set_stage(g, S_START);
+        int other = 1 - side;
+        mp_store_attr(g, MP_QSTR_mover, MP_OBJ_NEW_SMALL_INT(other));
+        mp_obj_t result = end_check(g, side);
+        if (result == mp_const_none && !side_can_move(g, other) && !has_action(g)) {
+            result = call_method(g, MP_QSTR__stuck_result, 0, MP_OBJ_NULL, MP_OBJ_NULL);
+        }
+        if (result != mp_const_none) {
+            mp_store_attr(g, MP_QSTR_outcome, result);
+        }
+    } else if (!has_action(g)) {
+        mp_store_attr(g, MP_QSTR_outcome, call_method(g, MP_QSTR__stuck_result, 0, MP_OBJ_NULL, MP_OBJ_NULL));
+    }
+    return mp_const_none;
+}
+METHOD(do_code_fun, do_code, 2, 2);
 
 // ------------------------------------------------------------- evaluation
 
@@ -1010,6 +1253,9 @@ static const mp_rom_map_elem_t jarmo_module_globals_table[] = {
     { MP_ROM_QSTR(MP_QSTR_move_piece), MP_ROM_PTR(&move_piece_fun) },
     { MP_ROM_QSTR(MP_QSTR_unmove_piece), MP_ROM_PTR(&unmove_piece_fun) },
     { MP_ROM_QSTR(MP_QSTR_undo_code), MP_ROM_PTR(&undo_code_fun) },
+    { MP_ROM_QSTR(MP_QSTR_do_code), MP_ROM_PTR(&do_code_fun) },
+    { MP_ROM_QSTR(MP_QSTR__end_check), MP_ROM_PTR(&end_check_fun) },
+    { MP_ROM_QSTR(MP_QSTR_all_in_camp), MP_ROM_PTR(&all_in_camp_fun) },
     { MP_ROM_QSTR(MP_QSTR_eval_scored), MP_ROM_PTR(&eval_scored_fun) },
     { MP_ROM_QSTR(MP_QSTR_eval_race), MP_ROM_PTR(&eval_race_fun) },
     { MP_ROM_QSTR(MP_QSTR_bind), MP_ROM_PTR(&bind_fun) },

@@ -55,3 +55,7 @@ def test_the_c_kernels_play_as_the_python_they_replace_in_every_mix(tmp_path):
     # place, redeploy (jarmo/codes.py)
     kinds = [line.split()[1:] for line in lines if line.startswith("@@KINDS ")]
     assert kinds and len(kinds[0]) == 7 and all(int(n) > 0 for n in kinds[0]), kinds
+    # and the ends of a game that do_code's checks find
+    reasons = [line.split()[1:] for line in lines if line.startswith("@@REASONS ")]
+    found = {item.split("=")[0] for item in reasons[0]} if reasons else set()
+    assert {"camp", "repetition", "stuck", "limit"} <= found, reasons

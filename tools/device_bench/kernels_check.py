@@ -9,19 +9,21 @@ this file as code.py with a kernels.txt of lines
 
 and plays that many seeded random games of each mix.  In every position
 it compares, C against Python:
-  - gen_into (all actions and the first only), can_move and repeat_move of
-    both sides, and the evaluation of both sides (eval_scored with the
+  - gen_into (all actions and the first only), can_move, repeat_move and
+    all_in_camp of both sides, and the evaluation of both sides (eval_scored with the
     targets it leaves, or eval_race);
   - for every legal move: move_piece's undo fields and the position after
     it, and unmove_piece back to the position before;
-  - for every legal action: do_code with every method of Game in C, then in
-    Python (the position, the turn, the stage, the ply count, the outcome
-    and the undo log after it), and undo_code back.
+  - for every legal action: do_code (with _end_check and the stuck test)
+    with every method of Game in C, then in Python (the position, the turn,
+    the stage, the ply count, the outcome and the undo log after it), and
+    undo_code back.
 It prints
 
     @@NATIVE game evaluation ai      C functions of each module (0: not Jarmo's firmware)
     @@K mix positions actions moves captures recovered hostages outcomes
     @@KINDS n0 n1 ... n6              actions checked of each kind (jarmo/codes.py MOVE .. REDEPLOY)
+    @@REASONS camp=n limit=n ...      the game ends met (do_code's outcomes), by reason
     @@DIFF what mix ply detail       for each difference (none expected)
     @@END
 """
@@ -59,12 +61,20 @@ def snapshot(g):
             None if outcome is None else (outcome.winner, outcome.points, outcome.reason))
 
 
-def pick(g, codes, rng):
-    """A random action; half the time one of the rarer ones if there are any."""
+def pick(g, codes, rng, repeat_from):
+    """A random action; half the time one of the rarer ones if there are any,
+    else, from turn repeat_from on, half the time the mover's last move back
+    if it may (back and forth: the repetition rules)."""
     markers = g.marker_points if g.markers_on else ()
     rare = [c for c in codes if c & _KIND_BITS not in (0, 3) or (not c & _KIND_BITS and c >> 8 in markers)]
     if rare and rng.below(2):
         return rare[rng.below(len(rare))]
+    log = g.undo_log
+    if g.ply_count >= repeat_from and len(log) >= 2 and rng.below(2):
+        last = log[-2] & 0x1FFF                   # the mover's own last action (jarmo/codes.py)
+        back = ((last >> 8) & 31) << 3 | ((last >> 3) & 31) << 8
+        if not last & _KIND_BITS and back in codes:
+            return back
     return codes[rng.below(len(codes))]
 
 
@@ -79,6 +89,7 @@ class Check:
         self.counts = [0] * 7     # positions actions moves captures recovered hostages outcomes
         self.where = ""
         self.kinds = [0] * 7
+        self.reasons = {}
 
     def differ(self, what, detail):
         self.out("@@DIFF %s %s %s" % (what, self.where, detail))
@@ -96,7 +107,7 @@ class Check:
             if n_c != n_p or self.buf_c[:n_c] != self.buf_p[:n_p]:
                 self.differ("gen_into", "%r %r" % (list(self.buf_c[:n_c]), list(self.buf_p[:n_p])))
         for side in (0, 1):
-            for name in ("can_move", "repeat_move"):
+            for name in ("can_move", "repeat_move", "all_in_camp"):
                 c = getattr(g, name)(side)
                 p = plain[name](g, side)
                 if c != p:
@@ -154,6 +165,8 @@ class Check:
             self.differ("do_code", "%d: %r %r" % (code, after[0], after[1]))
         if after[0][7] is not None:
             self.counts[6] += 1
+            reason = after[0][7][2]
+            self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
     def position(self, g, tables):
         self.counts[0] += 1
@@ -171,18 +184,19 @@ class Check:
 
     def done(self):
         self.out("@@KINDS %s" % " ".join(str(n) for n in self.kinds))
+        self.out("@@REASONS %s" % " ".join("%s=%d" % item for item in sorted(self.reasons.items())))
 
     def mix(self, rules, expansions, games, plies):
         ai.prepare_tables(rules)
         label = "+".join((rules,) + expansions)
         for seed in range(games):
             rng = Rng(1000 + seed * 31 + len(label))
-            g = Game(rules, expansions, 300)
+            g = Game(rules, expansions, plies)      # (its last turn ends it by the limit)
             tables = ai._TABLES[g.forward]
             while g.outcome is None and g.ply_count < plies:
                 self.where = "%s %d" % (label, g.ply_count)
                 codes = self.position(g, tables)
-                g.play_code(pick(g, codes, rng))
+                g.play_code(pick(g, codes, rng, plies // 2))
         self.out("@@K %s %s" % (label, " ".join(str(n) for n in self.counts)))
         self.counts = [0] * 7
 
