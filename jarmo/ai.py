@@ -146,9 +146,12 @@ def use_tables(frozen, steps=False):
     (_zobrist_step: the menu's passes, or a player's first steps), not now:
     at import on Jarmo's firmware the 800 took 27 ms, with the import a
     pass of 46 ms."""
-    global _TT, _ZOBRIST, _ZDRAW, _NODES
+    global _TT, _ZOBRIST, _ZDRAW, _NODES, _CAP3
     _TT = TT_FROZEN if frozen else TT_STOCK
     _NODES = (R.AI_FROZEN3, R.AI_FROZEN4) if frozen else (R.AI_NODES3, R.AI_NODES4)
+    # Level 3 under a clock stops at its node budget too where the code is
+    # fast enough to pass it (Jarmo's firmware): the same opponent as on stock
+    _CAP3 = R.AI_FROZEN3 if frozen else -1
     n = _Z_FULL if frozen else _Z_BYTE + 32
     _ZOBRIST = array("l", [0] * n)
     _ZDRAW = [Rng(20240609), 0]
@@ -159,6 +162,7 @@ def use_tables(frozen, steps=False):
 _Z_STEP = const(200)        # hash numbers drawn a step (about 7 ms on Jarmo's firmware)
 _ZDRAW = None               # [the generator, the next number's index] until all are drawn
 _NODES = None               # the row's fields of the node budgets of levels 3 and 4 (use_tables)
+_CAP3 = -1                  # the row's field that caps level 3 under a clock, or -1 (use_tables)
 
 
 def _zobrist_step(most=_Z_STEP):
@@ -500,6 +504,8 @@ class Player:
         else:
             self._t0 = now_ms & _TICKS_MASK
             self.budget = _CAP[self.level]
+            if self.level == 3 and _CAP3 >= 0:
+                self.budget = row[_CAP3]
         hist = self._hist
         if hist is not None:
             for k in range(2 * _HIST):
