@@ -178,8 +178,9 @@ NATIVE_MODULES = ("jarmo/ai.py", "jarmo/evaluation.py", "jarmo/game.py")
 # class (None: the module's own functions), the names, and a line to run
 # first.  The checkout's modules stay plain Python, which every other
 # interpreter runs and which the C follows exactly: the frozen module's
-# PLAIN dict keeps the Python ones, and tests/device/test_native_search.py
-# compares both, and the search's nodes and turns with CPython's.
+# PLAIN dict keeps the Python ones, tests/device/test_c_kernels.py compares
+# both, and tests/device/test_native_search.py the search's nodes and turns
+# with CPython's.
 C_MODULES = "firmware"
 C_KERNELS = {
     "jarmo/game.py": ("Game", ("gen_into", "repeat_move", "can_move", "move_piece",
@@ -317,9 +318,10 @@ def c_kernel_source(text, rel):
     """text with the lines that put the _jarmo C module's functions in the
     place of the Python ones of C_KERNELS[rel] (the Python kept in PLAIN)."""
     owner, names, first = C_KERNELS[rel]
-    where = "globals()" if owner is None else owner
-    get, put = ("%s[_name]" % where, "%s[_name] = getattr(_jarmo, _name)" % where) if owner is None else (
-        "getattr(%s, _name)" % where, "setattr(%s, _name, getattr(_jarmo, _name))" % where)
+    if owner is None:
+        get, put = "globals()[_name]", "globals()[_name] = getattr(_jarmo, _name)"
+    else:
+        get, put = "getattr(%s, _name)" % owner, "setattr(%s, _name, getattr(_jarmo, _name))" % owner
     lines = ["", "", "# Jarmo's firmware: C in the place of the Python (tools/firmware.py C_KERNELS)",
              "import _jarmo", "PLAIN = {}"]
     if first:

@@ -896,19 +896,21 @@ static inline int lowest_bit(uint32_t m) {
     return __builtin_ctz(m);
 }
 
-// camp_row: a side's enemy camp (South's: points 20..24, North's: 0..4) as
-// the distance tables' row of its points not taken by the side's own pieces
-// (camp point k: bit k), times 25; camp_full: none of those points empty.
-static int camp_row(const uint8_t *top, int side, bool *camp_full) {
+// _free: a side's enemy camp (South's: points 20..24, North's: 0..4): its
+// points not taken by the side's own pieces (camp point k: bit k).
+static int free_points(const uint8_t *top, int side) {
     const uint8_t *camp = side ? top : top + 20;
     int own = side ? WHOSE : PRESENT;
     int free = 0;
-    *camp_full = true;
     for (int k = 0; k < 5; k++) {
         free |= ((camp[k] & WHOSE) != own) << k;
-        *camp_full = *camp_full && camp[k];
     }
-    return free * 25;
+    return free;
+}
+
+// No empty point among the five camp points from camp on.
+static bool camp_full(const uint8_t *camp) {
+    return camp[0] && camp[1] && camp[2] && camp[3] && camp[4];
 }
 
 // The best capture against a side: the value of a piece of its (own) that
@@ -935,10 +937,9 @@ static mp_obj_t eval_scored(mp_obj_t g, mp_obj_t tables_obj, mp_obj_t side_obj) 
     const uint8_t *pool = byte_attr(g, MP_QSTR_pool, 2, MP_BUFFER_READ);
     bool classic = true_attr(g, MP_QSTR_marks);
     bool heroes = true_attr(g, MP_QSTR_heroes);
-    bool own_full[2];                       // a side's own camp has no empty point
-    int off[2];
-    off[0] = camp_row(top, 0, &own_full[1]);     // (South's enemy camp is North's own)
-    off[1] = camp_row(top, 1, &own_full[0]);
+    // each side's row of the distance tables, and whether its own camp is full
+    int off[2] = { free_points(top, 0) * 25, free_points(top, 1) * 25 };
+    bool own_full[2] = { camp_full(top), camp_full(top + 20) };
     bool guard[2], recall[2];
     for (int s = 0; s < 2; s++) {
         guard[s] = pool[s] && !classic;
@@ -999,18 +1000,6 @@ static mp_obj_t eval_scored(mp_obj_t g, mp_obj_t tables_obj, mp_obj_t side_obj) 
     return MP_OBJ_NEW_SMALL_INT(score[0] - score[1] + gain0 * 7 / 8 - gain1 / 4);
 }
 static MP_DEFINE_CONST_FUN_OBJ_3(eval_scored_fun, eval_scored);
-
-// _free: the side's enemy-camp points not taken by its own pieces (camp point k: bit k).
-static int free_points(const uint8_t *top, int side) {
-    int free = 0;
-    for (int k = 0; k < 5; k++) {
-        int q = side ? top[k] : top[20 + k];
-        if (side ? (!q || !(q & NORTH)) : (!q || (q & NORTH))) {
-            free |= 1 << k;
-        }
-    }
-    return free;
-}
 
 // _match: moves the side's n outside pieces need to reach distinct free
 // points of its enemy camp, the cheapest (piece, point) pair first.

@@ -33,11 +33,9 @@ from array import array
 import jarmo.ai as ai
 import jarmo.evaluation as evaluation
 import jarmo.game as game_module
+from jarmo.codes import ACTION_BITS, BROUGHT, DONE, KIND_BITS, MOVE, POINT_BITS, SOURCE, TARGET, TO_HOSTAGE, WHERE
 from jarmo.game import Game
 from jarmo.rng import Rng
-
-_KIND_BITS = 7           # code & 7: the kind (jarmo/codes.py KIND_BITS; 0: MOVE, 3: DONE)
-_MOVE_BITS = _KIND_BITS
 
 
 def mixes(name="kernels.txt"):
@@ -50,14 +48,10 @@ def mixes(name="kernels.txt"):
 
 
 def snapshot(g):
-    """Everything an action or its undo may change."""
-    state = bytearray(g.top)
-    state.extend(g.under)
-    for counts in (g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold):
-        state.extend(counts)
+    """Everything an action or its undo may change: the position
+    (Game.snapshot), the ply count, the undo log's end and the outcome."""
     outcome = g.outcome
-    return (bytes(state), g.mover, g.stage, g.ply_count, bool(g.markers_on), len(g.undo_log),
-            g.undo_log[-1] if g.undo_log else -1,
+    return (g.snapshot(), g.ply_count, len(g.undo_log), g.undo_log[-1] if g.undo_log else -1,
             None if outcome is None else (outcome.winner, outcome.points, outcome.reason))
 
 
@@ -66,14 +60,15 @@ def pick(g, codes, rng, repeat_from):
     else, from turn repeat_from on, half the time the mover's last move back
     if it may (back and forth: the repetition rules)."""
     markers = g.marker_points if g.markers_on else ()
-    rare = [c for c in codes if c & _KIND_BITS not in (0, 3) or (not c & _KIND_BITS and c >> 8 in markers)]
+    rare = [c for c in codes if c & KIND_BITS not in (MOVE, DONE)
+            or (c & KIND_BITS == MOVE and c >> TARGET in markers)]
     if rare and rng.below(2):
         return rare[rng.below(len(rare))]
     log = g.undo_log
     if g.ply_count >= repeat_from and len(log) >= 2 and rng.below(2):
-        last = log[-2] & 0x1FFF                   # the mover's own last action (jarmo/codes.py)
-        back = ((last >> 8) & 31) << 3 | ((last >> 3) & 31) << 8
-        if not last & _KIND_BITS and back in codes:
+        last = log[-2] & ACTION_BITS              # the mover's own last action
+        back = (last >> TARGET & POINT_BITS) << SOURCE | (last >> SOURCE & POINT_BITS) << TARGET
+        if last & KIND_BITS == MOVE and back in codes:
             return back
     return codes[rng.below(len(codes))]
 
@@ -128,8 +123,8 @@ class Check:
     def move(self, g, code):
         """move_piece and unmove_piece of a move, C against Python."""
         side = g.mover
-        f = (code >> 3) & 31
-        t = code >> 8
+        f = code >> SOURCE & POINT_BITS
+        t = code >> TARGET
         before = snapshot(g)
         if g.top[t]:
             self.counts[3] += 1
@@ -144,9 +139,9 @@ class Check:
         self.plain(False)
         if results[0] != results[1]:
             self.differ("move_piece", "%d: %r %r" % (code, results[0], results[1]))
-        if results[0][0] >> 26:
+        if results[0][0] >> BROUGHT:
             self.counts[4] += 1
-        if (results[0][0] >> 24) & 3 == 3:
+        if results[0][0] >> WHERE & 3 == TO_HOSTAGE:
             self.counts[5] += 1
 
     def action(self, g, code):
@@ -163,9 +158,9 @@ class Check:
         self.plain(False)
         if after[0] != after[1]:
             self.differ("do_code", "%d: %r %r" % (code, after[0], after[1]))
-        if after[0][7] is not None:
+        if after[0][4] is not None:
             self.counts[6] += 1
-            reason = after[0][7][2]
+            reason = after[0][4][2]
             self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
     def position(self, g, tables):
@@ -175,8 +170,8 @@ class Check:
         codes = g.legal_codes()
         for code in codes:
             self.counts[1] += 1
-            self.kinds[code & _KIND_BITS] += 1
-            if not code & _MOVE_BITS:
+            self.kinds[code & KIND_BITS] += 1
+            if code & KIND_BITS == MOVE:
                 self.counts[2] += 1
                 self.move(g, code)
             self.action(g, code)
