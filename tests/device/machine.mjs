@@ -3,7 +3,8 @@
 // A Machine is built from a flash image (firmware + CIRCUITPY + whatever the firmware wrote) and
 // lives until the next power cycle; Session (session.mjs) keeps the flash between Machines.
 
-import { rp2040js } from './rp2040js.mjs';
+import { coreParts, rp2040js } from './rp2040js.mjs';
+import { speedUp } from './fastcore.mjs';
 import { BOARDS } from './firmware.mjs';
 import { installFlash, TYPICAL_TIMING } from './flash.mjs';
 import { Pads } from './pads.mjs';
@@ -81,6 +82,7 @@ export class Machine {
     this.clockSince = 0; // emulated ns of the last clock change
     mcu.addClockListener((hz) => this.setClock(hz));
     this.core = mcu.core;
+    this.fastCore = speedUp(this.core, coreParts);
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     mcu.peripherals[0x40064] = new VregRegisters(mcu);
     mcu.loadBootrom(o.bootrom); // (also fills the flash with 0xff)
@@ -205,7 +207,12 @@ export class Machine {
           clock.tick(dt);
         } else {
           if (regs[15] === spinPc && !pio.running) this.skipSpin(limitNs);
-          clock.tick(core.executeInstruction() * this.cycleNs); // (an instruction may change it)
+          const dt = core.executeInstruction() * this.cycleNs; // (an instruction may change it)
+          // clock.tick(dt), without its call when no alarm falls due (most instructions)
+          const alarm = clock.nextAlarm;
+          const t = clock.nanosCounter + dt;
+          if (alarm !== null && alarm.nanos <= t) clock.tick(dt);
+          else clock.nanosCounter = t;
         }
         if (pio.running) pio.advance(clock.nanos);
       }

@@ -26,3 +26,41 @@ try {
 }
 
 export const rp2040js = loaded;
+
+/** The folder of the rp2040js ES modules in use, as a URL string ending in '/', or null. */
+async function esmFolder() {
+  if (globalThis.JARMO_RP2040JS) return new URL('./', globalThis.JARMO_RP2040JS).href;
+  if (process.env.RP2040JS) {
+    const path = await import('path');
+    const { pathToFileURL } = await import('url');
+    return pathToFileURL(path.join(process.env.RP2040JS, 'dist/esm/')).href;
+  }
+  return new URL('./', import.meta.resolve('rp2040js')).href;
+}
+
+/**
+ * What fastcore.mjs needs to rebuild the CPU's decoder: the source of cortex-m0-core.js and
+ * the values of its imports; null where it cannot be read (rp2040js's own decoder then runs).
+ */
+async function loadCoreParts() {
+  try {
+    const folder = await esmFolder();
+    const url = new URL('cortex-m0-core.js', folder);
+    const source =
+      url.protocol === 'file:'
+        ? (await import('fs')).readFileSync(url, 'utf8')
+        : await (await fetch(url)).text();
+    const irq = await import(new URL('irq.js', folder).href);
+    const chip = await import(new URL('rp2040.js', folder).href);
+    const imports = {
+      MAX_HARDWARE_IRQ: irq.MAX_HARDWARE_IRQ,
+      APB_START_ADDRESS: chip.APB_START_ADDRESS,
+      SIO_START_ADDRESS: chip.SIO_START_ADDRESS,
+    };
+    return { source, imports };
+  } catch (e) {
+    return null;
+  }
+}
+
+export const coreParts = await loadCoreParts();

@@ -246,6 +246,59 @@ def test_models_selftest():
     assert proc.returncode == 0 and "selftest ok" in proc.stdout, proc.stdout + proc.stderr
 
 
+def test_the_fast_decoder_runs_every_instruction_as_rp2040js_does():
+    """fastcore.mjs's table-dispatched decoder against rp2040js's own (no firmware needed)."""
+    _need_node()
+    proc = subprocess.run([dv.node_path(), os.path.join(dv.HERE, "fastcore_check.mjs")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "fastcore ok" in proc.stdout, proc.stdout + proc.stderr
+
+
+# Work for the CPU: Python, a NeoPixel frame, a press through keypad, a file written to flash.
+WORKLOAD_CODE = textwrap.dedent(
+    """
+    import board, digitalio, keypad, neopixel_write
+    total = 0
+    for i in range(3000):
+        total += (i * i) % 7
+    names = {}
+    for i in range(300):
+        names[str(i)] = i / 3
+    print("SUM", total, len(names), sum(names.values()))
+    pin = digitalio.DigitalInOut(board.GP16)
+    pin.direction = digitalio.Direction.OUTPUT
+    neopixel_write.neopixel_write(pin, bytearray(range(75)))
+    keys = keypad.Keys((board.GP13,), value_when_pressed=False, pull=True)
+    print("READY")
+    while True:
+        event = keys.events.get()
+        if event and event.released:
+            break
+    with open("/saved.txt", "w") as f:
+        f.write("x" * 500)
+    print("DONE")
+    """
+)
+
+
+@pytest.mark.full
+def test_the_fast_decoder_gives_a_program_the_same_emulated_time(tmp_path, monkeypatch):
+    """The same firmware and program on rp2040js's decoder and on fastcore's: every console line
+    and NeoPixel frame at the same emulated instant (one cycle more or less anywhere would show)."""
+    firmware = _firmware("raspberry_pi_pico")
+    runs = []
+    for plain in ("1", "0"):
+        monkeypatch.setenv("JARMO_PLAIN_CORE", plain)
+        drive = _drive(tmp_path / ("drive" + plain), {"boot.py": BOOT_PY, "code.py": WORKLOAD_CODE})
+        with dv.Device(firmware, drive, neopixel_pin="GP16", timeout_s=120) as dev:
+            dev.wait_for(r"^READY$")
+            dev.press("GP13", ms=50)
+            dev.wait_for(r"^DONE$")
+            runs.append((list(zip(dev.console, dev._console_t)), dev.frames, dev.stats()["cycles"]))
+    assert runs[0][0][-1][0] == "DONE" and runs[0][1]
+    assert runs[0] == runs[1]
+
+
 def test_fat_image_reads_back_in_python(tmp_path):
     _need_node()
     files = {"code.py": "print(1)\n", "lib/sub/Mixed Case Long Name.py": "x = 2\n" * 300, "DATA.TXT": ""}
