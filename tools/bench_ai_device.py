@@ -15,8 +15,8 @@ per level and mix: median and max of whole turns, the longest step()
 slice, and the nodes (actions applied).  --frozen: on Jarmo's firmware
 for the Pico (tools/firmware.py; jarmo frozen in, with its bigger tables:
 jarmo.ai.FROZEN), the drive holding only code.py and positions.txt.
-The emulator runs at about 0.2 to
-0.4x real time: a full sweep of levels 3 and 4 takes a long while.
+The emulator runs at about half of real
+time: a full sweep of levels 3 and 4 takes a long while.
 Exits 1 if a limit of docs/AI.md is missed.
 """
 
@@ -130,12 +130,13 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
 def run_device(folder, timeout_s=3600, firmware=FIRMWARE):
     """Boot the folder on the emulated Pico; (exit code, stdout lines).
 
-    The only part that knows the emulator: the shared rp2040js runner."""
-    runner = os.path.join(SHARED, "run_circuitpython.mjs")
-    env = dict(os.environ)
-    env.setdefault("RP2040JS", os.path.join(ROOT, "node_modules", "rp2040js"))   # npm ci
-    proc = subprocess.run(["node", runner, firmware, folder, "--timeout-s", str(timeout_s),
-                           "--quiet-stats"], capture_output=True, text=True, env=env)
+    The only part that knows the emulator: the project's device harness
+    (tests/device/emulator.mjs, batch mode), which counts the same cycles as
+    the shared runner and runs faster."""
+    emulator = os.path.join(ROOT, "tests", "device", "emulator.mjs")
+    proc = subprocess.run(["node", emulator, "--firmware", firmware, "--drive", folder,
+                           "--end-marker", "@@END", "--timeout-s", str(timeout_s), "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT)
     return proc.returncode, proc.stdout.splitlines() + proc.stderr.splitlines()
 
 

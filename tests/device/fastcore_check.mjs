@@ -46,17 +46,19 @@ function randomState() {
 
 function load(mcu, state, opcode, opcode2) {
   const core = mcu.core;
+  const inFlash = opcode & 1; // (half of them run from flash)
   mcu.sram.set(state.ram, WINDOW[0]);
   for (let r = 0; r < 13; r++) core.registers[r] = state.regs[r];
   core.SP = state.sp;
   core.registers[14] = RAM + 0x2001; // LR
-  core.PC = RAM + CODE;
+  core.PC = (inFlash ? 0x10000000 : RAM) + CODE;
   core.APSR = state.apsr;
   core.PM = false;
   core.waiting = false;
   core.cycles = 0;
-  mcu.sramView.setUint16(CODE, opcode, true);
-  mcu.sramView.setUint16(CODE + 2, opcode2, true);
+  const code = new DataView(inFlash ? mcu.flash.buffer : mcu.sram.buffer, inFlash ? mcu.flash.byteOffset : 0);
+  code.setUint16(CODE, opcode, true);
+  code.setUint16(CODE + 2, opcode2, true);
 }
 
 function outcome(mcu) {
