@@ -6,7 +6,8 @@ RX GPIO5, UART1; Feather: GPIO0/1, UART0), one byte per 10 bit-times at
 115200 baud. The settings (classic rules, Versus: Link) are in each board's
 nvm at power-on; then only buttons: New game on board a (it proposes),
 New game on board b (it accepts), and select, select on the board whose
-turn it is (its first piece to its first target) until the game ends.
+turn it is (its first piece to its first target), at a quick player's pace
+(QUICK), until the game ends.
 Checked: the same game saved on both, the same final position on both
 boards' LEDs, each turn shown on the other board within 100 emulated ms,
 and the same with the cable pulled in mid-turn, a board reset in mid-game
@@ -31,6 +32,12 @@ from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: d
 
 PRESS_MS = 80
 GAP_MS = 120
+# A quick player's taps (the whole-game tests: a game in half the emulated
+# time). The faults test keeps a human's pace: at the quick one its fourth
+# turn took 100.4 ms to show (stock QT Py and Feather, the Feather's OLED),
+# over the 100 ms its turns are held to at a human's pace (at most 71.8).
+QUICK = (40, 60)
+HUMAN = (PRESS_MS, GAP_MS)
 UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
 
 pytestmark = pytest.mark.full
@@ -69,8 +76,9 @@ def _board(tmp_path, name, profile_name, firmware_option, kind="stock", **settin
 
 class Linked:
     # the pair with each board's profile, and the moves of the game
-    def __init__(self, pair, prof_a, prof_b):
+    def __init__(self, pair, prof_a, prof_b, pace=QUICK):
         self.pair = pair
+        self.press_ms, self.gap_ms = pace   # a tap: held, then the wait after it
         self.boards = (pair.a, pair.b)
         pair.a.profile = prof_a
         pair.b.profile = prof_b
@@ -79,8 +87,8 @@ class Linked:
         self.since = [0, 0]         # its frames from this one on are of its latest power-on
 
     def tap(self, dev, button="select"):
-        dev.press(stage.key_pin(dev.profile, button), PRESS_MS)
-        self.pair.run(GAP_MS)
+        dev.press(stage.key_pin(dev.profile, button), self.press_ms)
+        self.pair.run(self.gap_ms)
 
     def state(self, dev):
         names = stage.Trace(dev.console).state_names()
@@ -245,7 +253,7 @@ def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option, k
         linked.start()
         play_game(linked)
         assert_same_end(linked)
-        assert max(linked.latencies) <= 100, linked.latencies
+        assert max(linked.latencies) <= 100, str(linked.latencies)
         # the heap in a linked game, after a collection, at every turn
         least = min(free for dev in linked.boards for name, free, _us, _ms in
                     stage.Trace(dev.console).states() if name in ("play", "ai"))
@@ -302,7 +310,7 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
     pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, kind)
     pb, b = _board(tmp_path, "B", "feather_oled", firmware_option, kind)
     with DevicePair(a, b, timeout_s=900) as pair:
-        linked = Linked(pair, pa, pb)
+        linked = Linked(pair, pa, pb, HUMAN)
         linked.start()
         for _ in range(2):
             linked.play_turn()
@@ -360,7 +368,7 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
         assert refused == [1, 1]        # the two injected turns, and nothing else
         # every turn shown on the other board within 100 ms (the two turns
         # around the pulled cable and the reset are not timed)
-        assert max(linked.latencies) <= 100, linked.latencies
+        assert max(linked.latencies) <= 100, str(linked.latencies)
         for dev in linked.boards:
             assert "Traceback" not in "\n".join(dev.console)
         print("latencies", linked.latencies, pair.wire_stats())
