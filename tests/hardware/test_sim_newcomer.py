@@ -149,38 +149,46 @@ def test_the_rules_pages_keep_headings_with_their_text_and_lose_no_line(lines, c
 
 def test_the_timer_never_plays_for_a_player_who_has_not_pressed_or_reads_the_rules(tmp_path):
     """Timer 15 s kept in the settings, no saved game (the last one finished):
-    the game the simulator starts waits for the first key, and the rules
-    pager (r) stops the clock until it closes."""
+    the game the simulator starts waits for the first key (one simulator,
+    nobody presses), and the rules pager (r) stops the clock until it closes
+    (another, whose player is reading the rules meanwhile)."""
     from host.gamefiles import open_store
     from jarmo.app import App
     from tests.app.drive import Clock, set_option
-    store, _problems = open_store(str(tmp_path))
-    set_option(Clock(App(store=store)), "Timer", "15 s")
-    p = PtyProcess([sys.executable, "-m", "host.sim", "--data", str(tmp_path)], ROOT,
-                   _env(tmp_path), 40, 120)
+    sims = []
     try:
-        _timer_checks(p)
+        for name in ("untouched", "reading"):
+            folder = tmp_path / name
+            folder.mkdir()
+            store, _problems = open_store(str(folder))
+            set_option(Clock(App(store=store)), "Timer", "15 s")
+            sims.append(PtyProcess([sys.executable, "-m", "host.sim", "--data", str(folder)], ROOT,
+                                   _env(folder), 40, 120))
+        _timer_checks(*sims)
     finally:
-        p.close()
+        for p in sims:
+            p.close()
 
 
-def _timer_checks(p):
-    """The screens of the timer case, on the simulator p."""
-    p.expect_screen(r"standard 15 s")
-    time.sleep(16.5)                                     # nobody pressed anything yet
-    screen = p.screen()
+def _timer_checks(untouched, reading):
+    """The screens of the timer case: nobody presses on `untouched`; on
+    `reading` the player starts the clock, then reads the rules. The two
+    wait out the same 16.5 s, more than the timer's 15."""
+    untouched.expect_screen(r"standard 15 s")
+    reading.expect_screen(r"standard 15 s")
+    mark = len(reading.raw)
+    reading.send(b"\t")                                  # the player is here: the clock runs
+    reading.expect_screen(r"standard 1[34] s", since=mark, timeout=5)
+    mark = len(reading.raw)
+    reading.send(b"r")
+    reading.expect_screen(r"Rules \(docs/RULES\.md\) - page 1/", since=mark)
+    time.sleep(16.5)                                     # nobody pressed; reading the rules
+    screen = untouched.screen()
     assert "ran out of time" not in screen and "standard 15 s" in screen, screen
-    mark = len(p.raw)
-    p.send(b"\t")                                        # the player is here: the clock runs
-    p.expect_screen(r"standard 1[34] s", since=mark, timeout=5)
-    mark = len(p.raw)
-    p.send(b"r")
-    p.expect_screen(r"Rules \(docs/RULES\.md\) - page 1/", since=mark)
-    time.sleep(16.5)                                     # reading the rules
-    mark = len(p.raw)
-    p.send(b"\x1b")
-    p.expect_screen(r"standard 1[0-4] s", since=mark, timeout=5)
-    assert "ran out of time" not in p.screen(), p.screen()
+    mark = len(reading.raw)
+    reading.send(b"\x1b")
+    reading.expect_screen(r"standard 1[0-4] s", since=mark, timeout=5)
+    assert "ran out of time" not in reading.screen(), reading.screen()
 
 
 # ---------------------------------------------------------------- a board without a display
