@@ -211,12 +211,7 @@ export class Machine {
             // fastcore's loop: instructions until one leaves this loop something to do
             i += core.executeUntil(clock, limitNs, this, 50000 - i) - 1;
           } else {
-            const dt = core.executeInstruction() * this.cycleNs; // (an instruction may change it)
-            // clock.tick(dt), without its call when no alarm falls due (most instructions)
-            const alarm = clock.nextAlarm;
-            const t = clock.nanosCounter + dt;
-            if (alarm !== null && alarm.nanos <= t) clock.tick(dt);
-            else clock.nanosCounter = t;
+            clock.tick(core.executeInstruction() * this.cycleNs); // (an instruction may change it)
           }
         }
         if (pio.running) pio.advance(clock.nanos);

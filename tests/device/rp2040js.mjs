@@ -1,21 +1,24 @@
 // Loads the rp2040js package: in a web page or Web Worker from the URL in
 // globalThis.JARMO_RP2040JS (the site's copy of its dist/esm/index.js, web/device-worker.js sets
-// it); in Node the project's own (npm ci installs the pinned 1.4.1 into node_modules/), else the
-// package folder named by $RP2040JS.
+// it); in Node the package folder named by $RP2040JS, else the project's own (npm ci installs the
+// pinned 1.4.1 into node_modules/).
 
-async function load() {
-  if (globalThis.JARMO_RP2040JS) return import(globalThis.JARMO_RP2040JS);
+/** The folder of the rp2040js ES modules to use, as a URL string ending in '/'. */
+async function esmFolder() {
+  if (globalThis.JARMO_RP2040JS) return new URL('./', globalThis.JARMO_RP2040JS).href;
   if (process.env.RP2040JS) {
     const path = await import('path');
     const { pathToFileURL } = await import('url');
-    return import(pathToFileURL(path.join(process.env.RP2040JS, 'dist/esm/index.js')).href);
+    return pathToFileURL(path.join(process.env.RP2040JS, 'dist/esm/')).href;
   }
-  return import('rp2040js');
+  return new URL('./', import.meta.resolve('rp2040js')).href;
 }
 
+let folder;
 let loaded;
 try {
-  loaded = await load();
+  folder = await esmFolder();
+  loaded = await import(new URL('index.js', folder).href);
 } catch (e) {
   if (typeof process === 'undefined') throw e;
   process.stderr.write(
@@ -27,24 +30,12 @@ try {
 
 export const rp2040js = loaded;
 
-/** The folder of the rp2040js ES modules in use, as a URL string ending in '/', or null. */
-async function esmFolder() {
-  if (globalThis.JARMO_RP2040JS) return new URL('./', globalThis.JARMO_RP2040JS).href;
-  if (process.env.RP2040JS) {
-    const path = await import('path');
-    const { pathToFileURL } = await import('url');
-    return pathToFileURL(path.join(process.env.RP2040JS, 'dist/esm/')).href;
-  }
-  return new URL('./', import.meta.resolve('rp2040js')).href;
-}
-
 /**
  * What fastcore.mjs needs to rebuild the CPU's decoder: the source of cortex-m0-core.js and
  * the values of its imports; null where it cannot be read (rp2040js's own decoder then runs).
  */
 async function loadCoreParts() {
   try {
-    const folder = await esmFolder();
     const url = new URL('cortex-m0-core.js', folder);
     const source =
       url.protocol === 'file:'
