@@ -102,6 +102,8 @@ def setup(host=None):
     # A game's screens are loaded with jarmo.app and stay; the menu and the rare
     # screens come and go (jarmo/app.py). The AI is imported before the first
     # frame (below), never at a state change.
+    if TRACE:
+        trace.store_line()
     if ON_HOST:
         store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
                                                  use_nvm=False)

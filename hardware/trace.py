@@ -3,6 +3,9 @@
 Printed on the USB console, one line per event, each starting with "@@":
 
     @@BOOT free=N                 heap free after gc.collect() at code.py start
+    @@STORE                       the saves are read next (nothing before
+                                  this reads microcontroller.nvm: the device
+                                  tests' warm boots start here)
     @@STATE name free=N pass_us=M ms=T poll_us=P   the app entered state
                                   `name`: heap free after gc.collect(), the
                                   longest pass of the state before it, ms
@@ -225,3 +228,7 @@ def fill_heap(ballast=None):
 
 def boot_line():
     print("@@BOOT free=%d" % _free())
+
+
+def store_line():
+    print("@@STORE")

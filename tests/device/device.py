@@ -362,22 +362,36 @@ class Device:
         """Types `text` on the console (e.g. "\\x03" is Ctrl-C); nothing runs until the next step."""
         return self._command({"cmd": "input", "text": text})
 
-    def reset(self, usb=None, flash=None):
+    def reset(self, usb=None, flash=None, until=None, timeout_ms=15000, cold=False):
         """Power cycle: flash (CIRCUITPY with everything the firmware wrote) is kept, the board
         boots again (boot.py runs) and code.py restarts with the console attached. Returns the
         "ready" event; console times restart at 0.
 
         usb="none" (no USB host: a battery-powered board, no console) or "host" (a host that
         enumerates the board but opens no console): times restart at 0 at power-on, and the
-        board has not run yet (run() it)."""
+        board has not run yet (run() it).
+
+        until: a regex; the board then runs on until a console line matches it (wait_for
+        finds that line), within timeout_ms emulated ms (DeviceTimeout if none does). One step
+        for the emulator: where boots are alike up to that line, all but the first start from
+        the state the first reached there ("warm": "warm" is True in the event), with the
+        same events and times as a boot from power-on (README.md, "Warm boots"); cold=True
+        boots from power-on all the same."""
         cmd = {"cmd": "reset"}
         if usb is not None:
             cmd["usb"] = usb
         if flash is not None:
             # (offset, bytes) in the flash at power-on: what an earlier cut_nvm() found
             cmd["flash"] = {"offset": flash[0], "hex": bytes(flash[1]).hex()}
-        event = self._command(cmd, emulated_ms=10000)
+        if until is not None:
+            cmd["until"] = re.compile(until).pattern
+            cmd["timeout_ms"] = timeout_ms
+            cmd["cold"] = bool(cold)
+        event = self._command(cmd, emulated_ms=10000 + (timeout_ms if until is not None else 0))
         self.ready = event
+        if until is not None and event.get("line") is None:
+            raise DeviceTimeout(self._explain("no console line matched %r within %s emulated ms of the boot"
+                                              % (until, timeout_ms)))
         return event
 
     def stats(self):

@@ -9,6 +9,7 @@
 // ended without the marker, 2 on --timeout-s (wall clock), 1 on errors.
 // Control mode (--control): JSON lines in on stdin (commands), JSON lines out on stdout (events).
 
+import './v8tuning.mjs'; // first: V8's inlining budget, before anything is optimised
 import fs from 'fs';
 import readline from 'readline';
 import { Session, EmulatorError, WallTimeout } from './session.mjs';
@@ -32,6 +33,8 @@ const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DI
   --timeout-s N            wall-clock limit (batch default 300; control mode: none)
   --fs-image OUT           write the CIRCUITPY image (1 MiB FAT12) at exit
   --no-fast-boot           keep CircuitPython's 1 s safe-mode wait at power-up
+  --cold-boots             control mode: every "reset" with "until" boots from power-on (no warm
+                           boots: README.md; also JARMO_COLD_BOOTS=1)
   --no-attach              don't re-run code.py with the console attached (Ctrl-C, Ctrl-D)
   --usb MODE               what is on the USB cable at every power-on: console (default: a host
                            that opens the console), host (enumerates, no console: t counts from
@@ -57,6 +60,7 @@ function parseArgs(argv) {
       '--control': () => (o.control = true),
       '--no-fast-boot': () => (o.fastBoot = false),
       '--no-attach': () => (o.attach = false),
+      '--cold-boots': () => (o.coldBoots = true),
       '--instant-flash': () => (o.flashTiming = false),
       '--verbose': () => (o.verbose = true),
       '--quiet': () => (o.quiet = true),
@@ -113,6 +117,7 @@ function sessionOptions(o) {
     drive: readFolder(o.drive),
     bootrom: readBootrom(),
     onI2cTransaction: i2cLogger(o.i2cLog),
+    coldBoots: o.coldBoots || process.env.JARMO_COLD_BOOTS === '1',
   };
 }
 
@@ -231,7 +236,16 @@ async function controlMode(o) {
         case 'reset': {
           // "flash": {"offset", "hex"}: powered on with these bytes in its flash (a cut's, "cut-read")
           const restore = cmd.flash ? { offset: cmd.flash.offset ?? NVM_OFFSET, bytes: fromHex(String(cmd.flash.hex)) } : null;
-          reply(await session.boot('reset', cmd.usb ?? null, restore));
+          if (cmd.until === undefined) {
+            reply(await session.boot('reset', cmd.usb ?? null, restore));
+            break;
+          }
+          // "until": and run until a console line matches (one step: a warm boot where it can, unless
+          // "cold")
+          const timeout = duration(cmd.timeout_ms ?? 60000, 'timeout_ms');
+          const { ready, line } = await session.bootUntil('reset', cmd.usb ?? null, restore, new RegExp(cmd.until), timeout,
+            Boolean(cmd.cold));
+          reply({ ...ready, line });
           break;
         }
         case 'cut-read': {

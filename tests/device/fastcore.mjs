@@ -8,7 +8,8 @@
 // and the branches' code is rp2040js's, unchanged. The few patterns that also test the
 // instruction's second half-word (32-bit instructions: BL, MSR, MRS, the barriers) keep the
 // chain of those patterns alone. The instruction itself is read from flash or RAM directly, and
-// executeUntil runs instructions in a loop of its own until Machine.run has something to do. The
+// executeUntil runs instructions in a loop of its own until Machine.run has something to do; a
+// word read from or written to RAM (or read from flash) goes straight to its view. The
 // emulator runs about 1.6 times as fast, with the same emulated cycles (test_harness.py compares
 // a run on each core).
 //
@@ -196,6 +197,44 @@ function ramFirst(mcu) {
   };
 }
 
+/**
+ * Data reads likewise: an aligned word from RAM or from flash's first window (literal pools, the
+ * firmware's tables) is read straight from its view, as rp2040js reads it; anything else takes
+ * rp2040js's readUint32 (its bootrom test first, the flash mirrors, the peripherals, and its log
+ * of a misaligned read). Returns the chip's flash read watch, {lo, hi, seen}: a read of flash
+ * offsets [lo, hi), by the core or DMA, through any mirror and of any size, sets `seen`
+ * (session.mjs's warm boots check that a boot has not read nvm yet). Off while hi is 0.
+ */
+function fastReads(core, mcu) {
+  const { sramView, flashView } = mcu;
+  const watch = { lo: 0, hi: 0, seen: false };
+  const ramEnd = RAM_START + mcu.sram.length - 3;
+  const flashEnd = FLASH_START + mcu.flash.length - 3;
+  const note = (address, size) => {
+    const offset = address & 0xffffff; // (flash is mirrored at 0x10, 0x11, 0x12 and 0x13000000)
+    if (offset < watch.hi && offset + size > watch.lo) watch.seen = true;
+  };
+  for (const [name, size] of [['readUint32', 4], ['readUint16', 2], ['readUint8', 1]]) {
+    const plain = mcu[name];
+    mcu[name] = function read(address) {
+      if (address >>> 26 === 0x10000000 >>> 26) note(address, size);
+      return plain.call(this, address);
+    };
+  }
+  core.readUint32 = function readUint32(address) {
+    address >>>= 0;
+    if (!(address & 3)) {
+      if (address >= RAM_START && address < ramEnd) return sramView.getUint32(address - RAM_START, true);
+      if (address >= FLASH_START && address < flashEnd) {
+        if (address - FLASH_START < watch.hi) note(address, 4);
+        return flashView.getUint32(address - FLASH_START, true);
+      }
+    }
+    return mcu.readUint32(address);
+  };
+  return watch;
+}
+
 let built = null; // {parts, fast}: made once per process, for every Machine
 
 /**
@@ -214,5 +253,6 @@ export function speedUp(core, parts) {
   core.executeInstruction = built.fast.execute;
   core.executeUntil = built.fast.executeUntil;
   ramFirst(mcu);
+  core.flashReadWatch = fastReads(core, mcu);
   return true;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// fastcore.mjs's decoder (and RAM writes) against rp2040js's own, instruction by instruction (run by
+// fastcore.mjs's decoder (and its RAM writes, RAM and flash reads) against rp2040js's own, instruction by instruction (run by
 // test_harness.py; no firmware needed): every one of the 65,536 first half-words, the 32-bit
 // ones with several second half-words, each from the same random registers, flags and RAM on
 // two chips. After the instruction the registers, flags, cycles, sleep state and the RAM they
@@ -131,4 +131,21 @@ for (const address of [RAM - 4, RAM, RAM + 4, end - 8, end - 4, end - 3, end - 2
     process.exit(1);
   }
 }
-process.stdout.write(`fastcore ok: ${count} instructions and writes\n`);
+// a word read at the edges of RAM and flash, from flash's mirrors, the bootrom, the SIO and a
+// peripheral, aligned or not, reads alike
+plain.flash.fill(0x5a, 0, 64);
+fast.flash.fill(0x5a, 0, 64);
+const flashEnd = 0x10000000 + plain.flash.length;
+for (const base of [RAM - 4, RAM, end - 8, end - 4, end, 0x10000000 - 4, 0x10000000, flashEnd - 8, flashEnd - 4,
+  flashEnd, 0x11000000, 0x13000000, 0x14000000, 0, 0x3ffc, 0xd0000000, 0x40054028]) {
+  for (const address of [base, base + 1, base + 2]) {
+    const a = plain.core.readUint32(address);
+    const b = fast.core.readUint32(address);
+    count++;
+    if (a !== b) {
+      process.stderr.write(`fastcore differs on a word read at ${address.toString(16)}: ${a} != ${b}\n`);
+      process.exit(1);
+    }
+  }
+}
+process.stdout.write(`fastcore ok: ${count} instructions, writes and reads\n`);

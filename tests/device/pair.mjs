@@ -27,6 +27,7 @@
 // a receiver more than 2.5 % off reads it garbled, as a real UART would (a board that changed
 // its clock and left its UART's divisor for the old clk_peri).
 
+import './v8tuning.mjs'; // first: V8's inlining budget, before anything is optimised
 import fs from 'fs';
 import readline from 'readline';
 import { Session, EmulatorError, WallTimeout } from './session.mjs';

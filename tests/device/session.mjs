@@ -22,9 +22,21 @@ import { Sh1107 } from './sh1107.mjs';
 import { FLASH_UNIQUE_ID } from './flash.mjs';
 import { buildFat12, FAT_STAMP_S } from './fat.mjs';
 import { Machine } from './machine.mjs';
+import { restore, take } from './snapshot.mjs';
 import { cpuSeconds, hex, utf8, utf8Bytes, yieldNow } from './portable.mjs';
 
 const MS = 1e6; // ns
+// the flash offsets of nvm's sectors, on either firmware kind (4 KiB on stock, 8 KiB on Jarmo's),
+// ending where CIRCUITPY starts: what warm boots may differ in
+const NVM_WINDOW = [NVM_OFFSET + 4096 - 8192, NVM_OFFSET + 4096];
+
+/** Whether two flash images hold the same bytes in [from, to) (multiples of 4). */
+function sameBytes(a, b, from, to) {
+  const x = new Uint32Array(a.buffer, a.byteOffset + from, (to - from) >> 2);
+  const y = new Uint32Array(b.buffer, b.byteOffset + from, (to - from) >> 2);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
 
 export class Session {
   /**
@@ -112,6 +124,34 @@ export class Session {
     else this.pending.push([ns, event]);
   }
 
+  /** What is on the USB cable for a boot: `usb`, or the session's, or a console. */
+  usbMode(usb) {
+    const mode = usb || this.opts.usb || 'console';
+    if (!['console', 'host', 'none'].includes(mode)) throw new Error(`usb must be "console", "host" or "none", not ${JSON.stringify(mode)}`);
+    return mode;
+  }
+
+  /**
+   * The power goes: a flash program or erase in progress is left half done (returns which, or
+   * null), the machine's time is added up, its flash kept; `restore` ({offset, bytes}) then goes
+   * into the flash before the next power-on: what an earlier cut left (readFlash(..., cut)), so
+   * that one run of the firmware can be cut at many instants.
+   */
+  powerOff(restore) {
+    let torn = null;
+    if (this.machine) {
+      torn = this.machine.flashChip.tearIfBusy(() => this.random());
+      if (torn) this.torn[torn]++;
+      this.pastNs += this.machine.clock.nanos;
+      this.pastIdleNs += this.machine.idleNs;
+      this.pastCycles += this.machine.cycles();
+      this.flash = this.machine.mcu.flash; // keep what the firmware wrote
+      this.machine = null;
+    }
+    if (restore) this.flash.set(restore.bytes, restore.offset);
+    return torn;
+  }
+
   /**
    * Powers the board on (again). `usb` says what is on the USB cable:
    * - "console" (default, or opts.usb): a host that opens the console: runs until code.py runs
@@ -121,22 +161,8 @@ export class Session {
    * For "host" and "none" the board has not run yet when this returns: `t` counts from power-on.
    */
   async boot(reason = 'power-on', usb = null, restore = null) {
-    const mode = usb || this.opts.usb || 'console';
-    if (!['console', 'host', 'none'].includes(mode)) throw new Error(`usb must be "console", "host" or "none", not ${JSON.stringify(mode)}`);
-    let torn = null;
-    if (this.machine) {
-      // a power cut: a flash program or erase in progress is left half done
-      torn = this.machine.flashChip.tearIfBusy(() => this.random());
-      if (torn) this.torn[torn]++;
-      this.pastNs += this.machine.clock.nanos;
-      this.pastIdleNs += this.machine.idleNs;
-      this.pastCycles += this.machine.cycles();
-      this.flash = this.machine.mcu.flash; // keep what the firmware wrote
-      this.machine = null;
-    }
-    // restore: {offset, bytes} put into the flash before power-on: what an earlier cut left
-    // (readFlash(..., cut)), so that one run of the firmware can be cut at many instants
-    if (restore) this.flash.set(restore.bytes, restore.offset);
+    const mode = this.usbMode(usb);
+    const torn = this.powerOff(restore);
     this.boots++;
     this.ready = false;
     this.pending = [];
@@ -144,7 +170,7 @@ export class Session {
     this.earlyLine = '';
     const wall0 = performance.now();
     const start = this.now;
-    const past = this.pastNs;
+    this.bootPast = this.pastNs; // (the hooks read it: a warm boot's machine keeps the hooks it was made with)
     // opts.oled: the OLED FeatherWing's panel, powered with the board (its RAM lost at a power
     // cut): each I2C burst's event says how many of its pixels are lit once the burst is done
     const oled = this.opts.oled ? new Sh1107() : null;
@@ -152,14 +178,14 @@ export class Session {
     const hooks = {
       onReady: (ns) => {
         if (mode !== 'console') return; // t counts from power-on
-        this.baseNs = past + ns;
+        this.baseNs = this.bootPast + ns;
         this.ready = true;
         for (const [at, ev] of this.pending) this.emit(withT(ev, this.t(at)));
         this.pending = [];
         this.machine.stop();
       },
       onLine: (text, ns) => {
-        this.stamped(past + ns, { ev: 'console', line: text });
+        this.stamped(this.bootPast + ns, { ev: 'console', line: text });
         if (this.lineHandler) this.lineHandler(text);
       },
       onEarly: (text) => {
@@ -173,7 +199,7 @@ export class Session {
       },
       onFrame: (pin, ns, bytes) => {
         this.frames++;
-        this.stamped(past + ns, { ev: 'frame', pin, grb: hex(bytes) });
+        this.stamped(this.bootPast + ns, { ev: 'frame', pin, grb: hex(bytes) });
       },
       onI2cBurst: (b) => {
         const addresses = b.addresses.map((a) => '0x' + a.toString(16).padStart(2, '0'));
@@ -182,16 +208,17 @@ export class Session {
           ev.oled_on = oled.on;
           ev.oled_lit = oled.picture().reduce((n, px) => n + px, 0);
         }
-        this.stamped(past + b.t, ev);
+        this.stamped(this.bootPast + b.t, ev);
       },
       onI2cTransaction:
         oled || onTransaction
           ? (tx) => {
               if (oled) oled.transaction(tx);
-              if (onTransaction) onTransaction({ ...tx, t: this.t(past + tx.t) });
+              if (onTransaction) onTransaction({ ...tx, t: this.t(this.bootPast + tx.t) });
             }
           : null,
     };
+    this.hooks = hooks;
     this.machine = new Machine({
       flash: this.flash,
       bootrom: this.opts.bootrom,
@@ -208,6 +235,13 @@ export class Session {
       wear: this.wear,
       hooks,
     });
+    // bootUntil(): nvm's sectors watched from power-on, to know whether the boot read them
+    const watch = this.machine.core.flashReadWatch;
+    if (watch) {
+      watch.lo = this.armWatch ? NVM_WINDOW[0] : 0;
+      watch.hi = this.armWatch ? NVM_WINDOW[1] : 0;
+      watch.seen = false;
+    }
     if (mode !== 'console') {
       this.baseNs = start;
       this.ready = true;
@@ -233,6 +267,97 @@ export class Session {
       usb_ms: round3(this.machine.console.connectedAt / MS),
       boot_wall_s: round3((performance.now() - wall0) / 1000),
     };
+  }
+
+  /**
+   * Powers on (boot) and runs until a console line matches `regex` (runUntil): {ready, line}.
+   * The same as boot() then runUntil(), and as fast as one can be where many boots are alike
+   * (the power cut tests: hundreds of boots from the same firmware and drive, each with another
+   * nvm). The first such boot records the board's state at the line, its "warm" snapshot
+   * (snapshot.mjs), if up to there the board read no byte of nvm's sectors and wrote no flash.
+   * A later boot that would start the same way (the same flash outside nvm's sectors, the same
+   * pins driven, the same line, USB console) starts from that state: the boot up to the line
+   * depends on nothing that differs, so its events, cycles and times are those of a cold boot
+   * (test_harness.py and the power cut tests compare them). `cold`, or opts.coldBoots
+   * (emulator.mjs --cold-boots, JARMO_COLD_BOOTS=1): a boot from power-on, which records nothing.
+   */
+  async bootUntil(reason, usb, restore, regex, timeoutMs, cold = false) {
+    const mode = this.usbMode(usb);
+    const torn = this.powerOff(restore);
+    const key = { mode, regex: String(regex), external: this.external.join() };
+    cold = cold || this.opts.coldBoots;
+    if (!cold && this.warm && this.warmFits(this.warm, key, timeoutMs)) return this.warmBoot(this.warm, reason, torn);
+    const watchable = !cold && mode === 'console' && !this.opts.oled && !this.opts.onI2cTransaction;
+    const events = [];
+    const emit = this.emit;
+    if (watchable) this.emit = (ev) => (events.push(ev), emit(ev));
+    try {
+      const frames0 = this.frames;
+      const powerOnFlash = watchable ? this.flash.slice() : null;
+      this.armWatch = watchable;
+      const ready = await this.boot(reason, usb, null);
+      ready.torn = torn;
+      const machine = this.machine;
+      const line = await this.runUntil(regex, timeoutMs);
+      const watch = machine.core.flashReadWatch;
+      const chip = machine.flashChip.stats;
+      if (watchable && line !== null && this.machine === machine && machine.i2c === null && watch && !watch.seen &&
+          chip.programs === 0 && chip.erases === 0) {
+        watch.hi = 0; // (reads of nvm from here on are the firmware's business)
+        this.warm = {
+          key,
+          state: take(machine, new Set([this.hooks, this.wear, machine.mcu.flash.buffer])),
+          machine,
+          hooks: this.hooks,
+          powerOnFlash,
+          ready,
+          line,
+          events,
+          frames: this.frames - frames0,
+          earlyText: this.earlyText,
+          earlyLine: this.earlyLine,
+          readyNs: this.baseNs - this.bootPast,
+          untilMs: (machine.clock.nanos - (this.baseNs - this.bootPast)) / MS,
+        };
+      } else if (watch) {
+        watch.hi = 0;
+      }
+      return { ready, line };
+    } finally {
+      this.armWatch = false;
+      this.emit = emit;
+    }
+  }
+
+  /** Whether `warm` starts the boot that `key` and this session's flash describe. */
+  warmFits(warm, key, timeoutMs) {
+    if (warm.key.mode !== key.mode || warm.key.regex !== key.regex || warm.key.external !== key.external) return false;
+    if (warm.untilMs > timeoutMs) return false;
+    const [lo, hi] = NVM_WINDOW;
+    const a = this.flash;
+    const b = warm.powerOnFlash;
+    return a.length === b.length && sameBytes(a, b, 0, lo) && sameBytes(a, b, hi, a.length);
+  }
+
+  /** The boot `warm` recorded, from its state at the line: boot()'s and runUntil()'s effects. */
+  warmBoot(warm, reason, torn) {
+    const wall0 = performance.now();
+    const machine = warm.machine;
+    restore(warm.state);
+    if (machine.mcu.flash !== this.flash) machine.mcu.flash.set(this.flash); // (else it holds it already)
+    this.machine = machine;
+    this.hooks = warm.hooks;
+    this.boots++;
+    this.bootPast = this.pastNs;
+    this.pending = [];
+    this.earlyText = warm.earlyText;
+    this.earlyLine = warm.earlyLine;
+    this.baseNs = this.pastNs + warm.readyNs;
+    this.ready = true;
+    this.frames += warm.frames;
+    for (const ev of warm.events) this.emit({ ...ev });
+    const ready = { ...warm.ready, boot: this.boots, reason, torn, boot_wall_s: round3((performance.now() - wall0) / 1000), warm: true };
+    return { ready, line: warm.line };
   }
 
   /**

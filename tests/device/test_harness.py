@@ -425,3 +425,94 @@ def test_runs_of_fractional_milliseconds_after_a_power_cycle_all_end(tmp_path):
             dev.run(ms)
             asked += ms
         assert abs(dev.run(0) - start - asked) < 0.05
+
+
+# Warm boots: a program that reads nvm only after its MARK line (as the game reads its saves after
+# "@@STORE"), then shows what it read: on the console, on a NeoPixel and in a file it writes.
+WARM_CODE = textwrap.dedent(
+    """
+    import board, digitalio, microcontroller, neopixel_write, time
+    %s
+    total = 0
+    for i in range(2000):
+        total += (i * i) %% 7
+    print("MARK", total)
+    data = bytes(microcontroller.nvm[0:9])
+    print("NVM", data.hex())
+    pin = digitalio.DigitalInOut(board.GP16)
+    pin.direction = digitalio.Direction.OUTPUT
+    neopixel_write.neopixel_write(pin, bytearray(data))
+    microcontroller.nvm[9:12] = data[0:3]
+    time.sleep(0.02)
+    print("DONE", time.monotonic_ns() // 1000)
+    while True:
+        time.sleep(0.01)
+    """
+)
+
+
+def _boots_after_cuts(tmp_path, code, images, cold):
+    """Powers the Pico on with each nvm image in turn (reset until MARK, then to DONE); what each
+    boot did: its warm flag, console lines with their times, frames, nvm, cycles."""
+    drive = _drive(tmp_path / ("cold" if cold else "warm"), {"boot.py": BOOT_PY, "code.py": code})
+    args = ("--cold-boots",) if cold else ()
+    out = []
+    with dv.Device(_firmware("raspberry_pi_pico"), drive, neopixel_pin="GP16", timeout_s=60,
+                   args=args) as dev:
+        dev.wait_for(r"^DONE")
+        for image in images:
+            seen, frames = len(dev.console), len(dev.frames)
+            ready = dev.reset(flash=(dv.NVM_END - 4096, image), until=r"^MARK")
+            dev.wait_for(r"^DONE")
+            dev.run(30)
+            stats = dev.stats()
+            out.append((bool(ready.get("warm")), ready["boot_ms"], ready["line"],
+                        list(zip(dev.console[seen:], dev._console_t[seen:])), dev.frames[frames:],
+                        dev.nvm()[:12], stats["cycles"], stats["t"], stats["idle_s"]))
+    return out
+
+
+def _nvm_images(count):
+    return [bytes([17 * k + i for i in range(9)]) + bytes([0xFF]) * (4096 - 9) for k in range(count)]
+
+
+@pytest.mark.full
+def test_a_warm_boot_does_what_a_boot_from_power_on_does(tmp_path):
+    """Boots alike up to a line start from the first one's state there: every console line, frame,
+    nvm byte and cycle after it is what a boot from power-on gives, whatever nvm then holds."""
+    images = _nvm_images(4)
+    cold = _boots_after_cuts(tmp_path, WARM_CODE % "", images, cold=True)
+    warm = _boots_after_cuts(tmp_path, WARM_CODE % "", images, cold=False)
+    assert [b[0] for b in cold] == [False] * 4
+    assert [b[0] for b in warm] == [False, True, True, True]   # the first boot records the state
+    for k, image in enumerate(images):
+        assert ("NVM " + image[:9].hex()) in [line for line, _t in warm[k][3]]
+        assert warm[k][5] == image[:9] + image[:3] and warm[k][4] and warm[k][4][-1][1] == image[:9]
+    assert [b[1:] for b in warm] == [b[1:] for b in cold]
+
+
+@pytest.mark.full
+def test_no_warm_boot_when_the_boot_read_nvm_before_the_line_or_starts_otherwise(tmp_path):
+    """A boot that read nvm before the line, one from another drive and one with a button held
+    boot from power-on, and still read their own nvm."""
+    images = _nvm_images(3)
+    early = _boots_after_cuts(tmp_path, WARM_CODE % "microcontroller.nvm[0]", images, cold=False)
+    assert [b[0] for b in early] == [False] * 3
+    assert [line for line, _t in early[2][3] if line.startswith("NVM")] == ["NVM " + images[2][:9].hex()]
+    drive = _drive(tmp_path / "drive", {"boot.py": BOOT_PY, "code.py": WARM_CODE % ""})
+    with dv.Device(_firmware("raspberry_pi_pico"), drive, neopixel_pin="GP16", timeout_s=60) as dev:
+        dev.wait_for(r"^DONE")
+        assert not dev.reset(until=r"^MARK").get("warm")
+        assert dev.reset(until=r"^MARK").get("warm")
+        dev.write_flash(b"changed", offset=dv.NVM_END + 4096 * 200)   # the drive's free space
+        assert not dev.reset(until=r"^MARK").get("warm")
+        dev.set_pin("GP13", 0)
+        assert not dev.reset(until=r"^MARK").get("warm")
+        dev.set_pin("GP13", "z")
+        assert not dev.reset(until=r"^DONE").get("warm")    # nvm was read before DONE
+        assert not dev.reset(until=r"^DONE").get("warm")
+        assert not dev.reset(until=r"^MARK").get("warm")    # the pins as they were: recorded again
+        seen = len(dev.console)
+        assert dev.reset(flash=(dv.NVM_END - 4096, images[1]), until=r"^MARK").get("warm")
+        dev.run(100)
+        assert "NVM " + images[1][:9].hex() in dev.console[seen:]

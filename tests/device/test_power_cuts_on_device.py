@@ -209,11 +209,18 @@ def _boot_dev(tmp_path, kind, nvm=None, seed=1, files=None):
     return dev
 
 
+# The line the app prints just before it reads the saves: the boots after a cut are alike up to
+# there (the same firmware and drive; only nvm differs), so the emulator starts all but the
+# first from where that one was (Device.reset's `until`: warm boots)
+SAVES_READ_NEXT = r"^@@STORE"
+
+
 def _after_boot(dev):
-    """Run the new start-up until the app shows its first screen."""
+    """Run the new start-up until the app shows its first screen (its text, its first frame:
+    the saves are read and anything they needed written by then)."""
     dev.wait_for(r"^@@BOOT", 15000)
     dev.wait_for(r"^@@STATE (menu|notice)", 15000)
-    dev.run(200)
+    dev.wait_for(r"^@@FIRSTFRAME", 15000)
     return stage.Trace(dev.console[-40:]).state_names()[-1]
 
 
@@ -224,10 +231,33 @@ def _cut(dev):
     at_cut = dev.nvm()
     stats = dev.stats()
     seen = len(dev.console)
-    ready = dev.reset()
+    ready = dev.reset(until=SAVES_READ_NEXT)
     state = _after_boot(dev)
     said = " ".join(" ".join(t) for t in stage.Trace(dev.console[seen:]).texts())
     return at_cut, stats, ready, state, said
+
+
+def _booted(dev, nvm, cold):
+    """Powers on with `nvm` in nvm's sectors, to the first screen: (the ready event, what the boot
+    did: its console lines with their times, frames, nvm, cycles)."""
+    seen, frames, cycles = len(dev.console), len(dev.frames), dev.stats()["cycles"]
+    ready = dev.reset(flash=(NVM_END - len(nvm), nvm), until=SAVES_READ_NEXT, cold=cold)
+    _after_boot(dev)
+    return ready, (list(zip(dev.console[seen:], dev._console_t[seen:])), dev.frames[frames:], dev.nvm(),
+                   dev.stats()["cycles"] - cycles)
+
+
+def _power_on_after(dev, nvm, check_warm=False):
+    """The board powered on after a cut that left `nvm`, up to its first screen: a warm boot
+    where the emulator has one (Device.reset). check_warm: the same cut is then booted from
+    power-on too, and must give the same lines, times, frames, saves and cycles. Returns the
+    ready event."""
+    ready, did = _booted(dev, nvm, cold=False)
+    if check_warm:
+        assert ready.get("warm")
+        again, cold = _booted(dev, nvm, cold=True)
+        assert not again.get("warm") and cold == did and len(did[0]) > 5
+    return ready
 
 
 def _hit_compaction(stats, ready):
@@ -261,6 +291,7 @@ def power_cuts_at_random_instants(tmp_path, kind, cuts, seed):
         drive = dev.fs_image()
         player = Player(dev, rng)
         torn = {"program": 0, "erase": 0}
+        warm = 0
         outcomes = {"same": 0, "turn before": 0, "ended game counted": 0, "in a compaction": 0,
                     "lost, named": 0, "lost, silent": 0}
         for k in range(cuts):
@@ -274,6 +305,7 @@ def power_cuts_at_random_instants(tmp_path, kind, cuts, seed):
                 # a random instant inside the next save's page program (0.4 ms)
                 dev.run(rng.uniform(0.0, 0.45))
             at_cut, stats, ready, state, said = _cut(dev)
+            warm += bool(ready.get("warm"))
             if ready.get("torn"):
                 torn[ready["torn"]] += 1
             outcomes["in a compaction"] += _hit_compaction(stats, ready)
@@ -294,9 +326,9 @@ def power_cuts_at_random_instants(tmp_path, kind, cuts, seed):
         wear = dev.stats()["wear"]
         assert "Traceback" not in "\n".join(dev.console)
         assert torn["program"] >= 1         # cuts landed in saves (a torn one: "turn before")
-        return ("%s, power cuts at random instants: %d; torn flash operations %s; outcomes %s; "
-                "settings changes %d; erases by sector %s"
-                % (kind, cuts, torn, outcomes, player.settings_changes, wear))
+        return ("%s, power cuts at random instants: %d (%d warm boots); torn flash operations %s; "
+                "outcomes %s; settings changes %d; erases by sector %s"
+                % (kind, cuts, warm, torn, outcomes, player.settings_changes, wear))
     finally:
         dev.close()
 
@@ -342,10 +374,10 @@ def power_cuts_in_a_compaction(tmp_path, kind, cuts, seed):
                 ran = instant
             nvm, torn = dev.cut_nvm()
             at_cuts.append((nvm, torn, dev.stats()))
-        for nvm, torn, stats in at_cuts:
+        warm = 0
+        for k, (nvm, torn, stats) in enumerate(at_cuts):
             seen = len(dev.console)
-            dev.reset(flash=(NVM_END - len(nvm), nvm))
-            _after_boot(dev)
+            warm += bool(_power_on_after(dev, nvm, check_warm=k == 1).get("warm"))
             said = " ".join(" ".join(t) for t in stage.Trace(dev.console[seen:]).texts())
             row["cuts"] += 1
             row["in compaction"] += _hit_compaction(stats, {"torn": torn})
@@ -369,10 +401,12 @@ def power_cuts_in_a_compaction(tmp_path, kind, cuts, seed):
         assert dev.fs_image() == drive
         assert "Traceback" not in "\n".join(dev.console)
         assert row["in compaction"] == cuts
+        assert warm == cuts - 1                     # (the first boot recorded the warm state)
         assert row["silent"] == 0 and row["old saves silent"] == 0, (row, lost_by)
         if kind == "frozen":
             assert row["lost"] == 0 and row["old saves said"] == 0, (row, lost_by)
-        return ("%s, power cuts in a compaction: %d; lost: %s; %s" % (kind, cuts, lost_by, row)), row
+        return ("%s, power cuts in a compaction: %d (%d warm boots); lost: %s; %s"
+                % (kind, cuts, warm, lost_by, row)), row
     finally:
         dev.close()
 
