@@ -53,7 +53,7 @@ NODE_MODULES = os.path.join(ROOT, "node_modules")
 MICROPYTHON = os.path.join(NODE_MODULES, "@micropython", "micropython-webassembly-pyscript")
 RP2040JS = os.path.join(NODE_MODULES, "rp2040js", "dist", "esm")
 # tests/device/'s Node entry points and Node-only helpers; every other .mjs is a model the page uses
-NODE_ONLY = ("emulator.mjs", "selftest.mjs", "fastcore_check.mjs", "files.mjs")
+NODE_ONLY = ("emulator.mjs", "selftest.mjs", "fastcore_check.mjs", "files.mjs", "v8tuning.mjs")
 # what fast mode runs besides jarmo/ (walked whole): the device's LED drawing
 # and profiles, the simulator's colours and words for the LEDs, the page's own module
 EXTRA_PYTHON = (("hardware/__init__.py", "hardware/__init__.py"),
