@@ -17,6 +17,7 @@ import pytest
 
 from jarmo import Game, IllegalMove
 from jarmo.board import NAMES
+from jarmo.codes import NORTH
 from tests.core.random_games import MIXES
 
 MIX_IDS = ["%s+%s" % (r, "+".join(e) or "none") for r, e in MIXES]
@@ -35,12 +36,13 @@ GARBLED = ["", " ", "b1", "b1-", "b1-z9", "f1-a2", "a0-a1", "b1--d2", "@", "@a6"
 
 
 def board_count(game, side):
-    letter = side[0].upper()
+    """Pieces of `side` on the board, hostages too, read point by point (piece_at, under_at:
+    the piece bytes whose text piece() shows, tests/core/test_rules_notation.py)."""
+    north = NORTH if side == "north" else 0
     count = 0
-    for name in NAMES:
-        text = game.piece(name)
-        if text:
-            count += sum(1 for part in text.split("/") if part[0] == letter)
+    for p in range(25):
+        for byte in (game.piece_at(p), game.under_at(p)):
+            count += bool(byte) and byte & NORTH == north
     return count
 
 
@@ -62,8 +64,9 @@ def frozen_points(game):
 
 def position(game):
     """What must come back after an undo or a refused action: the position and
-    the history (cheap to compare, unlike dump())."""
-    return game.snapshot(), game.history()
+    the history, as action codes (cheap to compare, unlike dump(); the codes
+    and their notation are one to one: tests/core/test_rules_int_api.py)."""
+    return game.snapshot(), game.history_codes()
 
 
 def random_game(rules, expansions, seed, on_ply):

@@ -12,7 +12,8 @@ import pytest
 
 from hardware.profiles import PROFILES
 from tests.device import stage
-from tests.device.test_game_on_device import booted, play_a_turn_and_the_ais, tap, trace, wait_state
+from tests.device.test_game_on_device import booted, wait_state
+from tests.device.test_modes_on_device import play_level_4_and_check
 
 # every profile of a board (not the PC's), a firmware each
 DEVICE_PROFILES = tuple(name for name, prof in PROFILES.items() if prof["board_id"])
@@ -31,25 +32,13 @@ def repl(dev, command, answer, timeout_ms=5000):
 @pytest.mark.full
 @pytest.mark.parametrize("profile_name", DEVICE_PROFILES)
 def test_every_profile_plays_level_4_on_its_firmware_within_the_budgets(tmp_path, profile_name):
-    pass_ms, heap, first_ms = stage.BUDGETS["frozen"]
+    first_ms = stage.BUDGETS["frozen"][2]
     with booted(tmp_path, None, profile_name, kind="frozen",
                 nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
         code = sorted(name for name in dev.listdir("/") if name.endswith((".py", ".mpy")))
         assert code == ["boot.py", "code.py"]                       # the rest is in the firmware
         assert "jarmo" not in dev.listdir("/") and "hardware" not in dev.listdir("/")
-        wait_state(dev, "menu", 8000)
-        dev.run(1000)                                               # the AI module and tables load
-        tap(dev, "select")                                          # New game, standard v level 4
-        wait_state(dev, "play", 20000)
-        for _ in range(2):
-            play_a_turn_and_the_ais(dev)
-        t = trace(dev)
-        in_game = [free for name, free, _p, _ms in t.states() if name in ("play", "ai")]
-        in_game += [free for _ms, free in t.ai_turns()]
-        print(profile_name, "least free", min(in_game), "passes", t.max_passes()[-3:])
-        assert min(in_game) >= heap, min(in_game)
-        assert max(us for us, _s in t.max_passes()) <= pass_ms * 1000, t.max_passes()
-        assert len(t.ai_turns()) >= 2 and "Traceback" not in "\n".join(dev.console)
+        play_level_4_and_check(dev, "frozen", profile_name)         # standard v level 4
     # power-on to the first frame (LEDs or OLED) as a player meets it: no USB host, the board's own boot counted
     prof = stage.profile(profile_name)
     power_on, _shown = stage.power_on_figures(
