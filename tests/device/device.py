@@ -20,6 +20,7 @@ Times are emulated milliseconds since the current console run of code.py started
 restarts them at 0). See tests/device/README.md for what the emulator models.
 """
 
+import atexit
 import glob
 import json
 import os
@@ -173,6 +174,94 @@ def _stop(proc, send, wait):
             except OSError:
                 pass
 
+class _Server:
+    """A pooled emulator process (emulator.mjs --serve): one Device's session after another,
+    so that each Device does not pay for a new Node process and for V8 compiling the emulator
+    again (about 1.6 CPU seconds of the 2.1 a fresh process takes to boot Jarmo's firmware to
+    its menu). Its reader threads hand each event to the Device that owns it now."""
+
+    def __init__(self):
+        self.env = _env_key()       # (what it reads from its environment, fixed at its start)
+        self.proc = subprocess.Popen([node_path() or "node", EMULATOR, "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, bufsize=0)
+        self.owner = None
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def _read_stdout(self):
+        for raw in iter(self.proc.stdout.readline, b""):
+            owner = self.owner
+            if owner is not None:
+                owner._take_line(raw)
+        owner = self.owner
+        if owner is not None:
+            owner._ended()
+
+    def _read_stderr(self):
+        for raw in iter(self.proc.stderr.readline, b""):
+            owner = self.owner
+            if owner is not None:
+                owner._take_stderr(raw)
+
+    def kill(self):
+        if self.alive():
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+_IDLE = []          # pooled emulator processes no Device holds now (at most _IDLE_MOST)
+_IDLE_MOST = 2
+_POOL_LOCK = threading.Lock()
+
+
+def _pooling():
+    return os.environ.get("JARMO_EMULATOR_POOL", "1") != "0"
+
+
+def _env_key():
+    """The environment an emulator process reads (JARMO_PLAIN_CORE, JARMO_COLD_BOOTS, ...): a
+    pooled process serves only Devices made under the same."""
+    return tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("JARMO_") or k == "RP2040JS"))
+
+
+def _take_server():
+    env = _env_key()
+    with _POOL_LOCK:
+        for server in list(_IDLE):
+            if server.env == env:
+                _IDLE.remove(server)
+                if server.alive():
+                    return server
+    return _Server()
+
+
+def _give_back(server):
+    with _POOL_LOCK:
+        if server.alive() and len(_IDLE) < _IDLE_MOST:
+            _IDLE.append(server)
+            return
+    server.proc.stdin.close()       # (the process ends with its stdin)
+    server.kill()
+
+
+@atexit.register
+def _close_idle():
+    with _POOL_LOCK:
+        servers, _IDLE[:] = list(_IDLE), []
+    for server in servers:
+        try:
+            server.proc.stdin.close()
+        except OSError:
+            pass
+        server.kill()
+
+
 class DeviceError(RuntimeError):
     """The emulator failed, or the firmware did not do what was waited for."""
 
@@ -226,6 +315,7 @@ class Device:
             cmd += ["--seed", str(seed)]
         self._cmd = cmd + list(args)
         self._proc = None
+        self._server = None
         self._lock = threading.Condition()
         self._console = []
         self._console_t = []  # the emulated ms of each console line
@@ -250,15 +340,22 @@ class Device:
         self.close()
 
     def start(self):
-        """Spawns the emulator and boots the board; returns the "ready" event."""
+        """Spawns the emulator (or takes a pooled one: _Server) and boots the board; returns the
+        "ready" event."""
         if self._proc is not None:
             return self.ready
-        self._proc = subprocess.Popen(
-            self._cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=ROOT, bufsize=0,
-        )
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        if self._poolable():
+            self._server = _take_server()
+            self._server.owner = self
+            self._proc = self._server.proc
+            self._send({"cmd": "open", "argv": self._cmd[3:]})
+        else:
+            self._proc = subprocess.Popen(
+                self._cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=ROOT, bufsize=0,
+            )
+            threading.Thread(target=self._read_stdout, daemon=True).start()
+            threading.Thread(target=self._read_stderr, daemon=True).start()
         event = self._wait(lambda e: e.get("ev") in ("ready", "error") and "id" not in e, self.timeout_s, "boot")
         if event["ev"] == "error":
             self.close()
@@ -268,23 +365,47 @@ class Device:
             self.board = event.get("board")
         return event
 
+    def _poolable(self):
+        # (a session bridged to a TCP port keeps its sockets: a process of its own)
+        return type(self) is Device and _pooling() and "--uart-tcp" not in self._cmd
+
     def close(self):
-        """Stops the emulator (quit, then kill if it does not exit); idempotent."""
+        """Stops the emulator (quit, then kill if it does not exit; a pooled one goes back to the
+        pool once its session has quit); idempotent."""
         proc = self._proc
         if proc is None:
             return
+        server, self._server = self._server, None
         try:
-            _stop(proc, self._send, self._wait)
+            if server is None:
+                _stop(proc, self._send, self._wait)
+            else:
+                self._end_session(server)
         finally:
             self._proc = None
             if self._nvm_file:
                 os.unlink(self._nvm_file)
                 self._nvm_file = None
 
+    def _end_session(self, server):
+        """Quit the session (its "exit" event, the stats, as a process of its own gives) and
+        give the process back; kill it if the session does not end."""
+        try:
+            if server.alive():
+                self._send({"cmd": "quit"})
+                self._wait(lambda e: e.get("ev") == "exit", 10, "quit")
+        except (DeviceError, OSError):
+            pass
+        server.owner = None
+        if self.exit is not None and self.exit.get("code") == 0 and server.alive():
+            _give_back(server)
+        else:
+            server.kill()
+
     def __del__(self):
         proc = getattr(self, "_proc", None)
         if proc is not None and proc.poll() is None:
-            proc.kill()
+            proc.kill()             # (a pooled process in a session left open: not reused)
 
     # -- what the device did
 
@@ -496,14 +617,16 @@ class Device:
             self._proc.kill()
 
     def _read_stdout(self):
-        stream = self._proc.stdout
-        for raw in iter(stream.readline, b""):
-            try:
-                event = json.loads(raw)
-            except ValueError:
-                event = {"ev": "log", "text": raw.decode("utf-8", "replace")}
-            self._take(event)
+        for raw in iter(self._proc.stdout.readline, b""):
+            self._take_line(raw)
         self._ended()
+
+    def _take_line(self, raw):
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            event = {"ev": "log", "text": raw.decode("utf-8", "replace")}
+        self._take(event)
 
     def _take(self, event):
         """One event from the emulator: into the console, frames, bursts or replies."""
@@ -535,9 +658,12 @@ class Device:
 
     def _read_stderr(self):
         for raw in iter(self._proc.stderr.readline, b""):
-            with self._lock:
-                self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
-                del self._stderr[:-50]
+            self._take_stderr(raw)
+
+    def _take_stderr(self, raw):
+        with self._lock:
+            self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+            del self._stderr[:-50]
 
     def _explain(self, message):
         with self._lock:
@@ -721,9 +847,12 @@ class DevicePair:
 
     def _read_stderr(self):
         for raw in iter(self._proc.stderr.readline, b""):
-            with self._lock:
-                self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
-                del self._stderr[:-50]
+            self._take_stderr(raw)
+
+    def _take_stderr(self, raw):
+        with self._lock:
+            self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+            del self._stderr[:-50]
 
     def close(self):
         proc = self._proc

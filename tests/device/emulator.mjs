@@ -19,6 +19,8 @@ import { fromHex, hex } from './portable.mjs';
 
 const USAGE = `usage: node tests/device/emulator.mjs --firmware F.uf2 --drive DIR [options]
   --control                JSON lines protocol on stdin/stdout (see README.md)
+  --serve                  (alone) control mode for one session after another, each opened by
+                           {"cmd":"open","argv":[...]} and ended by "quit" (README.md)
   --board ID               override board detection (raspberry_pi_pico, adafruit_qtpy_rp2040, ...)
   --neopixel-pin PIN       decode WS2812 frames on PIN (repeat or comma-separate for several)
   --neopixel-out FILE      batch mode: frames to FILE (default stderr)
@@ -154,17 +156,9 @@ function i2cLogger(file) {
 }
 
 // ---------------------------------------------------------------- control mode
-async function controlMode(o) {
+/** Command lines from stdin, one at a time: {nextCommand() -> line or null at its end, send(event)}. */
+function lineIo() {
   const send = (event) => process.stdout.write(JSON.stringify(event) + '\n');
-  const session = new Session(sessionOptions(o), send);
-  const exit = async (code, extra = {}) => {
-    session.flush();
-    if (o.fsImage) fs.writeFileSync(o.fsImage, session.fsImage());
-    await writeOut(JSON.stringify({ ev: 'exit', code, ...session.stats(), ...extra }) + '\n');
-    process.exit(code);
-  };
-  if (o.timeoutS) session.opts.wallDeadline = performance.now() + o.timeoutS * 1000;
-
   const queue = [];
   let wake = null;
   let closed = false;
@@ -186,6 +180,27 @@ async function controlMode(o) {
     }
     return queue.shift();
   };
+  return { send, nextCommand };
+}
+
+/**
+ * One board's session: boot, then commands until "quit". `io`: a serving process's (--serve),
+ * which goes on to its next session after a "quit"; without it the process is this session's
+ * and exits with it. Any other end (an error, a wall-clock timeout, stdin closed) ends the process.
+ */
+async function controlMode(o, io = null) {
+  const own = io === null;
+  const { send, nextCommand } = io || lineIo();
+  const session = new Session(sessionOptions(o), send);
+  let quit = false;
+  const exit = async (code, extra = {}) => {
+    session.flush();
+    if (o.fsImage) fs.writeFileSync(o.fsImage, session.fsImage());
+    await writeOut(JSON.stringify({ ev: 'exit', code, ...session.stats(), ...extra }) + '\n');
+    if (own || code !== 0 || extra.reason === 'stdin closed') process.exit(code);
+    quit = true;
+  };
+  if (o.timeoutS) session.opts.wallDeadline = performance.now() + o.timeoutS * 1000;
 
   try {
     send(await session.boot());
@@ -194,7 +209,7 @@ async function controlMode(o) {
     await exit(e instanceof WallTimeout ? 2 : 1);
   }
   if (o.uartTcp) await bridgeUart(session, o.uartTcp, o.uart || 0);
-  for (;;) {
+  while (!quit) {
     const line = await nextCommand();
     if (line === null) await exit(0, { reason: 'stdin closed' });
     let cmd;
@@ -434,7 +449,37 @@ async function batchMode(o) {
   process.exit(code);
 }
 
-const opts = parseArgs(process.argv.slice(2));
+/**
+ * --serve: one process for many sessions, one after the other (device.py's pool): each begins
+ * with {"cmd":"open","argv":[control mode's arguments]} and ends with "quit" (its "exit" event
+ * sent), and the next may open. A Node process and its compiled emulator cost about 1.6 CPU
+ * seconds to start (V8 compiling fastcore's loop); a session opened in a warm one, none of it.
+ */
+async function serveMode() {
+  const io = lineIo();
+  for (;;) {
+    const line = await io.nextCommand();
+    if (line === null) process.exit(0);
+    let cmd;
+    try {
+      cmd = JSON.parse(line);
+    } catch (e) {
+      cmd = null;
+    }
+    if (!cmd || cmd.cmd !== 'open' || !Array.isArray(cmd.argv)) {
+      io.send({ ev: 'error', message: `--serve: open a session first ({"cmd":"open","argv":[...]}), not ${line.slice(0, 200)}` });
+      continue;
+    }
+    const o = parseArgs(cmd.argv.map(String));
+    if (o.uartTcp) fail('--serve: --uart-tcp needs a process of its own');
+    await controlMode({ ...o, control: true }, io);
+  }
+}
+
 process.on('SIGINT', () => process.exit(130));
-if (opts.control) await controlMode(opts);
-else await batchMode(opts);
+if (process.argv[2] === '--serve') await serveMode();
+else {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.control) await controlMode(opts);
+  else await batchMode(opts);
+}

@@ -523,6 +523,7 @@ export class Session {
       cpu_speed: cpuS === null ? null : round3(emulatedS / cpuS), // emulated / CPU seconds of this process
       cycles: Math.round(this.pastCycles + (this.machine ? this.machine.cycles() : 0)),
       clock_hz: this.machine ? this.machine.clockHz : null, // clk_sys now (microcontroller.cpu.frequency)
+      decoder: this.machine ? (this.machine.fastCore ? 'fastcore' : 'rp2040js') : null, // the CPU's (fastcore.mjs)
       frames: this.frames,
       flash: chip, // of the current power cycle
       wear: { ...this.wear }, // erases per 4 KiB sector number, all power cycles

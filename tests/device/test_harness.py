@@ -289,7 +289,7 @@ def test_the_fast_decoder_gives_a_program_the_same_emulated_time(tmp_path, monke
     """The same firmware and program on rp2040js's decoder and on fastcore's: every console line
     and NeoPixel frame at the same emulated instant (one cycle more or less anywhere would show)."""
     firmware = _firmware("raspberry_pi_pico")
-    runs = []
+    runs, decoders = [], []
     for plain in ("1", "0"):
         monkeypatch.setenv("JARMO_PLAIN_CORE", plain)
         drive = _drive(tmp_path / ("drive" + plain), {"boot.py": BOOT_PY, "code.py": WORKLOAD_CODE})
@@ -297,7 +297,10 @@ def test_the_fast_decoder_gives_a_program_the_same_emulated_time(tmp_path, monke
             dev.wait_for(r"^READY$")
             dev.press("GP13", ms=50)
             dev.wait_for(r"^DONE$")
-            runs.append((list(zip(dev.console, dev._console_t)), dev.frames, dev.stats()["cycles"]))
+            stats = dev.stats()
+            decoders.append(stats["decoder"])
+            runs.append((list(zip(dev.console, dev._console_t)), dev.frames, stats["cycles"]))
+    assert decoders == ["rp2040js", "fastcore"]
     assert runs[0][0][-1][0] == "DONE" and runs[0][1]
     assert runs[0] == runs[1]
 
@@ -516,3 +519,34 @@ def test_no_warm_boot_when_the_boot_read_nvm_before_the_line_or_starts_otherwise
         assert dev.reset(flash=(dv.NVM_END - 4096, images[1]), until=r"^MARK").get("warm")
         dev.run(100)
         assert "NVM " + images[1][:9].hex() in dev.console[seen:]
+
+
+@pytest.mark.full
+def test_a_pooled_emulator_process_starts_each_device_afresh(tmp_path, monkeypatch):
+    """Devices one after another share an emulator process (device.py's pool, emulator.mjs
+    --serve): each boots its own firmware and drive from power-on, with its own nvm, clock,
+    console and stats, as a process of its own would."""
+    monkeypatch.setenv("JARMO_EMULATOR_POOL", "1")
+    firmware = _firmware("raspberry_pi_pico")
+    pids, seen, wear = [], [], []
+    for k in range(2):
+        drive = _drive(tmp_path / ("drive%d" % k), {"boot.py": BOOT_PY, "code.py": PICO_CODE})
+        with dv.Device(firmware, drive, neopixel_pin="GP16", timeout_s=60, nvm=bytes([k]) * 4096) as dev:
+            pids.append(dev._proc.pid)
+            dev.wait_for(r"^READY$")
+            assert dev.ready["boot"] == 1 and dev.console[0] == "code.py output:"
+            assert dev.nvm()[:4] == bytes([k]) * 4
+            seen.append(_reach(dev, r"^SAVED "))
+            dev.press("GP14", ms=50)
+            dev.wait_for(r"^WROTE 1$")
+            stats = dev.stats()
+            assert stats["boots"] == 1 and stats["t"] < 2000
+            wear.append(stats["wear"])
+    assert pids[0] == pids[1]                          # the same process, warm
+    assert wear[0] == wear[1] and wear[0]              # the same erases: the second's count afresh
+    assert seen == ["SAVED none", "SAVED none"]        # the first device's file is not on the second's drive
+    monkeypatch.setenv("JARMO_EMULATOR_POOL", "0")
+    drive = _drive(tmp_path / "own", {"boot.py": BOOT_PY, "code.py": PICO_CODE})
+    with dv.Device(firmware, drive, neopixel_pin="GP16", timeout_s=60) as dev:
+        assert dev._server is None and dev._proc.pid not in pids
+        dev.wait_for(r"^READY$")
