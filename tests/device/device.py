@@ -233,7 +233,7 @@ def _env_key():
 def _take_server():
     env = _env_key()
     with _POOL_LOCK:
-        for server in list(_IDLE):
+        for server in reversed(list(_IDLE)):    # (the one given back last first)
             if server.env == env:
                 _IDLE.remove(server)
                 if server.alive():

@@ -11,7 +11,8 @@
 // The JSON-lines control protocol of emulator.mjs --control (README.md), with "board": 0|1 on the
 // commands that concern one board (pin, input, until, reset, stats, flash-read, flash-write,
 // fs-image, until-flash) and on every event. Time runs on both boards together: `run`, `until`,
-// `until-flash` advance both in slices of slice_ms emulated ms, one after the other. Extra commands:
+// `until-flash` advance both in slices of slice_ms emulated ms, one after the other, the board behind
+// first brought up to the other (runBoth). Extra commands:
 //   {"cmd":"wire","connected":false}         pull the cable (bytes sent meanwhile are lost) / put it back
 //   {"cmd":"inject","board":1,"hex":"7e00"}  bytes arriving at board 1's RX, as noise on the line
 //   {"cmd":"wire-stats"}                     bytes carried, lost, injected, dropped by full FIFOs,
@@ -133,9 +134,18 @@ const sessions = cfg.boards.map((b, i) => {
   return s;
 });
 
-/** Runs both boards for `ms` emulated ms in slices, or until stop() is true. */
+/**
+ * Runs both boards for `ms` emulated ms in slices, or until stop() is true. Both first go to the
+ * same time: a stop (a line on one board) leaves the other up to a slice behind, and the boards
+ * must not drift apart (a step used to run each for `ms` from its own time: over a linked game the
+ * gap grew to 40 ms, and latencies measured across the boards drifted with it).
+ */
 async function runBoth(ms, stop = () => false) {
-  const ends = sessions.map((s) => s.now + ms * MS);
+  const lead = Math.max(sessions[0].now, sessions[1].now);
+  for (let i = 0; i < 2; i++) {
+    if (sessions[i].now < lead && (await runBoard(i, lead, stop))) return true;
+  }
+  const end = lead + ms * MS;
   // a board is done when its execute() says it reached its end: s.now (a sum of floats) may
   // stay a fraction of a ns under it, and comparing that never ended the run
   const reached = [false, false];
@@ -147,13 +157,26 @@ async function runBoth(ms, stop = () => false) {
     for (let i = 0; i < 2; i++) {
       const s = sessions[i];
       if (!reached[i]) {
-        const last = s.now + SLICE_MS * MS >= ends[i];
-        const why = await s.execute(last ? ends[i] : s.now + SLICE_MS * MS, stop);
+        const last = s.now + SLICE_MS * MS >= end;
+        const why = await s.execute(last ? end : s.now + SLICE_MS * MS, stop);
         reached[i] = last && why === 'limit';
       }
       if (stop()) return true;
     }
     if (reached[0] && reached[1]) return false;
+  }
+}
+
+/** Board i alone up to session time `until` (the other is there), in slices; true if stopped. */
+async function runBoard(i, until, stop) {
+  const s = sessions[i];
+  for (;;) {
+    wire.hook(i);
+    wire.pump(i);
+    const last = s.now + SLICE_MS * MS >= until;
+    const why = await s.execute(last ? until : s.now + SLICE_MS * MS, stop);
+    if (stop()) return true;
+    if (last && why === 'limit') return false;
   }
 }
 

@@ -527,6 +527,7 @@ def test_a_pooled_emulator_process_starts_each_device_afresh(tmp_path, monkeypat
     --serve): each boots its own firmware and drive from power-on, with its own nvm, clock,
     console and stats, as a process of its own would."""
     monkeypatch.setenv("JARMO_EMULATOR_POOL", "1")
+    dv._close_idle()            # (no idle process from earlier tests: the first device starts one)
     firmware = _firmware("raspberry_pi_pico")
     pids, seen, wear = [], [], []
     for k in range(2):
