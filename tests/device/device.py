@@ -415,6 +415,11 @@ class Device:
         with self._lock:
             return list(self._console)
 
+    def timed_console(self, start=0):
+        """The console lines from the start-th on, each with its emulated ms: [(line, t)]."""
+        with self._lock:
+            return list(zip(self._console[start:], self._console_t[start:]))
+
     @property
     def frames(self):
         """Decoded NeoPixel frames: list of (t_ms, bytes) with the bytes as sent (G, R, B per pixel)."""

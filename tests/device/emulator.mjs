@@ -193,11 +193,12 @@ async function controlMode(o, io = null) {
   const { send, nextCommand } = io || lineIo();
   const session = new Session(sessionOptions(o), send);
   let quit = false;
-  const exit = async (code, extra = {}) => {
+  // ends the session; the process too unless a serving process's session quit cleanly
+  const exit = async (code, extra = {}, endProcess = own || code !== 0) => {
     session.flush();
     if (o.fsImage) fs.writeFileSync(o.fsImage, session.fsImage());
     await writeOut(JSON.stringify({ ev: 'exit', code, ...session.stats(), ...extra }) + '\n');
-    if (own || code !== 0 || extra.reason === 'stdin closed') process.exit(code);
+    if (endProcess) process.exit(code);
     quit = true;
   };
   if (o.timeoutS) session.opts.wallDeadline = performance.now() + o.timeoutS * 1000;
@@ -211,7 +212,7 @@ async function controlMode(o, io = null) {
   if (o.uartTcp) await bridgeUart(session, o.uartTcp, o.uart || 0);
   while (!quit) {
     const line = await nextCommand();
-    if (line === null) await exit(0, { reason: 'stdin closed' });
+    if (line === null) await exit(0, { reason: 'stdin closed' }, true);
     let cmd;
     try {
       cmd = JSON.parse(line);

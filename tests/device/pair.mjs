@@ -146,8 +146,6 @@ async function runBoth(ms, stop = () => false) {
     if (sessions[i].now < lead && (await runBoard(i, lead, stop))) return true;
   }
   const end = lead + ms * MS;
-  // a board is done when its execute() says it reached its end: s.now (a sum of floats) may
-  // stay a fraction of a ns under it, and comparing that never ended the run
   const reached = [false, false];
   for (;;) {
     for (let i = 0; i < 2; i++) {
@@ -155,12 +153,7 @@ async function runBoth(ms, stop = () => false) {
       wire.pump(i);
     }
     for (let i = 0; i < 2; i++) {
-      const s = sessions[i];
-      if (!reached[i]) {
-        const last = s.now + SLICE_MS * MS >= end;
-        const why = await s.execute(last ? end : s.now + SLICE_MS * MS, stop);
-        reached[i] = last && why === 'limit';
-      }
+      if (!reached[i]) reached[i] = await slice(i, end, stop);
       if (stop()) return true;
     }
     if (reached[0] && reached[1]) return false;
@@ -169,15 +162,25 @@ async function runBoth(ms, stop = () => false) {
 
 /** Board i alone up to session time `until` (the other is there), in slices; true if stopped. */
 async function runBoard(i, until, stop) {
-  const s = sessions[i];
   for (;;) {
     wire.hook(i);
     wire.pump(i);
-    const last = s.now + SLICE_MS * MS >= until;
-    const why = await s.execute(last ? until : s.now + SLICE_MS * MS, stop);
+    const reached = await slice(i, until, stop);
     if (stop()) return true;
-    if (last && why === 'limit') return false;
+    if (reached) return false;
   }
+}
+
+/**
+ * Board i's next slice towards session time `end`; whether it reached `end`. (A board is done when
+ * its execute() says it reached its end: s.now, a sum of floats, may stay a fraction of a ns under
+ * it, and comparing that never ended the run.)
+ */
+async function slice(i, end, stop) {
+  const s = sessions[i];
+  const last = s.now + SLICE_MS * MS >= end;
+  const why = await s.execute(last ? end : s.now + SLICE_MS * MS, stop);
+  return last && why === 'limit';
 }
 
 // ---------------------------------------------------------------- control

@@ -293,7 +293,6 @@ export class Session {
     if (watchable) this.emit = (ev) => (events.push(ev), emit(ev));
     try {
       const frames0 = this.frames;
-      const powerOnFlash = watchable ? this.flash.slice() : null;
       this.armWatch = watchable;
       const ready = await this.boot(reason, usb, null);
       ready.torn = torn;
@@ -301,15 +300,16 @@ export class Session {
       const line = await this.runUntil(regex, timeoutMs);
       const watch = machine.core.flashReadWatch;
       const chip = machine.flashChip.stats;
-      if (watchable && line !== null && this.machine === machine && machine.i2c === null && watch && !watch.seen &&
+      const unread = Boolean(watch) && !watch.seen;
+      if (watch) watch.hi = 0; // (reads of nvm from here on are the firmware's business)
+      if (watchable && line !== null && this.machine === machine && machine.i2c === null && unread &&
           chip.programs === 0 && chip.erases === 0) {
-        watch.hi = 0; // (reads of nvm from here on are the firmware's business)
         this.warm = {
           key,
           state: take(machine, new Set([this.hooks, this.wear, machine.mcu.flash.buffer])),
           machine,
           hooks: this.hooks,
-          powerOnFlash,
+          powerOnFlash: machine.mcu.flash.slice(), // (no flash written yet: as it was at power-on)
           ready,
           line,
           events,
@@ -319,8 +319,6 @@ export class Session {
           readyNs: this.baseNs - this.bootPast,
           untilMs: (machine.clock.nanos - (this.baseNs - this.bootPast)) / MS,
         };
-      } else if (watch) {
-        watch.hi = 0;
       }
       return { ready, line };
     } finally {

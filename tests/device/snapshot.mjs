@@ -15,8 +15,7 @@ const TYPED = Object.getPrototypeOf(Uint8Array);
 
 /** What `value` refers to that the walk must visit, for each of its kinds. */
 function visit(value, seen, skip, order) {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
-  if (typeof value === 'function' || seen.has(value) || skip.has(value)) return;
+  if (value === null || typeof value !== 'object' || seen.has(value) || skip.has(value)) return; // (not functions)
   seen.add(value);
   order.push(value);
 }
@@ -70,7 +69,7 @@ export function take(root, skip = new Set()) {
     const r = record(order[i], seen, skip, order);
     if (r) records.push(r);
   }
-  return { records, objects: order.length };
+  return { records };
 }
 
 function restoreObject(r) {

@@ -299,7 +299,7 @@ def test_the_fast_decoder_gives_a_program_the_same_emulated_time(tmp_path, monke
             dev.wait_for(r"^DONE$")
             stats = dev.stats()
             decoders.append(stats["decoder"])
-            runs.append((list(zip(dev.console, dev._console_t)), dev.frames, stats["cycles"]))
+            runs.append((dev.timed_console(), dev.frames, stats["cycles"]))
     assert decoders == ["rp2040js", "fastcore"]
     assert runs[0][0][-1][0] == "DONE" and runs[0][1]
     assert runs[0] == runs[1]
@@ -470,7 +470,7 @@ def _boots_after_cuts(tmp_path, code, images, cold):
             dev.run(30)
             stats = dev.stats()
             out.append((bool(ready.get("warm")), ready["boot_ms"], ready["line"],
-                        list(zip(dev.console[seen:], dev._console_t[seen:])), dev.frames[frames:],
+                        dev.timed_console(seen), dev.frames[frames:],
                         dev.nvm()[:12], stats["cycles"], stats["t"], stats["idle_s"]))
     return out
 

@@ -243,7 +243,7 @@ def _booted(dev, nvm, cold):
     seen, frames, cycles = len(dev.console), len(dev.frames), dev.stats()["cycles"]
     ready = dev.reset(flash=(NVM_END - len(nvm), nvm), until=SAVES_READ_NEXT, cold=cold)
     _after_boot(dev)
-    return ready, (list(zip(dev.console[seen:], dev._console_t[seen:])), dev.frames[frames:], dev.nvm(),
+    return ready, (dev.timed_console(seen), dev.frames[frames:], dev.nvm(),
                    dev.stats()["cycles"] - cycles)
 
 
