@@ -26,6 +26,7 @@ _MAX_NAMED = const(3)       # unreadable lines named one by one; more are counte
 
 KEYS = ("JARMO_PROFILE", "JARMO_BRIGHTNESS", "JARMO_SEED", "JARMO_TRACE", "JARMO_DATA",
         "JARMO_EVENTS", "JARMO_FRAMES", "JARMO_TRACE_FLASH", "JARMO_TRACE_BALLAST",
+        "JARMO_TRACE_HEAP",
         "JARMO_DIM_S", "JARMO_OFF_S", "JARMO_SLEEP_S",     # the idle times: hardware/power.py
         "JARMO_IDLE_MHZ")                                   # and the idle clock
 

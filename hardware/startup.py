@@ -184,9 +184,11 @@ def setup(host=None):
     probe = None
     if TRACE:
         # the ballast test fills the heap once a power-up, not again after restart()
-        # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py)
+        # JARMO_TRACE_FLASH: time every write of the store (tools/bench_flash.py);
+        # JARMO_TRACE_HEAP: the heap's free bytes at every state, each after a collection
         probe = trace.Probe(leds, frames=TRACE >= 2,
                             store=store if os.getenv("JARMO_TRACE_FLASH") else None,
+                            heap=bool(os.getenv("JARMO_TRACE_HEAP")),
                             ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
         probe.idle = idle
         inputs.poll = probe.timed_poll(inputs.poll)

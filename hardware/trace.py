@@ -7,7 +7,8 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   this reads microcontroller.nvm: the device
                                   tests' warm boots start here)
     @@STATE name free=N pass_us=M ms=T poll_us=P   the app entered state
-                                  `name`: heap free after gc.collect(), the
+                                  `name`: heap free after gc.collect() (with
+                                  JARMO_TRACE_HEAP = 1; else -1), the
                                   longest pass of the state before it, ms
                                   since code.py started, the longest wait
                                   between two polls of the buttons in the
@@ -16,6 +17,7 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   change while a game is on
     @@AI ms=N free=N              one AI turn's thinking time, heap free after
                                   gc.collect() with the AI's search still held
+                                  (JARMO_TRACE_HEAP = 1; else -1)
     @@TEXT line|line|...          the app's text changed (shown on a display,
                                   if there is one)
     @@LINK sent=N received=N bad=N noise=N refused=N latency=MS up=0|1
@@ -45,8 +47,14 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   MemoryError does not end the game
 
 A pass, and the wait between two polls, are timed without the printing
-and collecting done here, so the figures are those of the game alone.  Collecting garbage at every state
-change moves work, not adds it: the game would collect it later anyway.
+and collecting done here, so the figures are those of the game alone.
+
+The heap figures cost a collection each (16 ms on the stock Pico, whatever
+the garbage: most of it is marking what lives), at every state change: in
+a linked game that was 12 % of the boards' work, done on top of the main
+loop's own collections. So they are taken only where a test or benchmark
+reads them (JARMO_TRACE_HEAP = 1); otherwise free is -1, and the game
+collects when the main loop would on a player's board.
 """
 
 import gc
@@ -69,8 +77,9 @@ def _free():
 class Probe:
     """Called by hardware.mainloop.run at the start and end of every pass."""
 
-    def __init__(self, leds, frames=False, ballast=None, store=None):
+    def __init__(self, leds, frames=False, ballast=None, store=None, heap=False):
         self.leds = leds
+        self.heap = heap            # collect and print the heap's free bytes (else -1)
         self.flash = [0, 0, 0]      # this pass: records appended, compactions, us in them
         if store is not None:
             self._time(store, "_append", 0)
@@ -184,7 +193,7 @@ class Probe:
 
     def _state(self, state):
         print("@@STATE %s free=%d pass_us=%d ms=%d poll_us=%d" % (
-            state, _free(), self.state_max, (_ns() - self.start) // 1000000, self.state_poll))
+            state, self._heap_free(), self.state_max, (_ns() - self.start) // 1000000, self.state_poll))
         self.state = state
         self.state_max = 0
         self.state_poll = 0
@@ -202,7 +211,10 @@ class Probe:
             self.thinking_since = -1
 
     def _ai_line(self, ms):
-        print("@@AI ms=%d free=%d" % (ms, _free()))
+        print("@@AI ms=%d free=%d" % (ms, self._heap_free()))
+
+    def _heap_free(self):
+        return _free() if self.heap else -1
 
 
 def fill_heap(ballast=None):

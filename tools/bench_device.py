@@ -144,7 +144,7 @@ def measure_profile(name, rules_list, levels, firmware_option, log, kind="stock"
             opponent = _labels().index(level_name(level))
             with tempfile.TemporaryDirectory() as tmp:
                 drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
-                                          frozen=kind == "frozen")
+                                          frozen=kind == "frozen", **stage.HEAP)
                 nvm = stage.settings_nvm(rules=app_menu.RULES.index(rules), opp=opponent, bright=5)
                 wall = time.time()
                 with Device(firmware, drive, neopixel_pin=prof["pixel_pin"],

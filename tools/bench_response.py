@@ -138,7 +138,7 @@ def measure(name, kind, level, firmware_option, log, play=True):
         return out
     with tempfile.TemporaryDirectory() as tmp:
         drive = stage.build_drive(os.path.join(tmp, "CIRCUITPY"), name, trace=1, JARMO_SEED=5,
-                                  frozen=kind == "frozen")
+                                  frozen=kind == "frozen", **stage.HEAP)
         from jarmo.app_base import OPP, OPPONENTS  # the settings keep the menu's place
         opponent = OPPONENTS[::OPP].index("AI level %s" % level if level.isdigit() else "AI " + level)
         nvm = stage.settings_nvm(opp=opponent, bright=5)

@@ -302,6 +302,17 @@ def expected_grb(prof, frame_hex, level):
     return bytes(out)
 
 
+# The settings that make the trace print the heap's free bytes at every state
+# and AI turn (each after a collection: hardware/trace.py), for the tests that read them
+HEAP = {"JARMO_TRACE_HEAP": 1}
+
+
+def _heap(text):
+    # a heap figure from the trace; None where it was not taken (-1)
+    free = int(text)
+    return None if free < 0 else free
+
+
 class Trace:
     """hardware/trace.py's lines out of a list of console lines."""
 
@@ -312,11 +323,12 @@ class Trace:
         return [line[len(tag) + 1:] for line in self.lines if line.startswith(tag + " ")]
 
     def states(self):
-        """[(state, free, longest pass us, ms since start)] in order."""
+        """[(state, free, longest pass us, ms since start)] in order; free is
+        None unless the drive has stage.HEAP's setting."""
         out = []
         for v in self._values("@@STATE"):
-            m = re.match(r"(\S+) free=(\d+) pass_us=(\d+) ms=(\d+)", v)
-            out.append((m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))))
+            m = re.match(r"(\S+) free=(-?\d+) pass_us=(\d+) ms=(\d+)", v)
+            out.append((m.group(1), _heap(m.group(2)), int(m.group(3)), int(m.group(4))))
         return out
 
     def state_names(self):
@@ -347,11 +359,11 @@ class Trace:
         return [int(v.split("=")[1]) for v in self._values("@@BOOT")]
 
     def ai_turns(self):
-        """[(ms, free)] per AI turn."""
+        """[(ms, free)] per AI turn (free: as in states())."""
         out = []
         for v in self._values("@@AI"):
-            m = re.match(r"ms=(\d+) free=(\d+)", v)
-            out.append((int(m.group(1)), int(m.group(2))))
+            m = re.match(r"ms=(\d+) free=(-?\d+)", v)
+            out.append((int(m.group(1)), _heap(m.group(2))))
         return out
 
     def max_passes(self):

@@ -34,7 +34,7 @@ def repl(dev, command, answer, timeout_ms=5000):
 def test_every_profile_plays_level_4_on_its_firmware_within_the_budgets(tmp_path, profile_name):
     first_ms = stage.BUDGETS["frozen"][2]
     with booted(tmp_path, None, profile_name, kind="frozen",
-                nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=5), **stage.HEAP) as dev:
         code = sorted(name for name in dev.listdir("/") if name.endswith((".py", ".mpy")))
         assert code == ["boot.py", "code.py"]                       # the rest is in the firmware
         assert "jarmo" not in dev.listdir("/") and "hardware" not in dev.listdir("/")

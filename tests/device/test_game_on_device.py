@@ -106,6 +106,8 @@ def test_qtpy_boots_lights_the_grid_and_plays_a_turn_each(tmp_path, firmware_opt
         dev.run(500)
         t = trace(dev)
         assert t.boots() and t.first_frame_ms() is not None
+        # no heap figures unless asked (stage.HEAP): the trace collects nothing a player's board would not
+        assert t.states() and all(free is None for _name, free, _us, _ms in t.states())
         assert t.texts()[-1][0] == "Jarmo"
         assert any("New game" in line for line in t.texts()[-1])
         assert len(dev.frames) >= 1 and dev.frames[-1][1] != bytes(75)     # something is lit
@@ -281,7 +283,7 @@ def test_pico_first_start_leaves_as_much_heap_as_any_later_start(tmp_path, firmw
     older saves once at its first start: the code that does it is forgotten
     after, so the menu has the heap a later start has (within 512 bytes: the
     two starts read different records; the modules left behind took 2.9 KB)."""
-    with booted(tmp_path, firmware_option, "pico") as dev:
+    with booted(tmp_path, firmware_option, "pico", **stage.HEAP) as dev:
         wait_state(dev, "menu", 8000)
         first = [free for state, free, _us, _ms in trace(dev).states() if state == "menu"][0]
         assert stage.board_store(dev).read(R_IMPORTED) is not None   # the import ran

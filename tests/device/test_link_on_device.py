@@ -248,8 +248,8 @@ def play_game(linked, most=120):
 
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_qtpy_and_qtpy_play_a_whole_game_by_buttons(tmp_path, firmware_option, kind):
-    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, kind)
-    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option, kind)
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, kind, **stage.HEAP)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option, kind, **stage.HEAP)
     with DevicePair(a, b, timeout_s=600) as pair:
         linked = Linked(pair, pa, pb)
         linked.start()

@@ -75,7 +75,7 @@ def test_pico_the_move_timer_and_a_hint_against_the_ai_within_the_budgets(tmp_pa
     # 15 s a turn: some turns are played, one runs out and the greedy AI plays it
     pass_ms, heap, _first = stage.BUDGETS[kind]
     with booted(tmp_path, firmware_option, "pico", kind=kind,
-                nvm=stage.settings_nvm(rules=1, opp=2, timer=1, timeout=0)) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=2, timer=1, timeout=0), **stage.HEAP) as dev:
         wait_state(dev, "menu", 8000)
         dev.run(1000)                                              # the AI module loads
         tap(dev, "select")                                         # New game
@@ -117,14 +117,15 @@ def test_a_game_against_level_4_keeps_the_heap_budget(tmp_path, firmware_option,
     # the same game, with the same checks, is played on every profile by
     # test_frozen_firmware.py (play_level_4_and_check).
     with booted(tmp_path, firmware_option, profile, kind=kind,
-                nvm=stage.settings_nvm(rules=1, opp=5)) as dev:
+                nvm=stage.settings_nvm(rules=1, opp=5), **stage.HEAP) as dev:
         play_level_4_and_check(dev, kind, profile)
 
 
 def play_level_4_and_check(dev, kind, profile, turns=3):
-    """From the menu (settings: standard rules, level 4): a new game, `turns` of the player's
-    turns and the AI's answers; the heap left at every state and AI turn, each AI turn's time
-    (3 s a turn, and slack) and the longest pass within the budgets of the firmware kind."""
+    """From the menu (settings: standard rules, level 4; the trace's heap figures: stage.HEAP): a
+    new game, `turns` of the player's turns and the AI's answers; the heap left at every state
+    and AI turn, each AI turn's time (3 s a turn, and slack) and the longest pass within the
+    budgets of the firmware kind."""
     pass_ms, heap, _first = stage.BUDGETS[kind]
     wait_state(dev, "menu", 8000)
     dev.run(1000)                                              # the AI module and tables load
