@@ -38,10 +38,10 @@ NO_EXPANSIONS = const(512)  # the expansions (heroes, challenges) do not apply
 # Jarmo's firmware (native code and C kernels).  Level 3 is the same opponent
 # on both: its budget there is stock's, and it stops at it within its time.
 ROWS = (
-    ("classic", SCORED | MARKS | BAN | TIES_STAND | NO_EXPANSIONS, 99, 650, 510, 1950, 510, 6000),
-    ("standard", SCORED, 1, 900, 660, 2000, 660, 5400),
-    ("legendary", CAMP_SAFE | GUARDS_STAY, 3, 900, 570, 1710, 570, 4620),
-    ("jasyr", CAMP_SAFE | FORWARD | TAKEN_HELD | ONE_ACTION, 99, 900, 520, 1560, 520, 4850),
+    ("classic", SCORED | MARKS | BAN | TIES_STAND | NO_EXPANSIONS, 99, 650, 510, 1950, 510, 6900),
+    ("standard", SCORED, 1, 900, 660, 2000, 660, 6300),
+    ("legendary", CAMP_SAFE | GUARDS_STAY, 3, 900, 570, 1710, 570, 5390),
+    ("jasyr", CAMP_SAFE | FORWARD | TAKEN_HELD | ONE_ACTION, 99, 900, 520, 1560, 520, 6400),
 )
 NAME = const(0)             # the fields of a row
 FEATURES = const(1)

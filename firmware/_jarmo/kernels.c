@@ -24,6 +24,7 @@
 
 #include "py/obj.h"
 #include "py/objlist.h"
+#include "py/objtype.h"
 #include "py/runtime.h"
 
 // Piece bytes, action codes and undo-log fields: jarmo/codes.py.
@@ -115,12 +116,60 @@ static uint8_t *bytes_of(mp_obj_t o, size_t size, mp_uint_t flags) {
     return info.buf;
 }
 
+// The game's attributes: an instance's own straight from its dict, as the
+// VM's attribute load looks there first too; anything else (a class
+// attribute, an object that is not an instance) the usual way.  A full
+// load or store also looks the class up (for a property or a method):
+// with the division each map lookup costs, that was a fifth of a node.
+//
+// The entry a name was last found at is kept (by the name's low bits): it is
+// taken again while it lies in this instance's dict and holds that name
+// (the same dict, not grown since), which skips the lookup's hashing and
+// its division.  The pointer is only compared until then: a dict that grew
+// or went leaves it outside every live dict it is checked against.
+#define ATTR_SLOTS 64
+static mp_map_elem_t *attr_seen[ATTR_SLOTS];
+
+static mp_map_elem_t *own_attr(mp_obj_t g, qstr name) {
+    if (!mp_obj_is_obj(g) || !mp_obj_is_instance_type(mp_obj_get_type(g))) {
+        return NULL;
+    }
+    mp_map_t *members = &((mp_obj_instance_t *)MP_OBJ_TO_PTR(g))->members;
+    mp_obj_t key = MP_OBJ_NEW_QSTR(name);
+    mp_map_elem_t *elem = attr_seen[name % ATTR_SLOTS];
+    if (elem >= members->table && elem < members->table + members->alloc && elem->key == key) {
+        return elem;
+    }
+    elem = mp_map_lookup(members, key, MP_MAP_LOOKUP);
+    if (elem != NULL) {
+        attr_seen[name % ATTR_SLOTS] = elem;
+    }
+    return elem;
+}
+
+static mp_obj_t attr(mp_obj_t g, qstr name) {
+    mp_map_elem_t *elem = own_attr(g, name);
+    return elem != NULL ? elem->value : mp_load_attr(g, name);
+}
+
+// A store into an attribute the instance already has: the value replaced in
+// its dict (a class property of that name would have kept it out of the
+// dict; Game has none of the names stored here), else the usual store.
+static void set_attr(mp_obj_t g, qstr name, mp_obj_t value) {
+    mp_map_elem_t *elem = own_attr(g, name);
+    if (elem != NULL) {
+        elem->value = value;
+    } else {
+        mp_store_attr(g, name, value);
+    }
+}
+
 static uint8_t *byte_attr(mp_obj_t g, qstr name, size_t size, mp_uint_t flags) {
-    return bytes_of(mp_load_attr(g, name), size, flags);
+    return bytes_of(attr(g, name), size, flags);
 }
 
 static bool true_attr(mp_obj_t g, qstr name) {
-    return mp_obj_is_true(mp_load_attr(g, name));
+    return mp_obj_is_true(attr(g, name));
 }
 
 // A point (0..24) given as an argument.
@@ -213,7 +262,7 @@ static void position_of(mp_obj_t g, position_t *pos) {
     pos->held = byte_attr(g, MP_QSTR_held_count, 2, MP_BUFFER_WRITE);
     pos->pool = byte_attr(g, MP_QSTR_pool, 2, MP_BUFFER_WRITE);
     pos->out = byte_attr(g, MP_QSTR_out_count, 2, MP_BUFFER_WRITE);
-    pos->mover = small(mp_load_attr(g, MP_QSTR_mover));
+    pos->mover = small(attr(g, MP_QSTR_mover));
 }
 
 // Game._gen_camp: actions of one kind for every empty point of the mover's camp.
@@ -270,7 +319,7 @@ static int reverse_move(int code) {
 static int repeat_move(mp_obj_t g, int side) {
     size_t len;
     mp_obj_t *log;
-    mp_obj_get_array(mp_load_attr(g, MP_QSTR_undo_log), &len, &log);
+    mp_obj_get_array(attr(g, MP_QSTR_undo_log), &len, &log);
     int moves = 0;
     int last = 0;
     int second = 0;
@@ -309,7 +358,7 @@ static mp_obj_t repeat_move_obj(size_t n_args, const mp_obj_t *args) {
 METHOD(repeat_move_fun, repeat_move_obj, 2, 2);
 
 static mp_obj_t *neighbours_of(mp_obj_t g, int side) {
-    mp_obj_t *sides = items_of(mp_load_attr(g, MP_QSTR_neighbours), 2);
+    mp_obj_t *sides = items_of(attr(g, MP_QSTR_neighbours), 2);
     return items_of(sides[side], 25);
 }
 
@@ -344,7 +393,7 @@ static int piece_moves(const uint8_t *top, mp_obj_t nbrs, int f, int side, bool 
 static mp_obj_t gen_into(size_t n_args, const mp_obj_t *args) {
     mp_obj_t g = args[0];
     bool first_only = n_args > 2 && mp_obj_is_true(args[2]);
-    if (mp_load_attr(g, MP_QSTR_outcome) != mp_const_none) {
+    if (attr(g, MP_QSTR_outcome) != mp_const_none) {
         return MP_OBJ_NEW_SMALL_INT(0);
     }
     actions_t buf;
@@ -352,7 +401,7 @@ static mp_obj_t gen_into(size_t n_args, const mp_obj_t *args) {
     position_t pos;
     position_of(g, &pos);
     int side = pos.mover;
-    int stage = small(mp_load_attr(g, MP_QSTR_stage));
+    int stage = small(attr(g, MP_QSTR_stage));
     const uint8_t *top = pos.top;
     int own_row = home_row(side);
     int enemy_row = home_row(1 - side);
@@ -581,16 +630,16 @@ static mp_obj_t undo_code(size_t n_args, const mp_obj_t *args) {
     (void)n_args;
     mp_obj_t g = args[0];
     mp_obj_t pop[2];
-    mp_load_method(mp_load_attr(g, MP_QSTR_undo_log), MP_QSTR_pop, pop);
+    mp_load_method(attr(g, MP_QSTR_undo_log), MP_QSTR_pop, pop);
     mp_int_t entry = small(mp_call_method_n_kw(0, 0, pop));
     int side = (entry >> SIDE_BIT) & 1;
-    if (small(mp_load_attr(g, MP_QSTR_mover)) != side) {
-        mp_store_attr(g, MP_QSTR_ply_count,
-            MP_OBJ_NEW_SMALL_INT(small(mp_load_attr(g, MP_QSTR_ply_count)) - 1));
-        mp_store_attr(g, MP_QSTR_mover, MP_OBJ_NEW_SMALL_INT(side));
+    if (small(attr(g, MP_QSTR_mover)) != side) {
+        set_attr(g, MP_QSTR_ply_count,
+            MP_OBJ_NEW_SMALL_INT(small(attr(g, MP_QSTR_ply_count)) - 1));
+        set_attr(g, MP_QSTR_mover, MP_OBJ_NEW_SMALL_INT(side));
     }
-    mp_store_attr(g, MP_QSTR_stage, MP_OBJ_NEW_SMALL_INT((entry >> STAGE) & 3));
-    mp_store_attr(g, MP_QSTR_outcome, mp_const_none);
+    set_attr(g, MP_QSTR_stage, MP_OBJ_NEW_SMALL_INT((entry >> STAGE) & 3));
+    set_attr(g, MP_QSTR_outcome, mp_const_none);
     int kind = entry & KIND_BITS;
     int a = (entry >> SOURCE) & POINT_BITS;
     int b = (entry >> TARGET) & POINT_BITS;
@@ -623,7 +672,7 @@ static mp_obj_t undo_code(size_t n_args, const mp_obj_t *args) {
         if (kind == K_FLIP_PLACE) {
             top[a] |= GUARD;
         } else {
-            mp_store_attr(g, MP_QSTR_markers_on, mp_const_true);
+            set_attr(g, MP_QSTR_markers_on, mp_const_true);
         }
         byte_attr(g, MP_QSTR_pool, 2, MP_BUFFER_WRITE)[side] += 1;
         byte_attr(g, MP_QSTR_pool_gold, 2, MP_BUFFER_WRITE)[side] |= which >> 1;
@@ -690,7 +739,7 @@ static mp_obj_t end_check(mp_obj_t g, int mover) {
     bool scored = true_attr(g, MP_QSTR_scored);
     size_t len;
     mp_obj_t *log;
-    mp_obj_get_array(mp_load_attr(g, MP_QSTR_undo_log), &len, &log);
+    mp_obj_get_array(attr(g, MP_QSTR_undo_log), &len, &log);
     if (len == 0) {
         mp_raise_msg(&mp_type_IndexError, MP_ERROR_TEXT("empty undo log"));
     }
@@ -725,8 +774,8 @@ static mp_obj_t end_check(mp_obj_t g, int mover) {
             }
         }
     }
-    mp_obj_t limit = mp_load_attr(g, MP_QSTR_ply_limit);
-    if (limit != mp_const_none && small(mp_load_attr(g, MP_QSTR_ply_count)) >= small(limit)) {
+    mp_obj_t limit = attr(g, MP_QSTR_ply_limit);
+    if (limit != mp_const_none && small(attr(g, MP_QSTR_ply_count)) >= small(limit)) {
         return tally(g, MP_QSTR_limit);
     }
     return mp_const_none;
@@ -758,7 +807,7 @@ static bool redeploy_possible(mp_obj_t g, const position_t *pos, int side) {
     if (!true_attr(g, MP_QSTR_markers_on) || !pos->pool[side] || !room(pos, side)) {
         return false;
     }
-    mp_obj_t *markers = items_of(mp_load_attr(g, MP_QSTR_marker_points), 2);
+    mp_obj_t *markers = items_of(attr(g, MP_QSTR_marker_points), 2);
     for (int k = 0; k < 2; k++) {
         int q = pos->top[small(markers[k]) % 25];
         if (!q || (q & NORTH) != side << 1) {
@@ -769,13 +818,13 @@ static bool redeploy_possible(mp_obj_t g, const position_t *pos, int side) {
 }
 
 static void set_stage(mp_obj_t g, int stage) {
-    mp_store_attr(g, MP_QSTR_stage, MP_OBJ_NEW_SMALL_INT(stage));
+    set_attr(g, MP_QSTR_stage, MP_OBJ_NEW_SMALL_INT(stage));
 }
 
 // Game._after_placing(side): after a placement or redeploy in an open
 // turn, true if it stays open.
 static bool after_placing(mp_obj_t g, const position_t *pos, int side) {
-    if (small(mp_load_attr(g, MP_QSTR_stage)) == S_AFTER_R && redeploy_possible(g, pos, side)) {
+    if (small(attr(g, MP_QSTR_stage)) == S_AFTER_R && redeploy_possible(g, pos, side)) {
         return true;
     }
     if (!true_attr(g, MP_QSTR_one_action) && can_place(pos, side)) {
@@ -787,7 +836,7 @@ static bool after_placing(mp_obj_t g, const position_t *pos, int side) {
 
 // gen_into(self._buffer, True): does the side to act have any action?
 static bool has_action(mp_obj_t g) {
-    mp_obj_t args[3] = { g, mp_load_attr(g, MP_QSTR__buffer), mp_const_true };
+    mp_obj_t args[3] = { g, attr(g, MP_QSTR__buffer), mp_const_true };
     return small(gen_into(3, args)) != 0;
 }
 
@@ -800,7 +849,7 @@ static mp_obj_t do_code(size_t n_args, const mp_obj_t *args) {
     position_of(g, &pos);
     uint8_t *top = pos.top;
     int side = pos.mover;
-    int stage = small(mp_load_attr(g, MP_QSTR_stage));
+    int stage = small(attr(g, MP_QSTR_stage));
     int kind = code & KIND_BITS;
     int a = (code >> SOURCE) & POINT_BITS;
     int b = code >> TARGET;
@@ -846,25 +895,25 @@ static mp_obj_t do_code(size_t n_args, const mp_obj_t *args) {
         entry |= (mp_int_t)bring_back(g, top, MP_QSTR_pool, MP_QSTR_pool_gold, side, b) << BROUGHT;
     } else if (kind == K_REDEPLOY) {
         entry |= (mp_int_t)bring_back(g, top, MP_QSTR_pool, MP_QSTR_pool_gold, side, b) << BROUGHT;
-        mp_store_attr(g, MP_QSTR_markers_on, mp_const_false);
+        set_attr(g, MP_QSTR_markers_on, mp_const_false);
         ends_turn = !after_placing(g, &pos, side);
     }
-    mp_obj_list_append(mp_load_attr(g, MP_QSTR_undo_log), MP_OBJ_NEW_SMALL_INT(entry));
+    mp_obj_list_append(attr(g, MP_QSTR_undo_log), MP_OBJ_NEW_SMALL_INT(entry));
     if (ends_turn) {
-        mp_store_attr(g, MP_QSTR_ply_count,
-            MP_OBJ_NEW_SMALL_INT(small(mp_load_attr(g, MP_QSTR_ply_count)) + 1));
+        set_attr(g, MP_QSTR_ply_count,
+            MP_OBJ_NEW_SMALL_INT(small(attr(g, MP_QSTR_ply_count)) + 1));
         set_stage(g, S_START);
         int other = 1 - side;
-        mp_store_attr(g, MP_QSTR_mover, MP_OBJ_NEW_SMALL_INT(other));
+        set_attr(g, MP_QSTR_mover, MP_OBJ_NEW_SMALL_INT(other));
         mp_obj_t result = end_check(g, side);
         if (result == mp_const_none && !side_can_move(g, other) && !has_action(g)) {
             result = call_method(g, MP_QSTR__stuck_result, 0, MP_OBJ_NULL, MP_OBJ_NULL);
         }
         if (result != mp_const_none) {
-            mp_store_attr(g, MP_QSTR_outcome, result);
+            set_attr(g, MP_QSTR_outcome, result);
         }
     } else if (!has_action(g)) {
-        mp_store_attr(g, MP_QSTR_outcome, call_method(g, MP_QSTR__stuck_result, 0, MP_OBJ_NULL, MP_OBJ_NULL));
+        set_attr(g, MP_QSTR_outcome, call_method(g, MP_QSTR__stuck_result, 0, MP_OBJ_NULL, MP_OBJ_NULL));
     }
     return mp_const_none;
 }
@@ -981,7 +1030,7 @@ static mp_obj_t eval_scored(mp_obj_t g, mp_obj_t tables_obj, mp_obj_t side_obj) 
         score[s] += held[s] * (own_full[s] ? HELD - 20 : HELD) + pool[s] * POOL;
     }
     if (true_attr(g, MP_QSTR_markers_on)) {
-        mp_obj_t *markers = items_of(mp_load_attr(g, MP_QSTR_marker_points), 2);
+        mp_obj_t *markers = items_of(attr(g, MP_QSTR_marker_points), 2);
         for (int k = 0; k < 2; k++) {
             int q = top[small(markers[k]) % 25];
             int s = (q & NORTH) ? 1 : 0;
@@ -1117,7 +1166,7 @@ static mp_obj_t item(mp_obj_t seq, mp_int_t index) {
 
 // Node d's ordering keys array (made on first use, as Player._order does).
 static int16_t *keys_of(mp_obj_t self, int d) {
-    mp_obj_t all = mp_load_attr(self, MP_QSTR__keys);
+    mp_obj_t all = attr(self, MP_QSTR__keys);
     mp_obj_t keys = item(all, d);
     if (keys == mp_const_none) {
         static const uint8_t zeros[2 * MAXGEN];
@@ -1135,10 +1184,10 @@ static int16_t *keys_of(mp_obj_t self, int d) {
 
 // The last iteration's next action if node d is on its line so far, else -1.
 static int line_action(mp_obj_t self, int d) {
-    mp_obj_t prev = mp_load_attr(self, MP_QSTR__prev);
+    mp_obj_t prev = attr(self, MP_QSTR__prev);
     int pv = small(item(prev, d));
-    mp_obj_t bufs = mp_load_attr(self, MP_QSTR__bufs);
-    mp_obj_t taken = mp_load_attr(self, MP_QSTR__i);
+    mp_obj_t bufs = attr(self, MP_QSTR__bufs);
+    mp_obj_t taken = attr(self, MP_QSTR__i);
     for (int k = 0; k < d; k++) {
         // the action taken at depth k (Python's index -1 included)
         if (small(item(item(bufs, k), small(item(taken, k)) - 1)) != small(item(prev, k))) {
@@ -1165,24 +1214,24 @@ static mp_obj_t order(size_t n_args, const mp_obj_t *args) {
         mp_raise_ValueError(MP_ERROR_TEXT("bad action buffer"));
     }
     int16_t *keys = keys_of(self, d);
-    mp_obj_t g = mp_load_attr(self, MP_QSTR__g);
+    mp_obj_t g = attr(self, MP_QSTR__g);
     const uint8_t *top = byte_attr(g, MP_QSTR_top, 25, MP_BUFFER_READ);
     bool scored = true_attr(g, MP_QSTR_scored);
-    const uint8_t *dist = bytes_of(item(mp_load_attr(self, MP_QSTR__tables), 2 + mover),
+    const uint8_t *dist = bytes_of(item(attr(self, MP_QSTR__tables), 2 + mover),
         DIST_SIZE, MP_BUFFER_READ);
-    mp_obj_t killer = mp_load_attr(self, MP_QSTR__killer);
+    mp_obj_t killer = attr(self, MP_QSTR__killer);
     int k1 = small(item(killer, 2 * d));
     int k2 = small(item(killer, 2 * d + 1));
-    mp_obj_t hist_obj = mp_load_attr(self, MP_QSTR__hist);
+    mp_obj_t hist_obj = attr(self, MP_QSTR__hist);
     const uint8_t *hist = NULL;
     if (hist_obj != mp_const_none) {
         hist = bytes_of(hist_obj, 2 * HIST, MP_BUFFER_READ);
     }
     int hbase = mover * HIST + 6;
-    int ttmove = small(mp_load_attr(self, MP_QSTR__ttmove));
-    mp_store_attr(self, MP_QSTR__ttmove, MP_OBJ_NEW_SMALL_INT(-1));
+    int ttmove = small(attr(self, MP_QSTR__ttmove));
+    set_attr(self, MP_QSTR__ttmove, MP_OBJ_NEW_SMALL_INT(-1));
     int pv = -1;
-    if (ft && d < small(mp_load_attr(self, MP_QSTR__prevlen))) {
+    if (ft && d < small(attr(self, MP_QSTR__prevlen))) {
         pv = line_action(self, d);
     }
     int camp = mover ? 0 : 20;

@@ -14,6 +14,9 @@ it compares, C against Python:
     targets it leaves, or eval_race);
   - for every legal move: move_piece's undo fields and the position after
     it, and unmove_piece back to the position before;
+  - the same generation tests in a second game at its start, in turn with
+    the first (whose dict grows by a few names after its first ply): the C
+    keeps where it last found each attribute, and must not mix games up;
   - for every legal action: do_code (with _end_check and the stuck test)
     with every method of Game in C, then in Python (the position, the turn,
     the stage, the ply count, the outcome and the undo log after it), and
@@ -187,10 +190,19 @@ class Check:
         for seed in range(games):
             rng = Rng(1000 + seed * 31 + len(label))
             g = Game(rules, expansions, plies)      # (its last turn ends it by the limit)
+            # a second game at its start: the C reads the two games' attributes
+            # in turn (it keeps where it last found each name: in g's dict)
+            other = Game(rules, expansions, plies)
             tables = ai._TABLES[g.forward]
             while g.outcome is None and g.ply_count < plies:
                 self.where = "%s %d" % (label, g.ply_count)
                 codes = self.position(g, tables)
+                self.generation(other)
+                if g.ply_count == 1:
+                    # g's dict grows by a name (it may move as it grows): the
+                    # C must find its attributes anew, not where they were
+                    for k in range(8):
+                        setattr(g, "grown_%d" % k, k)
                 g.play_code(pick(g, codes, rng, plies // 2))
         self.out("@@K %s %s" % (label, " ".join(str(n) for n in self.counts)))
         self.counts = [0] * 7
