@@ -151,16 +151,22 @@ def unavailable_reason(board="raspberry_pi_pico", firmware=None):
 # ---------------------------------------------------------------------------- the device
 
 
+def _quit(proc, send, wait):
+    """Ask a running emulator session to quit and wait for its "exit" event (its
+    stats); if it cannot, the caller's clean-up (a kill) follows."""
+    if proc.poll() is None:
+        try:
+            send({"cmd": "quit"})
+            wait(lambda e: e.get("ev") == "exit", 10, "quit")
+        except (DeviceError, OSError):
+            pass
+
+
 def _stop(proc, send, wait):
     """Stop an emulator process: ask it to quit, kill it if it does not
     exit, close its pipes."""
     try:
-        if proc.poll() is None:
-            try:
-                send({"cmd": "quit"})
-                wait(lambda e: e.get("ev") == "exit", 10, "quit")
-            except (DeviceError, OSError):
-                pass
+        _quit(proc, send, wait)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -270,7 +276,21 @@ class DeviceTimeout(DeviceError):
     """wait_for() saw no matching console line in time."""
 
 
-class Device:
+class _StderrTail:
+    """The last 50 lines an emulator process wrote to stderr (for the errors' messages): its
+    owner has _proc, _lock and _stderr."""
+
+    def _read_stderr(self):
+        for raw in iter(self._proc.stderr.readline, b""):
+            self._take_stderr(raw)
+
+    def _take_stderr(self, raw):
+        with self._lock:
+            self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+            del self._stderr[:-50]
+
+
+class Device(_StderrTail):
     """One emulated board running real CircuitPython; use it as a context manager.
 
     firmware: a CircuitPython UF2 (see firmware_path); drive_dir: the folder that becomes
@@ -390,12 +410,7 @@ class Device:
     def _end_session(self, server):
         """Quit the session (its "exit" event, the stats, as a process of its own gives) and
         give the process back; kill it if the session does not end."""
-        try:
-            if server.alive():
-                self._send({"cmd": "quit"})
-                self._wait(lambda e: e.get("ev") == "exit", 10, "quit")
-        except (DeviceError, OSError):
-            pass
+        _quit(server.proc, self._send, self._wait)
         server.owner = None
         if self.exit is not None and self.exit.get("code") == 0 and server.alive():
             _give_back(server)
@@ -661,15 +676,6 @@ class Device:
             self._eof = True
             self._lock.notify_all()
 
-    def _read_stderr(self):
-        for raw in iter(self._proc.stderr.readline, b""):
-            self._take_stderr(raw)
-
-    def _take_stderr(self, raw):
-        with self._lock:
-            self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
-            del self._stderr[:-50]
-
     def _explain(self, message):
         with self._lock:
             lines = self._console[-40:]
@@ -744,7 +750,7 @@ class Board(Device):
         return self._command({"cmd": "inject", "hex": bytes(data).hex()})
 
 
-class DevicePair:
+class DevicePair(_StderrTail):
     """Two emulated boards whose link UARTs are cross-wired (tests/device/pair.mjs), in one
     emulator process: `pair.a` and `pair.b` are Boards (the Device interface).
 
@@ -849,15 +855,6 @@ class DevicePair:
                 self.boards[i]._take(event)
         for board in self.boards:
             board._ended()
-
-    def _read_stderr(self):
-        for raw in iter(self._proc.stderr.readline, b""):
-            self._take_stderr(raw)
-
-    def _take_stderr(self, raw):
-        with self._lock:
-            self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
-            del self._stderr[:-50]
 
     def close(self):
         proc = self._proc

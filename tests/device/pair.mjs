@@ -136,9 +136,9 @@ const sessions = cfg.boards.map((b, i) => {
 
 /**
  * Runs both boards for `ms` emulated ms in slices, or until stop() is true. Both first go to the
- * same time: a stop (a line on one board) leaves the other up to a slice behind, and the boards
- * must not drift apart (a step used to run each for `ms` from its own time: over a linked game the
- * gap grew to 40 ms, and latencies measured across the boards drifted with it).
+ * same time: a stop (a line on one board) leaves the other up to a slice behind, and steps run
+ * from each board's own time would let that gap grow (40 ms over a linked game, measured), with
+ * every latency measured across the boards.
  */
 async function runBoth(ms, stop = () => false) {
   const lead = Math.max(sessions[0].now, sessions[1].now);
