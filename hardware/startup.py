@@ -99,18 +99,6 @@ def setup(host=None):
             from hardware import oled  # noqa: E402
             display = oled.make_display(profile["display"])
 
-    # A game's screens are loaded with jarmo.app and stay; the menu and the rare
-    # screens come and go (jarmo/app.py). The AI is imported before the first
-    # frame (below), never at a state change.
-    if TRACE:
-        trace.store_line()
-    if ON_HOST:
-        store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
-                                                 use_nvm=False)
-    else:
-        store, store_problems = flash.open_store()
-    del flash
-    forget_module("hardware.flash")                 # used once: off the heap
     # idle power (hardware/power.py): the LEDs dim, then go dark (JARMO_DIM_S, JARMO_OFF_S),
     # then deep sleep (JARMO_SLEEP_S); the CPU's clock lower meanwhile (JARMO_IDLE_MHZ)
     from hardware import power  # noqa: E402
@@ -124,19 +112,6 @@ def setup(host=None):
     line = None
     if not ON_HOST and profile["link"]:
         line = link_line(profile, idle)
-    app = App(store=store, has_display=screen is not None,
-              tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
-              problems=SETTING_PROBLEMS + store_problems, line=line)
-    RESTARTED = not ON_HOST and reloaded_by_us()
-    if RESTARTED:
-        app.resume_saved()
-    if screen is not None and display is not None:
-        # the first picture on the OLED is the board's state (the menu, or
-        # the game a button woke), sent whole at once, then the panel lit
-        screen.attach(display, app)
-        oled.switch_on(display)
-        del oled, display
-        forget_module("hardware.oled")              # used once: off the heap
     from jarmo.app import PRELOAD  # noqa: E402
 
 
@@ -158,6 +133,39 @@ def setup(host=None):
             later = PRELOAD
         for name in PRELOAD[:len(PRELOAD) - len(later)]:
             __import__(name)
+    if not ON_HOST:
+        from hardware.buttons import Buttons  # noqa: E402
+        inputs = Buttons(profile)
+        from jarmo.app import STARTUP  # noqa: E402
+        for module in STARTUP:
+            __import__(module)
+
+    # Everything above is the same at every start; the saves are read next
+    # (a test's emulator boots again from here, with other saves: warm boots).
+    # A game's screens are loaded with jarmo.app and stay; the menu and the rare
+    # screens come and go (jarmo/app.py).
+    if TRACE:
+        trace.store_line()
+    if ON_HOST:
+        store, store_problems = flash.open_store(os.path.join(DATA_ROOT, "jarmo.nvm"), DATA_ROOT,
+                                                 use_nvm=False)
+    else:
+        store, store_problems = flash.open_store()
+    del flash
+    forget_module("hardware.flash")                 # used once: off the heap
+    app = App(store=store, has_display=screen is not None,
+              tabletop=profile["tabletop"], seed=SEED if SEED >= 0 else random_seed(),
+              problems=SETTING_PROBLEMS + store_problems, line=line)
+    RESTARTED = not ON_HOST and reloaded_by_us()
+    if RESTARTED:
+        app.resume_saved()
+    if screen is not None and display is not None:
+        # the first picture on the OLED is the board's state (the menu, or
+        # the game a button woke), sent whole at once, then the panel lit
+        screen.attach(display, app)
+        oled.switch_on(display)
+        del oled, display
+        forget_module("hardware.oled")              # used once: off the heap
     # (a forward rule set's, jasyr's, are built by the menu's passes when its
     # game is the one the menu would start: jarmo/app_menu.py Menu.tick)
     PRELOAD_ALL = () if ON_HOST else (tables_of("standard"),) + later
@@ -173,9 +181,7 @@ def setup(host=None):
         clock = host.VirtualClock()
         on_show = host.FramePrinter(leds, screen, profile, FRAMES, app=app)
     else:
-        from hardware.buttons import Buttons  # noqa: E402
         from time import sleep  # noqa: E402  (an idle pass sleeps out its period)
-        inputs = Buttons(profile)
         clock = adafruit_ticks.ticks_ms
         on_show = None
 
@@ -191,7 +197,7 @@ def setup(host=None):
                             heap=bool(os.getenv("JARMO_TRACE_HEAP")),
                             ballast=None if RESTARTED else os.getenv("JARMO_TRACE_BALLAST"))
         probe.idle = idle
-        inputs.poll = probe.timed_poll(inputs.poll)
+        inputs.poll = probe.timed_poll(inputs.poll)  # type: ignore[method-assign]  # (timed)
 
     return (app, inputs, leds, screen, clock, on_show, probe, PRELOAD_ALL,
             None if ON_HOST else sleep, idle, ON_HOST)

@@ -84,6 +84,13 @@ def _on_demand(sid):
     return SCREENS[sid * SCREEN + 3]
 
 
+# the modules App() imports as it starts (its first screen, the menu; the
+# start-up's own; the statistics the menu reads): a board imports them
+# before it reads the saves (hardware/startup.py), with everything else that
+# does not depend on them (tests/app/test_app_menu.py: App() imports no other)
+STARTUP = ("jarmo.app_menu", "jarmo.app_start", "jarmo.store_stats")
+
+
 def _start():
     """The start-up module (loading, App.new_game's options), used once."""
     from jarmo import app_start

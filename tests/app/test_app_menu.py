@@ -476,3 +476,32 @@ def test_a_blink_is_lit_in_the_first_pass_after_it_changes():
         first = min(v for t, v in versions if t >= edge)
         before = max(v for t, v in versions if t < edge)
         assert first == before + 1, edge
+
+
+# App() on a fresh interpreter: the modules it imports as it starts (none
+# loaded before it), whether or not they stay
+_STARTING = """
+import sys
+from jarmo.app import App, STARTUP
+from jarmo.store_flash import Flash
+from jarmo.store_log import Store
+store = Store(Flash())
+imported = []
+class Seen:
+    def find_spec(self, name, path, target=None):
+        imported.append(name)
+sys.meta_path.insert(0, Seen())
+App(store=store)
+print(" ".join(imported))
+print(" ".join(STARTUP))
+"""
+
+
+def test_the_app_starts_with_only_the_modules_a_board_imports_before_it_reads_the_saves():
+    # hardware/startup.py imports jarmo.app.STARTUP before the saves are read
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _STARTING], capture_output=True, text=True,
+                         cwd=B.__file__.rsplit("/jarmo/", 1)[0], check=True).stdout.splitlines()
+    imported, startup = out[0].split(), out[1].split()
+    assert sorted(set(imported)) == sorted(startup)
