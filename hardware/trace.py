@@ -13,8 +13,12 @@ Printed on the USB console, one line per event, each starting with "@@":
                                   since code.py started, the longest wait
                                   between two polls of the buttons in the
                                   state before it (the longest a press waits)
-    @@GAME a1-c2 a5-b3 ...        the game's actions so far, at every state
-                                  change while a game is on
+    @@GAME k a1-c2 a5-b3 ...      the game's actions, at every state change
+                                  while a game is on: the first k actions of
+                                  the @@GAME line before (0 after a start, a
+                                  new game, a takeback to the start), then
+                                  those played since (a line costs the new
+                                  actions, not the whole game's notation)
     @@AI ms=N free=N              one AI turn's thinking time, heap free after
                                   gc.collect() with the AI's search still held
                                   (JARMO_TRACE_HEAP = 1; else -1)
@@ -96,6 +100,7 @@ class Probe:
         self.thinking_since = -1
         self.text_version = -1
         self.refused = 0            # the link's refusals already logged
+        self.shown = bytearray()    # the actions of the last @@GAME line, 2 bytes each
         self.last_poll = 0          # ns when the buttons were last polled (0: never)
         self.own = 0                # ns spent in end() since then (not the game's)
         self.state_poll = 0         # the longest wait between polls in this state, us
@@ -199,8 +204,21 @@ class Probe:
         self.state_poll = 0
 
     def _game(self, app):
-        if app.game is not None:
-            print("@@GAME " + " ".join(app.game.history()))
+        if app.game is None:
+            return
+        from jarmo.notation import action_text
+        codes = app.game.history_codes()
+        shown = self.shown
+        kept = 0
+        most = min(len(shown) // 2, len(codes))
+        while kept < most and shown[2 * kept] << 8 | shown[2 * kept + 1] == codes[kept]:
+            kept += 1
+        now = bytearray(2 * len(codes))
+        for i, code in enumerate(codes):
+            now[2 * i] = code >> 8
+            now[2 * i + 1] = code & 255
+        self.shown = now
+        print("@@GAME %d" % kept + "".join([" " + action_text(c) for c in codes[kept:]]))
 
     def _ai(self, app):
         thinking = app.thinking

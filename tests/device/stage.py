@@ -338,10 +338,20 @@ class Trace:
         return [tuple(v.split("|")) for v in self._values("@@TEXT")]
 
     def games(self):
-        """The game's actions at each @@GAME line (the console drops the space
-        after a bare "@@GAME" when nothing has been played)."""
-        return [line[7:].split() for line in self.lines
-                if line == "@@GAME" or line.startswith("@@GAME ")]
+        """The game's actions at each @@GAME line: each keeps the first k
+        of the line before's (hardware/trace.py), then adds its own. The
+        lines from the start of a boot on: a trace that starts later lacks
+        what they keep."""
+        out = []
+        game = []
+        for line in self._values("@@GAME"):
+            parts = line.split()
+            kept = int(parts[0])
+            if kept > len(game):
+                raise ValueError("@@GAME keeps %d actions of a line before this trace" % kept)
+            game = game[:kept] + parts[1:]
+            out.append(game)
+        return out
 
     def last_game(self):
         games = self.games()

@@ -11,8 +11,11 @@ turn it is (its first piece to its first target), at a quick player's pace
 Checked: the same game saved on both, the same final position on both
 boards' LEDs, each turn shown on the other board within 100 emulated ms,
 and the same with the cable pulled in mid-turn, a board reset in mid-game
-and random bytes on the line, on both kinds of firmware. All marked `full`
-(python3 run.py test --full).
+and random bytes on the line, on both kinds of firmware. The last turn
+played with the cable out starts from saves that the same app wrote on
+this PC three turns before the end (HostPair, near_the_end): the boards
+power on into the linked game and finish it as the PC did. All marked
+`full` (python3 run.py test --full).
 """
 
 import random
@@ -21,13 +24,18 @@ import re
 import pytest
 
 from jarmo import link
+from jarmo.app import App
 from jarmo.app_base import DEFAULT_SETTINGS, LINKED, NEEDS, OPPONENT, RULE, opponent_row
+from jarmo.app_buttons import NEXT, SELECT
 from jarmo.game import Game
 from jarmo.link import TURN, frame
+from jarmo.notation import action_text
 from jarmo.rulesets import RULE_SETS
 from jarmo.store_flash import Flash
 from jarmo.store_log import R_SETTINGS, Store
 from tests import needs
+from tests.app.drive import picks
+from tests.core.linkwire import wire
 from tests.device import stage
 from tests.device.device import DevicePair, fat_read  # noqa: F401  (fat_read: debugging)
 
@@ -63,7 +71,88 @@ def link_settings_nvm():
     return bytes(flash[0:len(flash)])
 
 
-def _board(tmp_path, name, profile_name, firmware_option, kind="stock", **settings):
+class HostPair:
+    """The same two boards on this PC: two Apps on a simulated wire
+    (tests/core/linkwire.py), each with link_settings_nvm() on its flash and
+    the boards' seed, played as Linked plays them (New game on a, then on b;
+    select on the mover until its turn is over). The boards' own policy
+    gives the same game on the PC: its saves let a test start a linked
+    game at its last turns."""
+
+    def __init__(self, seed=11):
+        self.seed = seed
+        self.flashes = [Flash(data=link_settings_nvm()) for _ in range(2)]
+        self.now = 1000
+        self.power_on()
+        self.tap(self.apps[0])          # New game on a, then b
+        self.run(800)
+        self.tap(self.apps[1])
+        self.run(300)
+
+    def power_on(self):
+        """Both boards start (again) from their flash, on a new wire."""
+        self.ends = wire(late=True)
+        self.apps = [App(store=Store(f), seed=self.seed, line=e, has_display=False)
+                     for f, e in zip(self.flashes, self.ends)]
+        self.run(300)
+
+    def run(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.now += 10
+            for e in self.ends:
+                e.arrive()
+            for app in self.apps:
+                app.tick(self.now)
+
+    def tap(self, app, button=SELECT):
+        app.press(button, app.turn_side() if app.game is not None else 0)
+        app.tick(self.now)
+        self.run(100)
+
+    def mover(self):
+        movers = [app for app in self.apps if app.state == "play"]
+        return movers[0] if movers else None
+
+    def play_turn(self):
+        """select on the mover until its turn is over, as Linked.play_turn;
+        then the other board has it. False at the game's end."""
+        app = self.mover()
+        if app is None:
+            return False
+        for _ in range(12):
+            self.tap(app)
+            if app.state != "play":
+                break
+        self.run(300)
+        return True
+
+    def replay_turn(self, codes):
+        """The mover plays its turn of `codes` (a whole game's action codes)
+        by cursor: next to each choice, select. Returns the buttons pressed."""
+        app = self.mover()
+        buttons = []
+        while app.state == "play":
+            for choice in picks(app, action_text(codes[app.game.actions])):
+                for _ in range(40):
+                    if app.board.cursor == choice:
+                        break
+                    self.tap(app, NEXT)
+                    buttons.append("next")
+                self.tap(app)
+                buttons.append("select")
+        self.run(300)
+        return buttons
+
+    def nvms(self):
+        """Each board's flash now: its nvm at power-on."""
+        return [bytes(f[0:len(f)]) for f in self.flashes]
+
+    def game(self):
+        return self.apps[0].game.history()
+
+
+def _board(tmp_path, name, profile_name, firmware_option, kind="stock", nvm=None, **settings):
     prof = stage.profile(profile_name)
     needs.require(stage.firmware_unavailable(profile_name, kind, firmware_option))
     drive = stage.build_drive(str(tmp_path / name), profile_name, trace=2, frozen=kind == "frozen",
@@ -71,7 +160,7 @@ def _board(tmp_path, name, profile_name, firmware_option, kind="stock", **settin
     return prof, dict(firmware=stage.firmware(profile_name, kind, firmware_option),
                       drive_dir=drive, neopixel_pin=prof["pixel_pin"],
                       i2c_ack=0x3C if prof["display"] == "sh1107_128x64" else None,
-                      nvm=link_settings_nvm(), uart=UART[prof["board_id"]])
+                      nvm=nvm or link_settings_nvm(), uart=UART[prof["board_id"]])
 
 
 class Linked:
@@ -115,17 +204,19 @@ class Linked:
                 return dev
         return None
 
-    def play_turn(self, cut_mid_turn=False):
-        """select, select on the board to move until its turn is over; then
-        wait until the other board shows it. Returns the latency in ms."""
+    def play_turn(self, buttons=None, cut_mid_turn=False):
+        """select, select on the board to move until its turn is over (or
+        `buttons`, the turn's buttons in order); then wait until the other
+        board shows it. Returns the latency in ms."""
         dev = self.mover()
         assert dev is not None, [self.state(d) for d in self.boards]
         other = self.boards[1 - self.boards.index(dev)]
-        for k in range(12):
-            if k == 1 and cut_mid_turn:
+        cut_at = 1 if buttons is None else len(buttons) - 1
+        for k in range(12 if buttons is None else len(buttons)):
+            if k == cut_at and cut_mid_turn:
                 self.pair.connect(False)     # pulled between the piece and its target
-            self.tap(dev)
-            if self.state(dev) != "play":
+            self.tap(dev, "select" if buttons is None else buttons[k])
+            if buttons is None and self.state(dev) != "play":
                 break
         done = dev.wait_for(r"^@@STATE (ai|end)", 3000)
         if cut_mid_turn:
@@ -229,8 +320,7 @@ def assert_same_end(linked):
 
 def shown_game(dev):
     """The moves of the game the board shows (its latest @@GAME line)."""
-    lines = [x for x in dev.console if x.startswith("@@GAME ")]
-    return lines[-1].split()[1:] if lines else []
+    return stage.Trace(dev.console).last_game() or []
 
 
 def _link_lines(dev):
@@ -486,32 +576,54 @@ def test_a_simulator_in_real_time_plays_linked_turns_with_an_emulated_board(tmp_
         line.close()
 
 
+def near_the_end(turns_left=3):
+    """A linked game whose boards power on `turns_left` turns before its
+    end: (the boards' nvms then, the game then, the whole game, the buttons
+    of each turn left). HostPair plays it on this PC by Linked's policy,
+    then again up to that turn, powers its boards on as the boards will be
+    and plays the same moves by cursor (a resumed game's cursor starts
+    again, and select alone would play other moves)."""
+    host = HostPair()
+    turns = 0
+    while host.play_turn():
+        turns += 1
+    whole = host.game()
+    codes = host.apps[0].game.history_codes()
+    host = HostPair()
+    for _ in range(turns - turns_left):
+        host.play_turn()
+    nvms, game = host.nvms(), host.game()
+    host.power_on()
+    presses = [host.replay_turn(codes) for _ in range(turns_left)]
+    assert host.mover() is None and host.game() == whole
+    return nvms, game, whole, presses
+
+
 def test_the_last_turn_with_the_cable_out_reaches_the_other_board_after_its_winner_leaves_and_resets(
         tmp_path, firmware_option):
     """The winner's last turn goes with the cable out; its player leaves the
     result at once and the board is reset; the cable back, the other board
-    gets the turn and ends the same game."""
-    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option)
-    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option)
+    gets the turn and ends the same game. The game up to its last turns is
+    played on this PC (near_the_end: the same app, the boards' policy): the
+    boards power on with its saves, and the linked game goes on at once."""
+    (nvm_a, nvm_b), at_start, whole, turns = near_the_end()
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, nvm=nvm_a)
+    pb, b = _board(tmp_path, "B", "qtpy_bff", firmware_option, nvm=nvm_b)
     with DevicePair(a, b, timeout_s=900) as pair:
         linked = Linked(pair, pa, pb)
-        linked.start()
-        last = None
-        for k in range(120):
-            if k < 60:                      # the game takes about 73 turns: unplug the last ones
-                linked.play_turn()
-                continue
-            mover = linked.mover()
-            other = linked.boards[1 - linked.boards.index(mover)]
-            pair.connect(False)
-            linked.play_turn(cut_mid_turn=True)
-            if linked.state(mover) in ("end", "result"):
-                last = mover
-                break
-            pair.connect(True)
-            other.wait_for(r"^@@STATE (play|end)", 5000)
-        assert last is not None, "the game ended with the cable in"
+        for dev in linked.boards:
+            dev.wait_for(r"^@@STATE (play|ai)", 8000)   # the linked game goes on at once
+            assert stage.board_game(dev) == at_start
+        pair.run(300)
+        for buttons in turns[:-1]:
+            linked.play_turn(buttons)
+        last = linked.mover()
+        other = linked.boards[1 - linked.boards.index(last)]
+        pair.connect(False)
+        linked.play_turn(turns[-1], cut_mid_turn=True)
+        assert linked.state(last) in ("end", "result")
         game = stage.board_game(last)
+        assert game == whole                        # the boards played on as the PC did
         pair.run(3500)
         assert linked.state(other) == "ai"          # it has not got the last turn
         linked.tap(last)                            # leave the result at once

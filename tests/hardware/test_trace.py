@@ -1,8 +1,12 @@
 """The device trace (hardware/trace.py) takes the heap's figures only when
 asked (JARMO_TRACE_HEAP): each costs a collection, which would otherwise be
-work the game does not do on a player's board."""
+work the game does not do on a player's board. Its @@GAME lines say what
+changed since the line before; the tests' reader (tests/device/stage.py)
+puts the game together from them."""
 
 from hardware import trace
+from jarmo.game import Game
+from tests.device.stage import Trace
 
 
 class _Heap:
@@ -51,3 +55,37 @@ def test_with_heap_tracing_each_state_change_collects_and_says_the_free_bytes(mo
     lines, collections = _state_lines(monkeypatch, capsys, heap=True)
     assert [line.split()[1:3] for line in lines] == [["menu", "free=123456"], ["play", "free=123456"]]
     assert collections == 2
+
+
+def test_the_game_lines_give_the_game_at_every_state_change_through_takebacks_and_a_new_game(
+        monkeypatch, capsys):
+    monkeypatch.setattr(trace, "gc", _Heap(0))
+    probe = trace.Probe(leds=None)
+    app = _App()
+    app.game = Game("standard")
+    seen = []
+
+    def state_change(name):
+        app.state = name
+        probe.begin()
+        probe.end(app, False, False)
+        seen.append(app.game.history())
+
+    state_change("play")                        # nothing played yet
+    for _ in range(6):
+        app.game.play_code(app.game.legal_codes()[0])
+        state_change("ai" if app.state == "play" else "play")
+    app.game.undo()
+    app.game.undo()
+    state_change("menu")                        # a takeback of two
+    app.game.play_code(app.game.legal_codes()[-1])
+    state_change("play")                        # another action in their place
+    app.game = Game("standard")
+    app.game.play_code(app.game.legal_codes()[-1])
+    state_change("ai")                          # a new game, another first action
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if line.startswith("@@GAME ")]
+    assert Trace(out).games() == seen
+    assert lines[0] == "@@GAME 0" and lines[2].startswith("@@GAME 1 ")    # only what is new
+    assert lines[7] == "@@GAME 4" and lines[8].startswith("@@GAME 4 ")     # the takeback, then
+    assert lines[9] == "@@GAME 0 " + seen[9][0]
