@@ -210,8 +210,7 @@ class App:
                 link.send_turn(now)         # a turn completed and saved goes out in this pass
         self._store_turn = store is not None and store.busy
         if self.dirty or (V.ticks_diff(now, self._drawn) >= _REDRAW and (
-                self._still < _STILL or (now ^ self._drawn) >> _SLOT
-                or self.link is not None)):
+                self._still < _STILL or (now ^ self._drawn) >> _SLOT)):
             self._render()
 
     def draw(self, now_ms):
