@@ -36,8 +36,9 @@ LEDs still animate at 25 passes a second (a breath looks smooth; the app
 draws a still picture again only where a blink can change: jarmo/app.py),
 and the CPU idles for most of a human's turn (the battery gains; an
 emulator that skips waiting time runs at real time). Naps stay short: each
-time.sleep ends by spinning out its last part of CircuitPython's 1 ms tick
-(about half a tick, 60,000 cycles, on the emulated RP2040), so fewer naps
+time.sleep on stock CircuitPython ends by spinning out its last part of the
+1 ms tick (about half a tick, 60,000 cycles, on the emulated RP2040; Jarmo's
+firmware sleeps it, at most a tick late: tools/firmware.py), so fewer naps
 would save CPU but a press would wait longer for its answer. While the AI
 thinks the loop runs flat out; while a linked board's turn is awaited
 (jarmo/linkplay.py sets app.listening) the naps are LISTEN ms and the

@@ -24,7 +24,10 @@ its 10 ms wait for the core voltage when the voltage stays (the idle
 clock: hardware/power.py). A fourth drops the pico-sdk's 200 ms wait at
 every start for a double tap of reset (into the UF2 bootloader; BOOTSEL
 held at power-up still gets there): the game lights 200 ms sooner after a
-power-up and after a deep sleep.
+power-up and after a deep sleep. A fifth lets `time.sleep` idle the last
+part of a 1 ms tick too, to the next interrupt, where stock spins it out:
+the main loop's naps kept the CPU busy half a tick each (the QT Py idle at
+its menu: 10.3 % busy, against 15.1 % without it).
 The build also turns native code on (MAKE_OPTIONS: the search's modules,
 NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
 to mpy-tool.py), builds in the C module firmware/_jarmo (the search's
@@ -132,6 +135,14 @@ SOURCE_PATCHES = (
      "        busy_wait_us(PICO_BOOTSEL_VIA_DOUBLE_RESET_TIMEOUT_MS * 1000);\n"
      "        clear_double_tap_flag();\n",
      "        // Jarmo: no wait for a second reset press (never armed)\n"),
+    # A sleep's last part of a tick is slept too, to the next interrupt (the
+    # 1 kHz tick keypad keeps on: at most a tick late), not spun out: the
+    # main loop's naps (hardware/mainloop.py) each spun about half a tick
+    ("supervisor/shared/tick.c",
+     "        // If remaining delay is less than 1 tick, idle loop until end of delay\n"
+     "        int64_t remaining_ticks = remaining / 32;\n",
+     "        // Jarmo: less than a tick left is idled too, until the next interrupt\n"
+     "        int64_t remaining_ticks = (remaining + 31) / 32;\n"),
     # Frozen native code 4-byte aligned on Thumb too: a native function's
     # first word (its prelude index) is read as a word, and the RP2040's
     # Cortex-M0+ faults on an unaligned one (with 2, the first native call
