@@ -112,8 +112,7 @@ def setup(host=None):
     line = None
     if not ON_HOST and profile["link"]:
         line = link_line(profile, idle)
-    from jarmo.app import PRELOAD  # noqa: E402
-
+    from jarmo.app import PRELOAD, STARTUP  # noqa: E402
 
     # the board's tables too: a first Game() of a kind would build them (45 ms).
     # They come first: once jarmo.ai is in, the menu builds the AI's tables
@@ -133,12 +132,11 @@ def setup(host=None):
             later = PRELOAD
         for name in PRELOAD[:len(PRELOAD) - len(later)]:
             __import__(name)
-    if not ON_HOST:
-        from hardware.buttons import Buttons  # noqa: E402
-        inputs = Buttons(profile)
-        from jarmo.app import STARTUP  # noqa: E402
+        # and what App() imports as it starts: the menu's modules
         for module in STARTUP:
             __import__(module)
+        from hardware.buttons import Buttons  # noqa: E402
+        inputs = Buttons(profile)
 
     # Everything above is the same at every start; the saves are read next
     # (a test's emulator boots again from here, with other saves: warm boots).
