@@ -100,7 +100,9 @@ class Probe:
         self.thinking_since = -1
         self.text_version = -1
         self.refused = 0            # the link's refusals already logged
-        self.shown = bytearray()    # the actions of the last @@GAME line, 2 bytes each
+        # the actions of the last @@GAME line, 2 bytes each (half a list's heap:
+        # the heap tests read the free bytes with it held)
+        self.shown = bytearray()
         self.last_poll = 0          # ns when the buttons were last polled (0: never)
         self.own = 0                # ns spent in end() since then (not the game's)
         self.state_poll = 0         # the longest wait between polls in this state, us

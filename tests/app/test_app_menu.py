@@ -1,5 +1,9 @@
 """The menus: every item, values, LED-only menu, statistics screen."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from jarmo import app_base as B
@@ -9,6 +13,8 @@ from jarmo.app import App
 from jarmo.app_buttons import BACK, LEFT, MENU, NEXT, PREV, RIGHT, SELECT, UP
 from tests.app.drive import Clock, Rand, menu_to, new_game, play_out, set_option, wait_state
 from tests.app.memstore import MemoryStore
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def items_seen(app, clock):
@@ -499,9 +505,7 @@ print(" ".join(STARTUP))
 
 def test_the_app_starts_with_only_the_modules_a_board_imports_before_it_reads_the_saves():
     # hardware/startup.py imports jarmo.app.STARTUP before the saves are read
-    import subprocess
-    import sys
     out = subprocess.run([sys.executable, "-c", _STARTING], capture_output=True, text=True,
-                         cwd=B.__file__.rsplit("/jarmo/", 1)[0], check=True).stdout.splitlines()
+                         cwd=ROOT, check=True).stdout.splitlines()
     imported, startup = out[0].split(), out[1].split()
     assert sorted(set(imported)) == sorted(startup)

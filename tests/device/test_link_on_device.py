@@ -47,6 +47,7 @@ GAP_MS = 120
 QUICK = (40, 60)
 HUMAN = (PRESS_MS, GAP_MS)
 UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
+SEED = 11               # every board's JARMO_SEED (and HostPair's, to play their game)
 
 pytestmark = pytest.mark.full
 
@@ -79,8 +80,7 @@ class HostPair:
     gives the same game on the PC: its saves let a test start a linked
     game at its last turns."""
 
-    def __init__(self, seed=11):
-        self.seed = seed
+    def __init__(self):
         self.flashes = [Flash(data=link_settings_nvm()) for _ in range(2)]
         self.now = 1000
         self.power_on()
@@ -92,7 +92,7 @@ class HostPair:
     def power_on(self):
         """Both boards start (again) from their flash, on a new wire."""
         self.ends = wire(late=True)
-        self.apps = [App(store=Store(f), seed=self.seed, line=e, has_display=False)
+        self.apps = [App(store=Store(f), seed=SEED, line=e, has_display=False)
                      for f, e in zip(self.flashes, self.ends)]
         self.run(300)
 
@@ -156,7 +156,7 @@ def _board(tmp_path, name, profile_name, firmware_option, kind="stock", nvm=None
     prof = stage.profile(profile_name)
     needs.require(stage.firmware_unavailable(profile_name, kind, firmware_option))
     drive = stage.build_drive(str(tmp_path / name), profile_name, trace=2, frozen=kind == "frozen",
-                              JARMO_SEED=11, **settings)
+                              JARMO_SEED=SEED, **settings)
     return prof, dict(firmware=stage.firmware(profile_name, kind, firmware_option),
                       drive_dir=drive, neopixel_pin=prof["pixel_pin"],
                       i2c_ack=0x3C if prof["display"] == "sh1107_128x64" else None,
