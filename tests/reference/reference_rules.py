@@ -80,6 +80,10 @@ def _build_neighbours(lines):
 
 NEIGHBOURS = _build_neighbours(LINES)
 NEIGHBOURS_WITH_DOTTED = _build_neighbours(LINES + [DOTTED_LINE])
+# The same neighbours in sorted order, the order in which legal() lists the
+# moves; tables, so that no query sorts.
+SORTED_NEIGHBOURS = {p: tuple(sorted(NEIGHBOURS[p])) for p in POINTS}
+SORTED_NEIGHBOURS_WITH_DOTTED = {p: tuple(sorted(NEIGHBOURS_WITH_DOTTED[p])) for p in POINTS}
 
 
 def _check_board_data():
@@ -128,9 +132,13 @@ def own_camp(side):
     return [f + str(home_rank(side)) for f in FILES]
 
 
+# A table, as on_enemy_camp() is asked about every move tried.
+ENEMY_CAMP = {side: frozenset(own_camp(other(side))) for side in SIDES}
+
+
 def on_enemy_camp(side, point):
     """R1: the enemy camp of a side is the other side's home row."""
-    return rank(point) == home_rank(other(side))
+    return point in ENEMY_CAMP[side]
 
 
 def forward_step(side):
@@ -261,7 +269,12 @@ class RefGame:
 
     def on_board(self, side):
         """Pieces of `side` on the board, hostages included (R7)."""
-        return sum(1 for stack in self.board.values() for p in stack if p.owner == side)
+        count = 0
+        for stack in self.board.values():
+            for p in stack:
+                if p.owner == side:
+                    count += 1
+        return count
 
     def _top(self, point):
         stack = self.board[point]
@@ -311,19 +324,31 @@ class RefGame:
 
     def _line_neighbours(self, point):
         # R6: the dotted line is usable only in jasyr.
-        table = NEIGHBOURS_WITH_DOTTED if self.ruleset == "jasyr" else NEIGHBOURS
-        return sorted(table[point])
+        table = SORTED_NEIGHBOURS_WITH_DOTTED if self.ruleset == "jasyr" else SORTED_NEIGHBOURS
+        return table[point]
 
     def _move_problem(self, side, src, dst):
         """None if src-dst is a legal move for `side` now, else the reason."""
+        problem = self._source_problem(side, src)
+        if problem is not None:
+            return problem
+        if dst not in self._line_neighbours(src):
+            return f"no line joins {src} and {dst}"  # R1 (R6: dotted line in jasyr)
+        return self._step_problem(side, src, dst)
+
+    def _source_problem(self, side, src):
+        """None if the piece on src may move at all, else the reason."""
         stack = self.board[src]
         if not stack or stack[-1].owner != side:
             # R7: only the top piece of a stack moves.
             return f"no {side} piece that can move on {src}"
         if on_enemy_camp(side, src):
             return f"the piece on {src} stands on the enemy camp and is frozen"  # R2
-        if dst not in self._line_neighbours(src):
-            return f"no line joins {src} and {dst}"  # R1 (R6: dotted line in jasyr)
+        return None
+
+    def _step_problem(self, side, src, dst):
+        """For a piece that may move (_source_problem) and points joined by
+        a line: None if src-dst is legal, else the reason."""
         if self.ruleset == "jasyr" and (rank(dst) - rank(src)) * forward_step(side) < 0:
             return "jasyr moves go forward or sideways, never backwards"  # R6
         target = self._top(dst)
@@ -337,13 +362,18 @@ class RefGame:
         return None
 
     def _moves(self, side):
+        # _move_problem's checks, split so that those about src run once per
+        # piece, not once per line; points without an own piece are passed
+        # over before any reason is worded.
         moves = []
         for src in POINTS:
-            top = self._top(src)
-            if top is None or top.owner != side:
+            stack = self.board[src]
+            if not stack or stack[-1].owner != side:
+                continue
+            if self._source_problem(side, src) is not None:
                 continue
             for dst in self._line_neighbours(src):
-                if self._move_problem(side, src, dst) is None:
+                if self._step_problem(side, src, dst) is None:
                     moves.append(f"{src}-{dst}")
         return moves
 
@@ -673,8 +703,14 @@ class RefGame:
     def _camp_complete(self, side):
         """R3 / R4 end 1: all own pieces on the board (at least one) stand on
         the enemy camp.  R7: a hostage counts for its owner."""
-        points = [pt for pt, stack in self.board.items() for p in stack if p.owner == side]
-        return bool(points) and all(on_enemy_camp(side, pt) for pt in points)
+        has_piece = False
+        for pt, stack in self.board.items():
+            for p in stack:
+                if p.owner == side:
+                    if not on_enemy_camp(side, pt):
+                        return False
+                    has_piece = True
+        return has_piece
 
     def _back_and_forth_twice(self, side):
         """R4 end 3: own last four moves are x-y, y-x, x-y, y-x."""
