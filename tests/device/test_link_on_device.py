@@ -11,11 +11,11 @@ turn it is (its first piece to its first target), at a quick player's pace
 Checked: the same game saved on both, the same final position on both
 boards' LEDs, each turn shown on the other board within 100 emulated ms,
 and the same with the cable pulled in mid-turn, a board reset in mid-game
-and random bytes on the line, on both kinds of firmware. The last turn
-played with the cable out starts from saves that the same app wrote on
-this PC three turns before the end (HostPair, near_the_end): the boards
-power on into the linked game and finish it as the PC did. All marked
-`full` (python3 run.py test --full).
+and random bytes on the line, on both kinds of firmware. The faults test,
+and the last turn played with the cable out, start from saves that the
+same app wrote on this PC a few turns before the end (HostPair,
+near_the_end): the boards power on into the linked game and finish it as
+the PC did. All marked `full` (python3 run.py test --full).
 """
 
 import random
@@ -48,6 +48,7 @@ QUICK = (40, 60)
 HUMAN = (PRESS_MS, GAP_MS)
 UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
 SEED = 11               # every board's JARMO_SEED (and HostPair's, to play their game)
+FAULT_TURNS = 8         # the faults test's turns: 6 with its faults, then 2 to the end
 
 pytestmark = pytest.mark.full
 
@@ -94,6 +95,11 @@ class HostPair:
         self.ends = wire(late=True)
         self.apps = [App(store=Store(f), seed=SEED, line=e, has_display=False)
                      for f, e in zip(self.flashes, self.ends)]
+        self.run(300)
+
+    def reset(self, i):
+        """Board i loses power and starts again from its flash, on the same wire."""
+        self.apps[i] = App(store=Store(self.flashes[i]), seed=SEED, line=self.ends[i], has_display=False)
         self.run(300)
 
     def run(self, ms):
@@ -399,24 +405,33 @@ def test_a_board_whose_clock_went_down_while_it_idled_still_links(tmp_path, firm
 
 @pytest.mark.parametrize("kind", stage.KINDS)
 def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path, firmware_option, kind):
-    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, kind)
-    pb, b = _board(tmp_path, "B", "feather_oled", firmware_option, kind)
+    """The faults come in a linked game's last FAULT_TURNS turns: the game up to
+    them is played on this PC (near_the_end, board b's reset included), the
+    boards power on with its saves and play its turns, faults and all, to
+    the end the PC's game had."""
+    (nvm_a, nvm_b), at_start, whole, turns = near_the_end(FAULT_TURNS, reset_b_after=4)
+    turns = iter(turns)
+    pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, kind, nvm=nvm_a)
+    pb, b = _board(tmp_path, "B", "feather_oled", firmware_option, kind, nvm=nvm_b)
     with DevicePair(a, b, timeout_s=900) as pair:
         linked = Linked(pair, pa, pb, HUMAN)
-        linked.start()
+        for dev in linked.boards:
+            dev.wait_for(r"^@@STATE (play|ai)", 8000)   # the linked game goes on at once
+            assert stage.board_game(dev) == at_start
+        pair.run(300)
         for _ in range(2):
-            linked.play_turn()
+            linked.play_turn(next(turns))
         # the cable pulled in mid-turn: between the piece and its target
         mover = linked.mover()
         other = linked.boards[1 - linked.boards.index(mover)]
-        linked.play_turn(cut_mid_turn=True)
+        linked.play_turn(next(turns), cut_mid_turn=True)
         # the link is lost after 1000 ms of the other board's clock (jarmo/link.py
         # times it in the other board's pace), said 600 ms later (jarmo/linkplay.py)
         for dev in linked.boards:
             dev.wait_for(r"^@@TEXT .*Link lost: cable\?", 6000)
         pair.connect(True)
         other.wait_for(r"^@@STATE play", 3000)       # the turn played meanwhile arrives
-        linked.play_turn()
+        linked.play_turn(next(turns))
         # board b loses power in mid-game, in the middle of its own turn or waiting
         if linked.mover() is pair.b:
             linked.tap(pair.b)                     # its piece selected, then the power goes
@@ -434,7 +449,7 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
                 for dev in linked.boards:
                     dev.inject(bytes(rng.getrandbits(8) for _ in range(24)))
                 pair.run(60)
-            linked.play_turn()
+            linked.play_turn(next(turns))
             through_noise.append(linked.latencies.pop())
         assert max(through_noise) <= 100 + link._RETRY, through_noise
         # a turn the other board never sent, with a good CRC: out of turn for
@@ -456,9 +471,12 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
                    for line in waiting.console), _link_lines(waiting)
         assert stage.board_game(mover) == stage.board_game(waiting) == moves
         linked.press_ms, linked.gap_ms = QUICK        # the rest of the game, quickly
-        play_game(linked)
+        for buttons in turns:
+            linked.play_turn(buttons)
+        assert linked.over()
         assert_same_end(linked)
         games = linked.games()
+        assert games[0] == whole                        # the PC's game, to its end
         links = [stage.Trace(d.console).lines for d in linked.boards]
         refused = [int(re.search(r"refused=(\d+)", [x for x in lines if x.startswith("@@LINK ")][-1]).group(1))
                    for lines in links]
@@ -576,13 +594,15 @@ def test_a_simulator_in_real_time_plays_linked_turns_with_an_emulated_board(tmp_
         line.close()
 
 
-def near_the_end(turns_left=3):
+def near_the_end(turns_left=3, reset_b_after=None):
     """A linked game whose boards power on `turns_left` turns before its
     end: (the boards' nvms then, the game then, the whole game, the buttons
     of each turn left). HostPair plays it on this PC by Linked's policy,
     then again up to that turn, powers its boards on as the boards will be
     and plays the same moves by cursor (a resumed game's cursor starts
-    again, and select alone would play other moves)."""
+    again, and select alone would play other moves). `reset_b_after`: after
+    that many of those turns board b loses power, as the faults test resets
+    it (a select first if it is b's turn), and its cursor starts again."""
     host = HostPair()
     turns = 0
     while host.play_turn():
@@ -594,7 +614,13 @@ def near_the_end(turns_left=3):
         host.play_turn()
     nvms, game = host.nvms(), host.game()
     host.power_on()
-    presses = [host.replay_turn(codes) for _ in range(turns_left)]
+    presses = []
+    for played in range(turns_left):
+        if played == reset_b_after:
+            if host.mover() is host.apps[1]:
+                host.tap(host.apps[1])
+            host.reset(1)
+        presses.append(host.replay_turn(codes))
     assert host.mover() is None and host.game() == whole
     return nvms, game, whole, presses
 
