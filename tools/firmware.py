@@ -373,26 +373,48 @@ def inputs_key(board, files, kit, root=ROOT):
     return h.hexdigest()
 
 
+# In the extracted sources: the patches applied to them, so that a build
+# whose SOURCE_PATCHES lack one (an older commit's) gets the kit's text back
+PATCHES_APPLIED = ".jarmo-source-patches.json"
+
+
 def patch_sources(kit, work):
     """The kit's sources extracted into work/circuitpython (as build.sh
     would, if not there yet) with SOURCE_PATCHES applied; a patch already
-    applied is left as it is. FirmwareError when a file holds neither text."""
+    applied is left as it is, and one applied for another build that
+    SOURCE_PATCHES does not name is taken out (last applied, first out).
+    FirmwareError when a file holds neither text."""
     src = os.path.join(work, "circuitpython")
     if not os.path.isfile(os.path.join(src, "ports", "raspberrypi", "Makefile")):
         os.makedirs(src, exist_ok=True)
         subprocess.run(["tar", "-xJf", os.path.join(kit, "circuitpython-src.tar.xz"), "-C", src,
                         "--strip-components=1"], check=True)
         subprocess.run(["git", "init", "-q", src], check=True)
+    stamp = os.path.join(src, PATCHES_APPLIED)
+    try:
+        with open(stamp) as f:
+            applied = [tuple(p) for p in json.load(f)]
+    except (OSError, ValueError):
+        applied = []
+    for rel, stock, ours in reversed(applied):
+        if (rel, stock, ours) not in SOURCE_PATCHES:
+            _replace_once(os.path.join(src, rel), ours, stock)
     for rel, stock, ours in SOURCE_PATCHES:
-        path = os.path.join(src, rel)
-        with open(path) as f:
-            text = f.read()
-        if ours in text:
-            continue
-        if text.count(stock) != 1:
-            raise FirmwareError("cannot patch %s: the kit's sources differ from what it expects" % path)
-        with open(path, "w") as f:
-            f.write(text.replace(stock, ours))
+        _replace_once(os.path.join(src, rel), stock, ours)
+    with open(stamp, "w") as f:
+        json.dump(SOURCE_PATCHES, f)
+
+
+def _replace_once(path, old, new):
+    # the file's one `old` becomes `new`; nothing to do if it holds `new`
+    with open(path) as f:
+        text = f.read()
+    if new in text:
+        return
+    if text.count(old) != 1:
+        raise FirmwareError("cannot patch %s: the kit's sources differ from what it expects" % path)
+    with open(path, "w") as f:
+        f.write(text.replace(old, new))
 
 
 def c_module_files(root=ROOT):

@@ -65,6 +65,26 @@ def test_the_build_gives_nvm_two_sectors_and_keeps_the_drive_where_it_was(kit, t
     assert (src / "mpconfigport.h").read_text() == header
 
 
+def test_a_patch_dropped_from_the_list_is_taken_out_of_the_cached_sources(kit, tmp_path, monkeypatch):
+    """An older commit's build on the same cache (its SOURCE_PATCHES without
+    the latest patch) gets that file as the kit has it, and the patch comes
+    back with the list that names it."""
+    work = str(tmp_path / "cache" / "kit")
+    firmware.patch_sources(str(kit), work)
+    rel, stock, ours = firmware.SOURCE_PATCHES[-1]
+    path = tmp_path / "cache" / "kit" / "circuitpython" / rel
+    assert ours in path.read_text()
+    full = firmware.SOURCE_PATCHES
+    monkeypatch.setattr(firmware, "SOURCE_PATCHES", full[:-1])
+    firmware.patch_sources(str(kit), work)
+    assert stock in path.read_text() and ours not in path.read_text()
+    for other_rel, _stock, other_ours in full[:-1]:          # the others stay applied
+        assert other_ours in (tmp_path / "cache" / "kit" / "circuitpython" / other_rel).read_text()
+    monkeypatch.setattr(firmware, "SOURCE_PATCHES", full)
+    firmware.patch_sources(str(kit), work)
+    assert ours in path.read_text()
+
+
 def test_a_changed_source_patch_gives_another_firmware(kit, tmp_path, monkeypatch):
     files = firmware.frozen_files(ROOT)
     key = firmware.inputs_key("raspberry_pi_pico", files, str(kit))
