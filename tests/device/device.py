@@ -180,6 +180,16 @@ def _stop(proc, send, wait):
             except OSError:
                 pass
 
+
+def _lines(stream):
+    """A pipe's lines up to its end; a reader thread's loop. close() may close
+    the pipe under it (_stop, once the process has exited): that ends it too."""
+    try:
+        yield from iter(stream.readline, b"")
+    except (OSError, ValueError):
+        return
+
+
 class _Server:
     """A pooled emulator process (emulator.mjs --serve): one Device's session after another,
     so that each Device does not pay for a new Node process and for V8 compiling the emulator
@@ -198,7 +208,7 @@ class _Server:
         return self.proc.poll() is None
 
     def _read_stdout(self):
-        for raw in iter(self.proc.stdout.readline, b""):
+        for raw in _lines(self.proc.stdout):
             owner = self.owner
             if owner is not None:
                 owner._take_line(raw)
@@ -207,7 +217,7 @@ class _Server:
             owner._ended()
 
     def _read_stderr(self):
-        for raw in iter(self.proc.stderr.readline, b""):
+        for raw in _lines(self.proc.stderr):
             owner = self.owner
             if owner is not None:
                 owner._take_stderr(raw)
@@ -281,7 +291,7 @@ class _StderrTail:
     owner has _proc, _lock and _stderr."""
 
     def _read_stderr(self):
-        for raw in iter(self._proc.stderr.readline, b""):
+        for raw in _lines(self._proc.stderr):
             self._take_stderr(raw)
 
     def _take_stderr(self, raw):
@@ -637,7 +647,7 @@ class Device(_StderrTail):
             self._proc.kill()
 
     def _read_stdout(self):
-        for raw in iter(self._proc.stdout.readline, b""):
+        for raw in _lines(self._proc.stdout):
             self._take_line(raw)
         self._ended()
 
@@ -840,7 +850,7 @@ class DevicePair(_StderrTail):
             self._proc.kill()
 
     def _read_stdout(self):
-        for raw in iter(self._proc.stdout.readline, b""):
+        for raw in _lines(self._proc.stdout):
             try:
                 event = json.loads(raw)
             except ValueError:
