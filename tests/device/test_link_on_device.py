@@ -49,6 +49,7 @@ HUMAN = (PRESS_MS, GAP_MS)
 UART = {"adafruit_qtpy_rp2040": 1, "adafruit_feather_rp2040": 0, "raspberry_pi_pico": 0}
 SEED = 11               # every board's JARMO_SEED (and HostPair's, to play their game)
 FAULT_TURNS = 8         # the faults test's turns: 6 with its faults, then 2 to the end
+RESET_AFTER = 4         # board b's reset: after 2 turns, the one with the cable out and 1 more
 
 pytestmark = pytest.mark.full
 
@@ -93,14 +94,17 @@ class HostPair:
     def power_on(self):
         """Both boards start (again) from their flash, on a new wire."""
         self.ends = wire(late=True)
-        self.apps = [App(store=Store(f), seed=SEED, line=e, has_display=False)
-                     for f, e in zip(self.flashes, self.ends)]
+        self.apps = [self._app(i) for i in range(2)]
         self.run(300)
 
     def reset(self, i):
         """Board i loses power and starts again from its flash, on the same wire."""
-        self.apps[i] = App(store=Store(self.flashes[i]), seed=SEED, line=self.ends[i], has_display=False)
+        self.apps[i] = self._app(i)
         self.run(300)
+
+    def _app(self, i):
+        # board i's App as it starts: from its flash, on its end of the wire
+        return App(store=Store(self.flashes[i]), seed=SEED, line=self.ends[i], has_display=False)
 
     def run(self, ms):
         end = self.now + ms
@@ -409,7 +413,7 @@ def test_qtpy_and_feather_play_through_a_pulled_cable_a_reset_and_noise(tmp_path
     them is played on this PC (near_the_end, board b's reset included), the
     boards power on with its saves and play its turns, faults and all, to
     the end the PC's game had."""
-    (nvm_a, nvm_b), at_start, whole, turns = near_the_end(FAULT_TURNS, reset_b_after=4)
+    (nvm_a, nvm_b), at_start, whole, turns = near_the_end(FAULT_TURNS, reset_b_after=RESET_AFTER)
     turns = iter(turns)
     pa, a = _board(tmp_path, "A", "qtpy_bff", firmware_option, kind, nvm=nvm_a)
     pb, b = _board(tmp_path, "B", "feather_oled", firmware_option, kind, nvm=nvm_b)
