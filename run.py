@@ -11,6 +11,7 @@
     python3 run.py web [--build DIR]     tools/web.py: the handheld on a web page (served, or a static site)
     python3 run.py firmware [args]       tools/firmware.py: a UF2 with the game frozen in
     python3 run.py book [args]           tools/book.py: the AI's opening book (jarmo/book.bin)
+    python3 run.py tune [args]           tools/tune.py: fit the evaluation's weights to self-play
 
 On first use it creates .venv and installs requirements.txt into it, and
 installs the MicroPython WebAssembly package with npm (for `test` and
@@ -53,6 +54,7 @@ commands:
   web [--build DIR]    the handheld in a browser: served on localhost, or written as a static site
   firmware --profile P build a CircuitPython UF2 with the game frozen in
   book [args]          compute the AI's opening book by a deep search (every core; resumes)
+  tune WHAT [args]     fit the evaluation's weights to self-play outcomes (positions, fit, match)
 """
 
 
@@ -309,6 +311,12 @@ CircuitPython major version (tools/bundle.py --help for every option).
 Computes the AI's opening book (jarmo/book.bin) by a deep search on every
 core; an interrupted run resumes (tools/book.py --help for every option).
 """,
+    "tune": """usage: python3 run.py tune positions|fit|match [--rules R] [...]
+
+Fits the scored evaluation's weights to the outcomes of self-play games:
+positions plays them (every core), fit finds the weights, match plays them
+against the shipped ones (tools/tune.py --help for every option).
+""",
     "firmware": """usage: python3 run.py firmware --profile P [--all] [--out DIR]
 
 Builds CircuitPython 10.3 for the profile's board with the game and its
@@ -327,6 +335,7 @@ HELP_COMMANDS = {
     "web": [os.path.join("tools", "web.py"), "--help"],
     "firmware": [os.path.join("tools", "firmware.py"), "--help"],
     "book": [os.path.join("tools", "book.py"), "--help"],
+    "tune": [os.path.join("tools", "tune.py"), "--help"],
 }
 
 
@@ -427,6 +436,8 @@ def main(argv):
         execute([py, os.path.join("tools", "firmware.py")] + args)
     elif command == "book":
         execute([py, os.path.join("tools", "book.py")] + args)
+    elif command == "tune":
+        execute([py, os.path.join("tools", "tune.py")] + args)
     return 0
 
 
