@@ -28,7 +28,7 @@ def random_positions(rules, games, seed):
 @pytest.mark.cpython_only
 @pytest.mark.parametrize("rules", ["classic", "standard"])
 def test_the_terms_and_the_shipped_weights_give_eval_scored_exactly(rules):
-    w = tune.shipped(rules)
+    w = tune.SHIPPED
     tables = ai._tables(Game(rules))
     seen = 0
     for g in random_positions(rules, 12, 100):
@@ -45,7 +45,7 @@ def test_a_weight_moves_the_value_by_its_term():
     pool = tune.NAMES.index("pool")        # (a recoverable piece is never captured)
     moved = 0
     for g in random_positions("standard", 6, 7):
-        w = tune.shipped("standard")
+        w = tune.SHIPPED
         t = tune.terms(g, tables, g.mover, w)
         more = w[:pool] + (w[pool] + 10,) + w[pool + 1:]
         assert tune.terms(g, tables, g.mover, more) == t
@@ -81,8 +81,8 @@ def test_positions_are_the_same_on_one_process_or_two_and_fit_the_outcomes(tmp_p
 
 @pytest.mark.cpython_only
 def test_a_match_plays_other_weights_against_the_shipped_ones(capsys):
-    assert tune.weighted_eval("classic", tune.shipped("classic")) is evaluation.eval_scored
-    other = ",".join(str(x) for x in (150,) + tune.shipped("classic")[2:])
+    assert tune.weighted_eval(tune.SHIPPED) is evaluation.eval_scored
+    other = ",".join(str(x) for x in (150,) + tune.SHIPPED[2:])
     plain = ai.eval_scored
     try:
         assert tune.main(["match", "--rules", "classic", "--games", "2", "--budget", "30",

@@ -53,13 +53,12 @@ NAMES = ("piece",) + WEIGHT_NAMES
 _LINEAR = 11          # the first 11 terms are counts (own less the other's)
 
 
-def shipped(rules):
-    """The weights eval_scored uses (the same in classic and standard): its
-    constants, and the 7/8 and 1/4 of the captures written in its return.
-    tests/test_tune.py checks that they give its values exactly."""
-    e = evaluation
-    return (e._PIECE, e._CAMP) + tuple(e._PROG[1:5]) + (
-        e._GUARD_RECOVERS, e._RECALL_READY, e._HELD, e._HELD - 20, e._POOL, 7, 2)
+# The weights eval_scored uses (the same in classic and standard): its
+# constants, and the 7/8 and 1/4 of the captures written in its return.
+# tests/test_tune.py checks that they give its values exactly.
+SHIPPED = (evaluation._PIECE, evaluation._CAMP) + tuple(evaluation._PROG[1:5]) + (
+    evaluation._GUARD_RECOVERS, evaluation._RECALL_READY, evaluation._HELD,
+    evaluation._HELD - 20, evaluation._POOL, 7, 2)
 
 
 _NORTH = 2
@@ -143,11 +142,11 @@ def value(t, w):
     return v + (t[11] * w[11] >> 3) - (t[12] * w[12] >> 3)
 
 
-def weighted_eval(rules, w):
+def weighted_eval(w):
     """eval_scored with the weights w (no expansions), for the search: the
     shipped function where w are the shipped weights."""
     plain = evaluation.eval_scored
-    if tuple(w) == shipped(rules):
+    if tuple(w) == SHIPPED:
         return plain
 
     def evaluate(g, tables, side):
@@ -162,14 +161,9 @@ def _play_positions(task):
     rules, seed, index, budget, random_actions, ply_limit = task
     s1, s2 = game_seeds(seed, index)
     rng = Rng(s1 ^ 0x155555)
-    players = [ai.Player("3", s1), ai.Player("3", s2)]
-    for p in players:
-        p.book = None
-        p.variety = 0
-        p.node_budget = budget
+    players = [_player("3", s1, budget), _player("3", s2, budget)]
     game = Game(rules, (), ply_limit)
     tables = ai._tables(game)
-    weights = shipped(rules)
     n = rng.below(random_actions + 1)
     while game.outcome is None and n > 0:     # a few random actions: variety
         codes = game.legal_codes()
@@ -179,7 +173,7 @@ def _play_positions(task):
     while game.outcome is None:
         if not game.open_turn():
             side = game.mover
-            rows.append((side, terms(game, tables, side, weights)))
+            rows.append((side, terms(game, tables, side, SHIPPED)))
         for code in players[game.mover].choose(game):
             game.play_code(code)
     w = game.outcome.winner
@@ -226,14 +220,18 @@ def _features(t):
     return [float(x) for x in t[:_LINEAR]] + [t[11] / 8.0, -t[12] / 8.0]
 
 
+def _predict(w, x, k):
+    """The outcome the weights w predict for features x at scale k."""
+    v = 0.0
+    for i in range(len(w)):
+        v += w[i] * x[i]
+    return 1.0 / (1.0 + math.exp(-k * v / 100.0))
+
+
 def mse(data, w, k):
     e = 0.0
     for r, x in data:
-        v = 0.0
-        for i in range(len(w)):
-            v += w[i] * x[i]
-        s = 1.0 / (1.0 + math.exp(-k * v / 100.0))
-        e += (s - r) ** 2
+        e += (_predict(w, x, k) - r) ** 2
     return e / len(data)
 
 
@@ -252,7 +250,7 @@ def fit_scale(data, w):
 def fit(args):
     rows = load(args.data)
     data = [(row[0], _features(row[1:])) for row in rows]
-    w = [float(x) for x in _weights(args.start, args.rules)]
+    w = [float(x) for x in _weights(args.start)]
     k = fit_scale(data, w)
     print("%d positions; scale K %.4f; error with the starting weights %.6f"
           % (len(data), k, mse(data, w, k)))
@@ -263,10 +261,7 @@ def fit(args):
     for epoch in range(1, args.epochs + 1):
         grad = [0.0] * len(w)
         for r, x in data:
-            v = 0.0
-            for i in range(len(w)):
-                v += w[i] * x[i]
-            s = 1.0 / (1.0 + math.exp(-k * v / 100.0))
+            s = _predict(w, x, k)
             gsc = (s - r) * s * (1 - s)
             for i in range(len(w)):
                 grad[i] += gsc * x[i]
@@ -287,9 +282,6 @@ def fit(args):
 
 # ------------------------------------------------------------ match
 
-WEIGHTS = {}
-
-
 def _player(level, seed, budget):
     """A player of the level (or "3-legacy") without book or variety, on
     budget nodes a turn (None: its own budget)."""
@@ -306,7 +298,7 @@ def _play_match(task):
     s1, s2 = game_seeds(seed, index)
     pa = _player(level, s1, budget)
     pb = _player(other, s2, other_budget)
-    evals = {id(pa): weighted_eval(rules, a_w), id(pb): weighted_eval(rules, b_w)}
+    evals = {id(pa): weighted_eval(a_w), id(pb): weighted_eval(b_w)}
     players = (pa, pb) if index % 2 == 0 else (pb, pa)
     game = Game(rules, (), ply_limit)
     while game.outcome is None:
@@ -319,9 +311,9 @@ def _play_match(task):
     return 0 if w is None else (1 if w == side_a else -1)
 
 
-def _weights(text, rules):
+def _weights(text):
     if not text:
-        return shipped(rules)
+        return SHIPPED
     w = (100,) + tuple(int(x) for x in text.split(","))
     if len(w) != len(NAMES):
         raise SystemExit("--weights and --against take %d numbers: %s" % (
@@ -333,7 +325,7 @@ def match(args):
     other = args.against_level or args.level
     other_budget = args.against_budget if args.against_level else args.budget
     tasks = [(args.rules, args.seed, k, (args.level, args.budget), (other, other_budget),
-              _weights(args.weights, args.rules), _weights(args.against, args.rules),
+              _weights(args.weights), _weights(args.against),
               args.ply_limit) for k in range(args.games)]
     t0 = time.time()
     res = []
@@ -372,8 +364,8 @@ def main(argv):
     ap.add_argument("--random-actions", type=int, default=4)
     ap.add_argument("--ply-limit", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--epochs", type=int, default=200)
-    ap.add_argument("--rate", type=float, default=1.0)
+    ap.add_argument("--epochs", type=int, default=100)
+    ap.add_argument("--rate", type=float, default=2.0)
     ap.add_argument("--start", help="fit: the weights to start from (default: shipped)")
     ap.add_argument("--fixed", default="piece", help="fit: the weights kept as they start")
     ap.add_argument("--data", help="the positions' file(s), comma-separated "
