@@ -411,6 +411,8 @@ class Player:
         # a book's bytes or file path, or None: none (book_problem: why it was
         # not used, after a look-up).  The variety margin (see _VARIETY).
         self.book = True if self.level == 4 else None
+        self._book_step = 0            # 1, 2: the book's slices to come (_book_slice)
+        self._book_turn = None         # the book's answer, between them
         self.variety = _VARIETY if self.level == 4 else 0
         self.lmr_from = None           # late-move reductions from this action (None: the
                                        # rule set's row; 99: none)
@@ -488,6 +490,7 @@ class Player:
         the same turn on every interpreter."""
         self._sync(game)
         self._answer = None
+        self._book_step = 0
         self.nodes = 0
         self.completed_depth = 0
         g = self._g
@@ -520,13 +523,6 @@ class Player:
         if self.level == 0:
             self._answer = self._random_turn()
             return
-        if self.book is not None and g.ply_count < _BOOK_PLIES:
-            from jarmo.book import ask
-            turn = ask(self, g)
-            if turn:
-                self._answer = turn
-                return
-        self._salt = self.rng.below(_NOISE_MOD) if self.variety else 0   # (read by _search)
         self._prevlen = 0
         # Per rule set (docs/AI.md, "Late-move reductions"): measured to help
         # only where enabled.
@@ -535,8 +531,11 @@ class Player:
         lmr = row[R.AI_LMR] if self.lmr_from is None else self.lmr_from
         self._lmr = lmr if tt else 99
         self._tables = _TABLES.get(g.forward)
-        if self._tables is None or (tt and _ZDRAW is not None):   # (only a TT reads the numbers)
-            self._iter = 0        # the first steps build the tables: slices of their own
+        # The first steps ask the book (level 4) and build the tables: slices
+        # of their own.
+        self._book_step = 1 if self.book is not None and g.ply_count < _BOOK_PLIES else 0
+        if self._book_step or self._tables is None or (tt and _ZDRAW is not None):
+            self._iter = 0        # (only a TT reads the hash numbers)
             self._d = 0
             return
         self._iter = 1
@@ -552,6 +551,9 @@ class Player:
         if self._d < 0:
             raise RuntimeError("Player.step() before Player.start(game)")
         if not self._iter:
+            if self._book_step:
+                self._book_slice()
+                return self._answer
             if _ZDRAW is not None and self._ttmask >= 0:
                 _zobrist_step()                         # the hash numbers, a part
             elif self._tables is None:
@@ -585,6 +587,23 @@ class Player:
 
     # ----------------------------------------------------------- internals
 
+    def _book_slice(self):
+        """Level 4's opening book, a slice a step (docs/AI.md, "Slices"): the
+        reader loaded and asked; then, on code in RAM, forgotten and its heap
+        collected, and the book's turn, if it had one, is the answer."""
+        import gc
+
+        import jarmo.book  # (binds the package: no name here holds the module)
+        if self._book_step == 1:
+            self._book_step = 2
+            self._book_turn = jarmo.book.ask(self, self._g)
+            return
+        self._book_step = 0
+        if jarmo.book.forget():
+            gc.collect()      # the reader, its file and buffers: the game's heap keeps none
+        self._answer = self._book_turn
+        self._book_turn = None
+
     def _sync(self, game):
         """Make the private game equal to game (state and recent log)."""
         g = self._g
@@ -616,6 +635,8 @@ class Player:
     def _begin_iteration(self):
         g = self._g
         self._d = 0
+        if self._iter == 1:   # (after the book's draw: the same games as a one-call answer)
+            self._salt = self.rng.below(_NOISE_MOD) if self.variety else 0   # (read by _search)
         self._enter(0, g.mover, -_INF, _INF, self._iter, 0, 1)
 
     def _keep_line(self):

@@ -648,6 +648,8 @@ class Ai(State):
                     self.queue = r
                     self.qi = 0
                     self.due = V.ticks_add(now, p.pause)     # its first action
+                    if p.level >= 0 and p.note():
+                        app.msg = p.note()
                     break
             self._text(app)
             q = self.queue

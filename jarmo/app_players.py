@@ -13,6 +13,8 @@
 #                              that jarmo.ai Player (made again if dropped), for
 #                              its turns and the hint; ImportError or ValueError
 #                              if the AI cannot be had
+#     player.note()            only where level >= 0: lines for the display
+#                              about its last answer, or ()
 #
 #     player.pause             ms before its first action is shown
 #     player.verb              what the display says while it is to move
@@ -22,6 +24,11 @@
 # Player, loaded only for link play: RAM). App.opponent is the player of the
 # side the human (the board's own player) does not play, made by the
 # function its row of app_base.OPPONENTS names (below): maker(app, ident).
+
+
+# Level 4 without its opening book (jarmo.book: the file missing or damaged
+# on the drive) searches from the first turn: the player is told.
+BOOK_NOTE = ("AI: opening book", "missing or damaged")
 
 
 def human(app, ident):
@@ -79,6 +86,11 @@ class Ai:
 
     def step(self, now):
         return self.search.step(now)
+
+    def note(self):
+        """What the player should know of the last answer: level 4's opening
+        book missing or damaged (it searched instead, a little weaker)."""
+        return BOOK_NOTE if getattr(self.search, "book_problem", None) else ()
 
     def drop(self):
         self.search = None      # it starts every turn afresh anyway

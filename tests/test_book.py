@@ -2,6 +2,7 @@
 same turns, a missing or damaged book is named and ignored (the AI searches
 instead), a book turn is always legal, and level 4's variety."""
 
+import gc
 import os
 
 import pytest
@@ -60,6 +61,51 @@ def test_a_book_answer_costs_no_search_and_the_game_goes_on_after_it(tmp_path):
         turn = p.choose(g)
         assert (p.nodes == 0) == (g.plies < 2), (g.plies, p.nodes)
         play_turn(g, turn)
+
+
+def watch_the_book(monkeypatch):
+    """The calls level 4 makes to the book's reader and the collector, in
+    order; forget() says the reader was code in RAM, as on the device."""
+    calls = []
+    ask = B.ask
+    monkeypatch.setattr(B, "ask", lambda p, g: calls.append("ask") or ask(p, g))
+    monkeypatch.setattr(B, "forget", lambda: calls.append("forget") or True)
+    monkeypatch.setattr(gc, "collect", lambda: calls.append("collect"))
+    return calls
+
+
+def test_level_4_asks_its_book_and_forgets_it_in_steps_of_their_own(tmp_path, monkeypatch):
+    """A look-up loads the reader (on the device 9 ms) and asks it (5 ms);
+    forgetting it collects the heap: each is a step() of its own, never start()
+    or a slice of the search, so the app's loop keeps its pace (docs/AI.md,
+    "Slices").  The answer is the one-call answer of the same seed."""
+    path, _data = small_book(tmp_path)
+    g = Game("standard")
+    expected = []
+    for book in (path, "no-such-book.bin"):      # a book turn, and a search after the book
+        p = Player(4, 5)
+        p.book = book
+        expected.append(p.choose(g))
+    calls = watch_the_book(monkeypatch)
+    for book, answer in zip((path, "no-such-book.bin"), expected):
+        p = Player(4, 5)
+        p.book = book
+        del calls[:]
+        p.start(g)
+        assert calls == []
+        assert p.step() is None and calls == ["ask"]
+        del calls[:]
+        turn = p.step()
+        assert calls == ["forget", "collect"]
+        if book == path:
+            assert turn == answer and p.nodes == 0
+        else:
+            assert turn is None and "missing" in p.book_problem
+            del calls[:]
+            while turn is None:
+                turn = p.step()
+            assert turn == answer and p.nodes > 0 and calls == []
+        assert Game("standard").dump() == g.dump()
 
 
 def test_a_missing_book_file_is_named_and_level_4_searches(monkeypatch):

@@ -2,11 +2,13 @@
 """The opening book on the emulated Pico: look-up time, RAM, flash size.
 
     python3 tools/bench_book_device.py             # stock CircuitPython 10.3: jarmo/*.mpy + book.bin
+    python3 tools/bench_book_device.py --frozen    # Jarmo's firmware: the book frozen in
     python3 tools/bench_book_device.py --keep DIR
 
 Builds a CIRCUITPY folder as tools/bench_ai_device.py does (jarmo/ compiled
 by mpy-cross), adds jarmo/book.bin (as tools/deploy.py does) and
 tools/device_bench/book_lookup.py as code.py, boots it on the emulated Pico
+(--frozen: only code.py, on Jarmo's firmware for the Pico, built if needed)
 and prints the look-up times per mix (following the book's line, and one
 position off it), the heap the reader takes and the book's size on the
 drive. Goal (docs/AI.md, "Opening book"): a look-up <= 5 ms. Exits 1 if missed.
@@ -20,22 +22,27 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tools.bench_ai_device import build, run_device  # noqa: E402
+from tools.bench_ai_device import FIRMWARE, core_drive, run_device  # noqa: E402
 
 GOAL_MS = 5.0
 
 
 def main(argv):
     keep = argv[argv.index("--keep") + 1] if "--keep" in argv else None
+    frozen = "--frozen" in argv
     folder = keep or tempfile.mkdtemp(prefix="jarmo_bookbench_")
-    build(folder, ["4"], (), 0)
+    core_drive(folder, "book_lookup.py", frozen)
     book = os.path.join(ROOT, "jarmo", "book.bin")
-    shutil.copy(book, os.path.join(folder, "jarmo", "book.bin"))
-    shutil.copy(os.path.join(ROOT, "tools", "device_bench", "book_lookup.py"),
-                os.path.join(folder, "code.py"))
-    print("Opening book on CircuitPython 10.3, emulated Pico 125 MHz (jarmo/*.mpy, "
-          "jarmo/book.bin %d bytes on the drive)" % os.path.getsize(book), flush=True)
-    rc, lines = run_device(folder, 1800)
+    firmware = FIRMWARE
+    if frozen:
+        from tests.device import stage
+        firmware = stage.firmware("pico", "frozen")
+        where = "Jarmo's firmware: jarmo and the book (%d bytes) frozen in" % os.path.getsize(book)
+    else:
+        shutil.copy(book, os.path.join(folder, "jarmo", "book.bin"))
+        where = "jarmo/*.mpy, jarmo/book.bin %d bytes on the drive" % os.path.getsize(book)
+    print("Opening book on CircuitPython 10.3, emulated Pico 125 MHz (%s)" % where, flush=True)
+    rc, lines = run_device(folder, 1800, firmware)
     ok = rc == 0
     print("%-28s %5s %10s %8s %8s" % ("mix", "hits", "median ms", "max ms", "miss ms"))
     for line in lines:

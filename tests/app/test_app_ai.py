@@ -4,6 +4,7 @@ from jarmo import app_view as V
 from jarmo.app import App
 from jarmo.app_base import IDENT, OPP, OPPONENTS, S_AI, opponent
 from jarmo.app_buttons import MENU, SELECT
+from jarmo.app_players import BOOK_NOTE
 from tests.app.drive import Clock, Rand, new_game, play, play_out, result_said, set_option, wait_state
 from tests.app.memstore import MemoryStore
 
@@ -157,3 +158,22 @@ def test_an_ai_turn_begun_before_the_first_tick_thinks_its_whole_time():
     ontime, moves_ontime = _first_ai_turn(False)
     assert late.completed_depth == ontime.completed_depth > 1
     assert moves == moves_ontime
+
+
+def test_level_4_without_its_opening_book_plays_on_and_says_so(monkeypatch):
+    """The book's file missing or damaged on the drive: level 4 searches from
+    its first turn (a little weaker), and the display says so while it plays."""
+    from jarmo import book
+    for missing in (False, True):
+        if missing:
+            monkeypatch.setattr(book, "FILE", "no-such-book.bin")
+        app = App(store=MemoryStore())
+        clock = Clock(app)
+        new_game(clock, "standard", opponent="AI level 4", side="North")
+        app.ai_steps = 1
+        while app.states[S_AI].queue is None:
+            clock.run(16, 16)
+        assert (tuple(app.text[2:4]) == BOOK_NOTE) == missing, app.text
+        assert (app.opponent.search.nodes > 0) == missing     # the book answered, or the search
+        wait_state(clock, "play")
+        assert len(app.game.history()) == 1
