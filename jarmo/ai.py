@@ -596,7 +596,7 @@ class Player:
         import jarmo.book  # (binds the package: no name here holds the module)
         if self._book_step == 1:
             self._book_step = 2
-            self._book_turn = jarmo.book.ask(self, self._g)
+            self._book_turn = jarmo.book.ask(self, self._g, self._buffer(0))
             return
         self._book_step = 0
         if jarmo.book.forget():

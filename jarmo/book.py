@@ -9,7 +9,7 @@
 # a 6-byte position key (two 24-bit hash lanes), a byte weight << 3 | actions,
 # up to four action codes (2 bytes each, big-endian) and a check byte (the
 # sum of the other 15 mod 251).  Several records with one key are the
-# position's choices, drawn by weight.  The header: b"JBK1", the record
+# position's choices, drawn by weight.  The header: b"JBK2", the record
 # count (4 bytes), the most plies a book position has (1 byte), zeros, check.
 #
 # On Jarmo's firmware the book is the bytes constant BOOK of the frozen
@@ -33,7 +33,7 @@ except ImportError:  # CPython
         return value
 
 RECORD = const(16)
-MAGIC = b"JBK1"
+MAGIC = b"JBK2"         # (2: the key without hostages and golden flags unless the heroes)
 FILE = "book.bin"
 _P1 = const(16777213)   # the two lanes' moduli (primes below 2**24: small ints)
 _P2 = const(16777199)
@@ -45,11 +45,15 @@ _FORGET = not FROZEN and sys.implementation.name != "cpython"
 
 
 def position_key(g):
-    """(lane 1, lane 2): 24-bit hashes of the rule set, expansions and position."""
+    """(lane 1, lane 2): 24-bit hashes of the rule set, expansions and position.
+    The hostages and the golden flags only with the heroes: without them they
+    are always 0 (and the key is a third shorter to compute)."""
     a = 1 + (g.row[1] & 0x3FF) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
     b = a
-    for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold,
-                 (g.mover, g.stage, 1 if g.markers_on else 0)):
+    h = g.heroes
+    for part in (g.top, g.held_count, g.pool, g.out_count,
+                 (g.mover, g.stage, 1 if g.markers_on else 0),
+                 g.under if h else b"", g.held_gold if h else b"", g.pool_gold if h else b""):
         for x in part:
             x += 1
             a = (a * 37 + x) % _P1
@@ -80,7 +84,9 @@ class _Reader:
         self.count = h[4] << 24 | h[5] << 16 | h[6] << 8 | h[7]
         self.plies = h[8]
         size = len(self.data) if self.f is None else self.f.seek(0, 2)
-        if h[0:4] != MAGIC or check_byte(h) != h[15] or size != RECORD * (self.count + 1):
+        if h[0:4] != MAGIC:
+            raise ValueError("not a book of this version")
+        if check_byte(h) != h[15] or size != RECORD * (self.count + 1):
             raise ValueError("not a book of %d records" % self.count)
 
     def read(self, i):
@@ -188,13 +194,14 @@ def turn(g, rng, buf, src=None):
     return None
 
 
-def ask(player, g):
+def ask(player, g, buf):
     """Level 4's look-up (jarmo.ai.Player.step): the book's turn for g (the
     player's private game) from player.book (True: the shipped book), drawn
-    with player.rng; None if none.  player.book_problem: why the book was not
-    used (missing, damaged), else None.  The player calls forget() after."""
+    with player.rng; None if none (buf: one of its action buffers).
+    player.book_problem: why the book was not used (missing, damaged), else
+    None.  The player calls forget() after."""
     src = player.book
-    codes = turn(g, player.rng, [0] * 40, None if src is True else src)
+    codes = turn(g, player.rng, buf, None if src is True else src)
     player.book_problem = problem
     return codes
 
@@ -210,16 +217,18 @@ def forget():
 
 def legal_turn(g, codes, buf):
     """True if codes are legal one after the other on g and make a whole turn
-    (the turn passes or the game ends); g is left as it was.  buf: a list of
-    at least 40 (the legal actions are generated into it)."""
+    (the turn passes or the game ends); g is left as it was.  buf: an action
+    buffer (the legal actions are generated into it)."""
     mover = g.mover
     played = 0
     for c in codes:
         if g.outcome is not None or g.mover != mover:
             break
-        try:
-            buf.index(c, 0, g.gen_into(buf))
-        except ValueError:      # not among the legal actions
+        n = g.gen_into(buf)
+        k = 0
+        while k < n and buf[k] != c:
+            k += 1
+        if k == n:
             break
         g.do_code(c)
         played += 1

@@ -42,7 +42,9 @@ _UNREACHABLE = const(9)      # a distance where there is no way (as jarmo.ai's t
 
 # Evaluation weights (docs/AI.md).  Scored rule sets count in 1/100 points.
 _PIECE = const(100)        # a piece on the board: 1 point
-_CAMP = const(200)         # a piece on the enemy camp: 2 points
+_AI_CAMP = const(8)        # a piece on the enemy camp: the rule set's row's
+                           # (jarmo.rulesets.AI_CAMP; the tally's 2 points: 200,
+                           # standard 187)
 _PROG = b"\x00\x28\x16\x0a\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"   # 0 40 22 10 3 by distance
 _HELD = const(80)
 _POOL = const(12)
@@ -81,6 +83,7 @@ def eval_scored(g, tables, side):
     under = g.under
     pool = g.pool
     classic = g.marks          # recalls, no guards
+    camp = g.row[_AI_CAMP]
     # Free points of each side's enemy camp (not taken by its own pieces), and
     # whether each side's own camp has an empty point.
     # (Written out: a loop costs more than the work.  A point is free for a
@@ -130,7 +133,7 @@ def eval_scored(g, tables, side):
                     if q & _GUARD and guard1:
                         v += _GUARD_RECOVERS
                 else:
-                    v = _CAMP
+                    v = camp
                     if recall1 and q & _MARK:
                         v += _RECALL_READY
                 score1 += v
@@ -142,7 +145,7 @@ def eval_scored(g, tables, side):
                     if q & _GUARD and guard0:
                         v += _GUARD_RECOVERS
                 else:
-                    v = _CAMP
+                    v = camp
                     if recall0 and q & _MARK:
                         v += _RECALL_READY
                 score0 += v

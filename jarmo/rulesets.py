@@ -37,11 +37,14 @@ NO_EXPANSIONS = const(512)  # the expansions (heroes, challenges) do not apply
 # applies in those times: docs/AI.md), with stock CircuitPython and with
 # Jarmo's firmware (native code and C kernels).  Level 3 is the same opponent
 # on both: its budget there is stock's, and it stops at it within its time.
+# Last, what the scored evaluation (jarmo/evaluation.py) gives a piece on
+# the enemy camp, in 1/100 points: fitted to self-play in standard
+# (docs/AI.md, "Tuned weights"); the race rule sets do not read it.
 ROWS = (
-    ("classic", SCORED | MARKS | BAN | TIES_STAND | NO_EXPANSIONS, 99, 650, 510, 1950, 510, 6900),
-    ("standard", SCORED, 1, 900, 660, 2000, 660, 6300),
-    ("legendary", CAMP_SAFE | GUARDS_STAY, 3, 900, 570, 1710, 570, 5390),
-    ("jasyr", CAMP_SAFE | FORWARD | TAKEN_HELD | ONE_ACTION, 99, 900, 520, 1560, 520, 6400),
+    ("classic", SCORED | MARKS | BAN | TIES_STAND | NO_EXPANSIONS, 99, 650, 510, 1950, 510, 6900, 200),
+    ("standard", SCORED, 1, 900, 660, 2000, 660, 6300, 187),
+    ("legendary", CAMP_SAFE | GUARDS_STAY, 3, 900, 570, 1710, 570, 5390, 200),
+    ("jasyr", CAMP_SAFE | FORWARD | TAKEN_HELD | ONE_ACTION, 99, 900, 520, 1560, 520, 6400, 200),
 )
 NAME = const(0)             # the fields of a row
 FEATURES = const(1)
@@ -51,6 +54,7 @@ AI_NODES3 = const(4)
 AI_NODES4 = const(5)
 AI_FROZEN3 = const(6)       # ... on Jarmo's firmware
 AI_FROZEN4 = const(7)
+AI_CAMP = const(8)
 
 RULE_SETS = tuple(row[NAME] for row in ROWS)
 

@@ -68,7 +68,7 @@ def watch_the_book(monkeypatch):
     order; forget() says the reader was code in RAM, as on the device."""
     calls = []
     ask = B.ask
-    monkeypatch.setattr(B, "ask", lambda p, g: calls.append("ask") or ask(p, g))
+    monkeypatch.setattr(B, "ask", lambda p, g, buf: calls.append("ask") or ask(p, g, buf))
     monkeypatch.setattr(B, "forget", lambda: calls.append("forget") or True)
     monkeypatch.setattr(gc, "collect", lambda: calls.append("collect"))
     return calls
@@ -189,3 +189,4 @@ def test_the_weighted_choice_follows_the_weights(tmp_path):
     drawn = [tuple(B.turn(g, rng, buf, data)) for _ in range(400)]
     heavy = tuple(t1) if w1 > w2 else tuple(t2)
     assert 0.65 < drawn.count(heavy) / 400.0 < 0.85      # weights 3 and 1
+

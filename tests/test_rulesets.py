@@ -67,7 +67,7 @@ def test_no_module_tests_which_rule_set_is_played_by_its_name():
 
 def test_a_new_variant_is_a_row(monkeypatch):
     # standard's scoring with jasyr's forward-only lines: no code names it
-    rows = R.ROWS + (("forward", R.SCORED | R.FORWARD, 1, 900, 600, 1800),)
+    rows = R.ROWS + (("forward", R.SCORED | R.FORWARD, 1, 900, 600, 1800, 600, 5400, 190),)
     monkeypatch.setattr(R, "ROWS", rows)
     monkeypatch.setattr(R, "RULE_SETS", tuple(r[R.NAME] for r in rows))
     for seed in range(6):

@@ -41,6 +41,7 @@ if ROOT not in sys.path:
 from host.opponents import make_player  # noqa: E402
 from host.selfplay import game_seeds  # noqa: E402
 from jarmo import ai, evaluation  # noqa: E402
+from jarmo import rulesets as R  # noqa: E402
 from jarmo.game import Game  # noqa: E402
 from jarmo.rng import Rng  # noqa: E402
 
@@ -53,12 +54,14 @@ NAMES = ("piece",) + WEIGHT_NAMES
 _LINEAR = 11          # the first 11 terms are counts (own less the other's)
 
 
-# The weights eval_scored uses (the same in classic and standard): its
-# constants, and the 7/8 and 1/4 of the captures written in its return.
-# tests/test_tune.py checks that they give its values exactly.
-SHIPPED = (evaluation._PIECE, evaluation._CAMP) + tuple(evaluation._PROG[1:5]) + (
-    evaluation._GUARD_RECOVERS, evaluation._RECALL_READY, evaluation._HELD,
-    evaluation._HELD - 20, evaluation._POOL, 7, 2)
+def shipped(rules):
+    """The weights eval_scored uses in the rule set: its constants, the rule
+    set's row's worth of a piece on the enemy camp, and the 7/8 and 1/4 of
+    the captures written in its return.  tests/test_tune.py checks that they
+    give its values exactly."""
+    return (evaluation._PIECE, R.row(rules)[R.AI_CAMP]) + tuple(evaluation._PROG[1:5]) + (
+        evaluation._GUARD_RECOVERS, evaluation._RECALL_READY, evaluation._HELD,
+        evaluation._HELD - 20, evaluation._POOL, 7, 2)
 
 
 _NORTH = 2
@@ -142,11 +145,11 @@ def value(t, w):
     return v + (t[11] * w[11] >> 3) - (t[12] * w[12] >> 3)
 
 
-def weighted_eval(w):
+def weighted_eval(w, rules):
     """eval_scored with the weights w (no expansions), for the search: the
-    shipped function where w are the shipped weights."""
+    shipped function where w are the rule set's shipped weights."""
     plain = evaluation.eval_scored
-    if tuple(w) == SHIPPED:
+    if tuple(w) == shipped(rules):
         return plain
 
     def evaluate(g, tables, side):
@@ -173,7 +176,7 @@ def _play_positions(task):
     while game.outcome is None:
         if not game.open_turn():
             side = game.mover
-            rows.append((side, terms(game, tables, side, SHIPPED)))
+            rows.append((side, terms(game, tables, side, shipped(rules))))
         for code in players[game.mover].choose(game):
             game.play_code(code)
     w = game.outcome.winner
@@ -250,7 +253,7 @@ def fit_scale(data, w):
 def fit(args):
     rows = load(args.data)
     data = [(row[0], _features(row[1:])) for row in rows]
-    w = [float(x) for x in _weights(args.start)]
+    w = [float(x) for x in _weights(args.start, args.rules)]
     k = fit_scale(data, w)
     print("%d positions; scale K %.4f; error with the starting weights %.6f"
           % (len(data), k, mse(data, w, k)))
@@ -298,7 +301,7 @@ def _play_match(task):
     s1, s2 = game_seeds(seed, index)
     pa = _player(level, s1, budget)
     pb = _player(other, s2, other_budget)
-    evals = {id(pa): weighted_eval(a_w), id(pb): weighted_eval(b_w)}
+    evals = {id(pa): weighted_eval(a_w, rules), id(pb): weighted_eval(b_w, rules)}
     players = (pa, pb) if index % 2 == 0 else (pb, pa)
     game = Game(rules, (), ply_limit)
     while game.outcome is None:
@@ -311,9 +314,9 @@ def _play_match(task):
     return 0 if w is None else (1 if w == side_a else -1)
 
 
-def _weights(text):
+def _weights(text, rules):
     if not text:
-        return SHIPPED
+        return shipped(rules)
     w = (100,) + tuple(int(x) for x in text.split(","))
     if len(w) != len(NAMES):
         raise SystemExit("--weights and --against take %d numbers: %s" % (
@@ -325,7 +328,7 @@ def match(args):
     other = args.against_level or args.level
     other_budget = args.against_budget if args.against_level else args.budget
     tasks = [(args.rules, args.seed, k, (args.level, args.budget), (other, other_budget),
-              _weights(args.weights), _weights(args.against),
+              _weights(args.weights, args.rules), _weights(args.against, args.rules),
               args.ply_limit) for k in range(args.games)]
     t0 = time.time()
     res = []

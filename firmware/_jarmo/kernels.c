@@ -68,7 +68,7 @@
 
 // Evaluation weights and table layout: jarmo/evaluation.py.
 #define PIECE 100
-#define CAMP 200
+#define AI_CAMP 8          // jarmo/rulesets.py: a row's worth of a piece on the enemy camp
 #define HELD 80
 #define POOL 12
 #define GUARD_RECOVERS 25
@@ -986,6 +986,7 @@ static mp_obj_t eval_scored(mp_obj_t g, mp_obj_t tables_obj, mp_obj_t side_obj) 
     const uint8_t *pool = byte_attr(g, MP_QSTR_pool, 2, MP_BUFFER_READ);
     bool classic = true_attr(g, MP_QSTR_marks);
     bool heroes = true_attr(g, MP_QSTR_heroes);
+    int camp = small(items_of(attr(g, MP_QSTR_row), AI_CAMP + 1)[AI_CAMP]);
     // each side's row of the distance tables, and whether its own camp is full
     int off[2] = { free_points(top, 0) * 25, free_points(top, 1) * 25 };
     bool own_full[2] = { camp_full(top), camp_full(top + 20) };
@@ -1011,7 +1012,7 @@ static mp_obj_t eval_scored(mp_obj_t g, mp_obj_t tables_obj, mp_obj_t side_obj) 
                 v += GUARD_RECOVERS;
             }
         } else {
-            v = CAMP;
+            v = camp;
             if (recall[s] && (q & MARK)) {
                 v += RECALL_READY;
             }
