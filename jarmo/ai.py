@@ -490,7 +490,6 @@ class Player:
         the same turn on every interpreter."""
         self._sync(game)
         self._answer = None
-        self._book_step = 0
         self.nodes = 0
         self.completed_depth = 0
         g = self._g

@@ -648,8 +648,9 @@ class Ai(State):
                     self.queue = r
                     self.qi = 0
                     self.due = V.ticks_add(now, p.pause)     # its first action
-                    if p.level >= 0 and p.note():
-                        app.msg = p.note()
+                    note = p.note() if p.level >= 0 else ()
+                    if note:
+                        app.msg = note
                     break
             self._text(app)
             q = self.queue

@@ -44,16 +44,17 @@ problem = None          # why the last look-up found no book (None: it was there
 _FORGET = not FROZEN and sys.implementation.name != "cpython"
 
 
-def position_key(g):
+def position_key(g, every=False):
     """(lane 1, lane 2): 24-bit hashes of the rule set, expansions and position.
     The hostages and the golden flags only with the heroes: without them they
-    are always 0 (and the key is a third shorter to compute)."""
+    are always 0 (and the key is a third shorter to compute); every: all the
+    same (the builder's name of a position, tools/book.py)."""
     a = 1 + (g.row[1] & 0x3FF) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
     b = a
-    h = g.heroes
-    for part in (g.top, g.held_count, g.pool, g.out_count,
-                 (g.mover, g.stage, 1 if g.markers_on else 0),
-                 g.under if h else b"", g.held_gold if h else b"", g.pool_gold if h else b""):
+    h = g.heroes or every
+    for part in (g.top, g.under if h else b"", g.held_count, g.pool, g.out_count,
+                 g.held_gold if h else b"", g.pool_gold if h else b"",
+                 (g.mover, g.stage, 1 if g.markers_on else 0)):
         for x in part:
             x += 1
             a = (a * 37 + x) % _P1

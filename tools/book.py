@@ -74,19 +74,12 @@ def replay(rules, exps, line):
 
 
 def key_text(g):
-    """g's position named in the work file, and the seed of its searches: every
-    byte of the position hashed in two lanes as the book's key does, even
-    what the book's key leaves out where a mix cannot have it (hostages and
-    golden flags without the heroes), so the key's format may change without
-    changing what the builder searches and chooses."""
-    a = 1 + (g.row[1] & 0x3FF) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
-    b = a
-    for part in (g.top, g.under, g.held_count, g.pool, g.out_count, g.held_gold, g.pool_gold,
-                 (g.mover, g.stage, 1 if g.markers_on else 0)):
-        for x in part:
-            a = (a * 37 + x + 1) % B._P1
-            b = (b * 41 + x + 1) % B._P2
-    return "%06x%06x" % (a, b)
+    """g's position named in the work file, and the seed of its searches:
+    every byte of the position hashed, even what the book's key leaves out
+    where a mix cannot have it (hostages and golden flags without the
+    heroes), so the key's format may change without changing what the
+    builder searches and chooses."""
+    return "%06x%06x" % B.position_key(g, True)
 
 
 def whole_turns(g, buf_depth=0, bufs=None):
