@@ -10,6 +10,7 @@
     python3 run.py bundle [args]         tools/bundle.py: Project Bundle zips for download
     python3 run.py web [--build DIR]     tools/web.py: the handheld on a web page (served, or a static site)
     python3 run.py firmware [args]       tools/firmware.py: a UF2 with the game frozen in
+    python3 run.py fetch [args]          tools/artifacts.py: the outside files, into the cache
     python3 run.py book [args]           tools/book.py: the AI's opening book (jarmo/book.bin)
     python3 run.py tune [args]           tools/tune.py: fit the evaluation's weights to self-play
 
@@ -53,6 +54,7 @@ commands:
   bundle [args]        Project Bundle zips, one per board profile and CircuitPython version
   web [--build DIR]    the handheld in a browser: served on localhost, or written as a static site
   firmware --profile P build a CircuitPython UF2 with the game frozen in
+  fetch [NAME ...]     fetch the pinned outside files (firmware/artifacts.json) into the cache
   book [args]          compute the AI's opening book by a deep search (every core; resumes)
   tune WHAT [args]     fit the evaluation's weights to self-play outcomes (positions, fit, match)
 """
@@ -257,8 +259,10 @@ Arguments go to pytest, e.g. `python3 run.py test -k legendary -x`.
 The whole suite runs on two processes (pytest-xdist, `-n 2`); a run of
 named test files, or with `-n 0`, runs in one. The
 firmware comes from --firmware PATH or JARMO_FIRMWARE (a UF2, or a folder
-of them), else from ../shared/rp2040/; without one the device tests skip
-and say where to get it. On first use it creates .venv and installs
+of them), else it is the stock firmware pinned in firmware/artifacts.json,
+fetched on first use into the cache (from the mirror JARMO_MIRROR names,
+else built from the pinned CircuitPython source); without one the device
+tests skip and say why. On first use it creates .venv and installs
 the pinned packages and the npm packages.
 """,
     "bench": """usage: python3 run.py bench [--quick] [--device] [--power] [--ai] [--firmware PATH]
@@ -317,11 +321,18 @@ Fits the scored evaluation's weights to the outcomes of self-play games:
 positions plays them (every core), fit finds the weights, match plays them
 against the shipped ones (tools/tune.py --help for every option).
 """,
-    "firmware": """usage: python3 run.py firmware --profile P [--all] [--out DIR]
+    "firmware": """usage: python3 run.py firmware --profile P [--all] [--stock] [--out DIR]
 
 Builds CircuitPython 10.3 for the profile's board with the game and its
-libraries frozen in, from the offline kit ../shared/circuitpython-kit/
-(tools/firmware.py --help for every option).
+libraries frozen in, from the pinned CircuitPython source
+(firmware/artifacts.json; tools/firmware.py --help for every option).
+""",
+    "fetch": """usage: python3 run.py fetch [NAME ...] [--list] [--no-build]
+
+Fetches the outside files the project pins in firmware/artifacts.json
+(stock CircuitPython UF2s, mpy-cross, CircuitPython's source) into the
+cache, checked: from JARMO_MIRROR (a folder or URL) when set, else their
+download URL, else built from the pinned source (tools/artifacts.py --help).
 """,
 }
 
@@ -334,6 +345,7 @@ HELP_COMMANDS = {
     "bundle": [os.path.join("tools", "bundle.py"), "--help"],
     "web": [os.path.join("tools", "web.py"), "--help"],
     "firmware": [os.path.join("tools", "firmware.py"), "--help"],
+    "fetch": [os.path.join("tools", "artifacts.py"), "--help"],
     "book": [os.path.join("tools", "book.py"), "--help"],
     "tune": [os.path.join("tools", "tune.py"), "--help"],
 }
@@ -434,6 +446,8 @@ def main(argv):
         execute([py, os.path.join("tools", "web.py")] + args)
     elif command == "firmware":
         execute([py, os.path.join("tools", "firmware.py")] + args)
+    elif command == "fetch":
+        execute([py, os.path.join("tools", "artifacts.py")] + args)
     elif command == "book":
         execute([py, os.path.join("tools", "book.py")] + args)
     elif command == "tune":

@@ -49,7 +49,7 @@ import pytest  # noqa: E402
 def pytest_addoption(parser):
     parser.addoption("--firmware", default=None, metavar="PATH",
                      help="CircuitPython UF2 (or a folder of them) for the device tests "
-                          "(default: $JARMO_FIRMWARE, else ../shared/rp2040/)")
+                          "(default: $JARMO_FIRMWARE, else the pinned stock firmware: firmware/artifacts.json)")
     parser.addoption("--full", action="store_true",
                      help="also run the volume tests (marker `full`): thousands of seeded games, "
                           "the long runs against tests/reference/, every device test")

@@ -49,7 +49,7 @@ def test_another_users_broken_venv_says_what_to_do(shared_tmp):
     """Bug: run as another user whose python3 is another interpreter, run.py
     said ".venv is broken; recreating it" and crashed with a PermissionError
     traceback half-way through removing the other user's .venv."""
-    proj = _project(shared_tmp, "/home/someone/.pyenv/versions/3.11.9/bin/python3")
+    proj = _project(shared_tmp, "/nonexistent/someone/.pyenv/versions/3.11.9/bin/python3")
     proc = _run_as_nobody(proj, "lint")
     said = proc.stdout + proc.stderr
     assert proc.returncode != 0

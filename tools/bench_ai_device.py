@@ -34,9 +34,16 @@ from jarmo.ai import Player  # noqa: E402
 from jarmo.game import EXPANSIONS, Game  # noqa: E402
 from jarmo.rng import Rng  # noqa: E402
 
-SHARED = os.environ.get("JARMO_RP2040", os.path.join(os.path.dirname(ROOT), "shared", "rp2040"))
-FIRMWARE = os.path.join(SHARED, "circuitpython-raspberry_pi_pico.uf2")
-MPY_CROSS = os.path.join(SHARED, "mpy-cross")
+
+def stock_firmware():
+    """The pinned stock CircuitPython for the Pico (firmware/artifacts.json:
+    fetched or built on first use); SystemExit with the reason when it cannot be had."""
+    from tests.device.device import firmware_path, firmware_skip_message
+    path = firmware_path("raspberry_pi_pico")
+    if path is None:
+        raise SystemExit(firmware_skip_message("raspberry_pi_pico"))
+    return path
+
 
 # Every rule set, alone and with both expansions (where it takes them);
 # ALL_MIXES: with every set of expansions.
@@ -90,7 +97,8 @@ def core_drive(folder, script, frozen=False):
         shutil.rmtree(folder)
     os.makedirs(os.path.join(folder, "jarmo") if not frozen else folder)
     src = os.path.join(ROOT, "jarmo")
-    cross = MPY_CROSS if os.access(MPY_CROSS, os.X_OK) else None
+    from tests.device.stage import mpy_cross_path
+    cross = mpy_cross_path()
     for name in [] if frozen else sorted(os.listdir(src)):
         if not name.endswith(".py") or name.startswith("app"):
             continue
@@ -127,14 +135,14 @@ def build(folder, levels, mixes, count, positions_from=None, frozen=False):
     return compiled
 
 
-def run_device(folder, timeout_s=3600, firmware=FIRMWARE):
+def run_device(folder, timeout_s=3600, firmware=None):
     """Boot the folder on the emulated Pico; (exit code, stdout lines).
 
     The only part that knows the emulator: the project's device harness
     (tests/device/emulator.mjs, batch mode), which counts the same cycles as
     the shared runner and runs faster."""
     emulator = os.path.join(ROOT, "tests", "device", "emulator.mjs")
-    proc = subprocess.run(["node", emulator, "--firmware", firmware, "--drive", folder,
+    proc = subprocess.run(["node", emulator, "--firmware", firmware or stock_firmware(), "--drive", folder,
                            "--end-marker", "@@END", "--timeout-s", str(timeout_s), "--quiet"],
                           capture_output=True, text=True, cwd=ROOT)
     return proc.returncode, proc.stdout.splitlines() + proc.stderr.splitlines()
@@ -213,7 +221,7 @@ def main(argv):
         i += 1
     folder = keep or tempfile.mkdtemp(prefix="jarmo_aibench_")
     compiled = build(folder, levels, mixes, count, positions_from, frozen)
-    firmware = FIRMWARE
+    firmware = None
     if frozen:
         from tests.device import stage
         firmware = stage.firmware("pico", "frozen")

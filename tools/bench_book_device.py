@@ -22,7 +22,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tools.bench_ai_device import FIRMWARE, core_drive, run_device  # noqa: E402
+from tools.bench_ai_device import core_drive, run_device  # noqa: E402
 
 GOAL_MS = 5.0
 
@@ -33,7 +33,7 @@ def main(argv):
     folder = keep or tempfile.mkdtemp(prefix="jarmo_bookbench_")
     core_drive(folder, "book_lookup.py", frozen)
     book = os.path.join(ROOT, "jarmo", "book.bin")
-    firmware = FIRMWARE
+    firmware = None
     if frozen:
         from tests.device import stage
         firmware = stage.firmware("pico", "frozen")

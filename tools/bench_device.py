@@ -32,8 +32,8 @@ pass over 100 ms, 3 s; Jarmo's firmware (every profile) at least
 96 KB free, no pass over 60 ms, 1.5 s.  The AI's own limits per level are
 in docs/AI.md (tools/bench_ai_device.py measures them on set positions).
 Exits 1 if a budget is missed.  Times are emulated: rp2040js counts
-Cortex-M0+ cycles, but runs code from flash as fast as from RAM (README of
-../shared/rp2040): on a board, frozen code waits for the flash cache.
+Cortex-M0+ cycles, but runs code from flash as fast as from RAM
+(tests/device/README.md): on a board, frozen code waits for the flash cache.
 """
 
 import argparse

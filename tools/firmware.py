@@ -5,14 +5,23 @@
     python3 run.py firmware --all --out DIR         # every device profile
     python3 run.py firmware --profile qtpy_bff --verbose
 
-The UF2 is CircuitPython 10.3 for the profile's board, built offline by the
-kit in ../shared/circuitpython-kit/ (its README), with what `run.py deploy`
+The UF2 is CircuitPython 10.3 for the profile's board, built from the
+pinned CircuitPython source (firmware/artifacts.json: the archive from the
+mirror, else the git repositories at the pinned commits; tools/artifacts.py)
+with what `run.py deploy`
 ships frozen in, unmodified: the packages jarmo/ and hardware/ and the
 libraries every profile imports (neopixel, adafruit_ticks).  A board's
 profiles share one firmware.  Frozen code runs from flash, so the heap
 holds only the game's data.  CircuitPython's version string ends in
 "-jarmo" (boot_out.txt shows it): `run.py deploy` then writes only
 code.py, boot.py and settings.toml.
+
+    python3 run.py firmware --stock --all           # stock CircuitPython, as the tests boot it
+
+--stock builds the stock firmware the tests and benchmarks boot (no game
+frozen in, none of the patches below: COMMON_MAKE_OPTIONS) into the
+artifacts' cache, where a mirror's copy would go; tools/artifacts.py does
+the same when no mirror has it, and builds mpy-cross from the same tree.
 
 Small patches (SOURCE_PATCHES) give the game's log two flash sectors
 where stock CircuitPython has one (jarmo/store_log.py, docs/SAVES.md):
@@ -39,16 +48,18 @@ The version string and the build date are the same for every build
 (the date: 2025-12-01), because nearly every object file depends on
 them: a rebuild after an edit then takes seconds, not minutes.
 
-Everything is made in a cache folder outside the checkout, never in the
-kit's folder (it may be read-only): $JARMO_FIRMWARE_CACHE, else
-$XDG_CACHE_HOME/jarmo-firmware, else ~/.cache/jarmo-firmware.  It holds the
-kit's work folder (sources, the kit's venv, a build folder per board), the
+Everything is made in a cache folder outside the checkout:
+$JARMO_FIRMWARE_CACHE, else $XDG_CACHE_HOME/jarmo-firmware, else
+~/.cache/jarmo-firmware.  It holds the sources (kit/circuitpython for
+Jarmo's firmware, kit/circuitpython-stock for stock and mpy-cross), the
+build's venv (firmware/requirements.txt), a build folder per board, the
 staged frozen files, a log per build and each UF2 under a hash of all its
-inputs, so an unchanged firmware is a copy.  On first use the kit installs
-the ARM compiler with apt (sudo when not root) and its Python packages with
-pip.  A board's first build takes about 2 to 4 minutes on 2 cores, a
-rebuild after an edit a few seconds.  A lock file serialises builds (one
-build folder per board is shared by every checkout of this user).
+inputs, so an unchanged firmware is a copy.  On first use it installs the
+ARM compiler with apt (APT_PACKAGES; sudo when not root) and the build's
+Python packages with pip.  A board's first build takes about 2 to 4
+minutes on 2 cores, a rebuild after an edit a few seconds.  A lock file
+serialises builds (one build folder per board is shared by every checkout
+of this user).
 
 For other tools (a release bundle): build_firmware(profile, out_dir) builds
 one and returns a Firmware (path, size, seconds...).
@@ -69,14 +80,49 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from tools import deploy  # noqa: E402
+from tools import artifacts, deploy  # noqa: E402
 
-KIT_DIRS = (os.path.join(os.path.dirname(ROOT), "shared", "circuitpython-kit"),
-            "/work/shared/circuitpython-kit")
-# The kit's default (`git describe --first-parent` of the CircuitPython
-# commit it holds) and the mark tools/deploy.py looks for in boot_out.txt.
-CP_VERSION = "10.3.0-alpha.4-53-gcd3da4a5d8" + deploy.FIRMWARE_MARK
+# `git describe --first-parent` of the pinned CircuitPython commit
+# (firmware/artifacts.json), and Jarmo's version string: with the mark
+# tools/deploy.py looks for in boot_out.txt.
+CP_BASE_VERSION = "10.3.0-alpha.4-53-gcd3da4a5d8"
+CP_VERSION = CP_BASE_VERSION + deploy.FIRMWARE_MARK
 SOURCE_DATE_EPOCH = "1764547200"  # 2025-12-01, the banner's build date
+SOURCE = "circuitpython-source"   # the artifact of the pinned source
+BUILD_REQUIREMENTS = os.path.join(ROOT, "firmware", "requirements.txt")
+# Debian's packages the build needs (the ARM compiler: gcc 12.2 in Debian 12;
+# git: CircuitPython's version script runs it even when CP_VERSION is given)
+APT_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "git", "make", "gcc", "python3-venv")
+# make variables of every build, stock's and Jarmo's: hashlib needs mbedtls
+# and audiomp3 Adafruit_MP3, which the pinned source leaves out (the game
+# imports neither; in Jarmo's firmware audiomp3's 51 KB of flash hold the
+# frozen game); Debian 12's ARM gcc is 12.
+COMMON_MAKE_OPTIONS = (("TRANSLATION", "en_US"), ("CIRCUITPY_HASHLIB", "0"),
+                       ("CIRCUITPY_HASHLIB_MBEDTLS", "0"), ("CIRCUITPY_HASHLIB_MBEDTLS_ONLY", "0"),
+                       ("CIRCUITPY_MIN_GCC_VERSION", "12"), ("CIRCUITPY_AUDIOMP3", "0"))
+# Stock firmware as the tests boot it (firmware/artifacts.json's stock-BOARD):
+# its version string and build date are those of the copies in the mirror,
+# which were built from the whole tree with audiomp3 in: one built here is
+# held to its version and board strings, not to their sha256.
+STOCK_VERSION = CP_BASE_VERSION + "-dirty"
+STOCK_DATE_EPOCH = "1795996800"   # 2026-11-30
+# Fixes to the upstream sources themselves, needed to build them at all (the
+# source archive holds them already; a git checkout gets them here):
+# freezing a library whose __version__ is a real version must not run `git
+# describe` in the frozen folder; Pico-PIO-USB's HEAD (its pinned commit is
+# gone) warns under gcc 12 and must keep its CRC in RAM for the port's
+# post-link check.
+UPSTREAM_FIXES = (
+    ("tools/preprocess_frozen_modules.py",
+     '                        if line.startswith("__version__"):\n',
+     '                        if line.startswith("__version__") and "auto.0" in line:\n'),
+    ("ports/raspberrypi/lib/Pico-PIO-USB/src/pio_usb.c",
+     "/**\n * Copyright (c) 2021 sekigon-gonnoc\n */\n",
+     '#pragma GCC diagnostic ignored "-Wsign-compare"\n/**\n * Copyright (c) 2021 sekigon-gonnoc\n */\n'),
+    ("ports/raspberrypi/lib/Pico-PIO-USB/src/usb_crc.c",
+     "uint16_t calc_usb_crc16(const uint8_t *data, uint16_t len) {",
+     "uint16_t __not_in_flash_func(calc_usb_crc16)(const uint8_t *data, uint16_t len) {"),
+)
 FLASH_LIMIT = 1016 * 1024       # the firmware's flash area: stock's 1020 KB less nvm's second sector
 NVM_SIZE = 8192                 # microcontroller.nvm of Jarmo's firmware: two 4 KB sectors
 
@@ -242,22 +288,11 @@ def cache_dir():
     return os.path.join(base, "jarmo-firmware")
 
 
-def find_kit(kit=None):
-    """The kit's folder: `kit`, $JARMO_KIT, ../shared/circuitpython-kit, /work/shared/...; or None."""
-    for folder in (kit, os.environ.get("JARMO_KIT")) + KIT_DIRS:
-        if folder and os.path.isfile(os.path.join(folder, "build.sh")):
-            return os.path.abspath(folder)
-    return None
-
-
-def unavailable_reason(kit=None):
+def unavailable_reason():
     """None when a firmware can be built here without installing anything, else why not."""
-    if find_kit(kit) is None:
-        return ("the CircuitPython kit is not here (../shared/circuitpython-kit/, or JARMO_KIT=DIR): "
-                "python3 run.py firmware needs it")
     if shutil.which("arm-none-eabi-gcc") is None:
         return ("the ARM compiler is not installed: `python3 run.py firmware --profile P` installs it "
-                "(the kit's build.sh runs apt-get) and builds the firmware")
+                "(apt-get) and builds the firmware")
     return None
 
 
@@ -353,16 +388,16 @@ def frozen_bytes(folder, rel, src):
     return data
 
 
-def inputs_key(board, files, kit, root=ROOT):
-    """A hash of everything a build reads: the kit, the board, the version and
-    date strings, every frozen file's path and bytes."""
+def inputs_key(board, files, root=ROOT):
+    """A hash of everything a build reads: the pinned source, the build's
+    packages, the board, the version and date strings, the patches and make
+    options, every frozen file's path and bytes."""
     h = hashlib.sha256()
-    for name in ("build.sh", "requirements.txt", "circuitpython-src.tar.xz"):
-        with open(os.path.join(kit, name), "rb") as f:
-            h.update(name.encode() + b"\0" + hashlib.sha256(f.read()).digest())
+    h.update(artifacts.entry(SOURCE)["sha256"].encode() + b"\0")
+    with open(BUILD_REQUIREMENTS, "rb") as f:
+        h.update(hashlib.sha256(f.read()).digest())
     h.update(("%s\0%s\0%s\0" % (board, CP_VERSION, SOURCE_DATE_EPOCH)).encode())
-    h.update(repr(SOURCE_PATCHES).encode())
-    h.update(repr(MAKE_OPTIONS).encode())
+    h.update(repr((UPSTREAM_FIXES, SOURCE_PATCHES, COMMON_MAKE_OPTIONS, MAKE_OPTIONS)).encode())
     for path, rel in c_module_files(root):
         with open(path, "rb") as f:
             h.update(("c/%s\0" % rel).encode() + hashlib.sha256(f.read()).digest())
@@ -374,22 +409,59 @@ def inputs_key(board, files, kit, root=ROOT):
 
 
 # In the extracted sources: the patches applied to them, so that a build
-# whose SOURCE_PATCHES lack one (an older commit's) gets the kit's text back
+# whose SOURCE_PATCHES lack one (an older commit's) gets the upstream text back
 PATCHES_APPLIED = ".jarmo-source-patches.json"
 
 
-def patch_sources(kit, work):
-    """The kit's sources extracted into work/circuitpython (as build.sh
-    would, if not there yet) with SOURCE_PATCHES applied; a patch already
-    applied is left as it is, and one applied for another build that
-    SOURCE_PATCHES does not name is taken out (last applied, first out).
-    FirmwareError when a file holds neither text."""
-    src = os.path.join(work, "circuitpython")
+def source_tree(src, log=print):
+    """The pinned CircuitPython source at src (made once): the archive from
+    the cache or the mirror (tools/artifacts.py) extracted, else a checkout
+    of its git repositories at the pinned commits; with UPSTREAM_FIXES.
+    FirmwareError (one line) when neither can be had."""
     if not os.path.isfile(os.path.join(src, "ports", "raspberrypi", "Makefile")):
-        os.makedirs(src, exist_ok=True)
-        subprocess.run(["tar", "-xJf", os.path.join(kit, "circuitpython-src.tar.xz"), "-C", src,
-                        "--strip-components=1"], check=True)
-        subprocess.run(["git", "init", "-q", src], check=True)
+        try:
+            archive = artifacts.path(SOURCE, log=log)
+        except artifacts.ArtifactError as err:
+            log("%s; checking out its git repositories instead" % err)
+            try:
+                clone_source(src, artifacts.entry(SOURCE)["git"], log)
+            except (OSError, subprocess.CalledProcessError) as err2:
+                raise FirmwareError("the CircuitPython source could not be had: %s; and git: %s"
+                                    % (err, err2)) from None
+        else:
+            if os.path.isdir(src):
+                shutil.rmtree(src)
+            os.makedirs(src)
+            log("extracting %s into %s" % (os.path.basename(archive), src))
+            subprocess.run(["tar", "-xJf", archive, "-C", src, "--strip-components=1"], check=True)
+            # an empty repository: the build's git calls ask this tree, not an outer checkout
+            subprocess.run(["git", "init", "-q", src], check=True)
+    for rel, stock, ours in UPSTREAM_FIXES:
+        _replace_once(os.path.join(src, rel), stock, ours)
+    return src
+
+
+def clone_source(src, pin, log=print):
+    """A checkout of pin["url"] at pin["commit"] in src, and of each submodule
+    [path, url, commit] at its commit (shallow: only those commits' trees)."""
+    if os.path.isdir(src):
+        shutil.rmtree(src)
+    for rel, url, commit in [("", pin["url"], pin["commit"])] + [tuple(m) for m in pin["submodules"]]:
+        here = os.path.join(src, rel) if rel else src
+        log("git: %s at %s" % (url, commit[:10]))
+        os.makedirs(here, exist_ok=True)
+        for cmd in (["init", "-q"], ["fetch", "-q", "--depth", "1", url, commit],
+                    ["checkout", "-q", "--force", "FETCH_HEAD"]):
+            subprocess.run(["git", "-c", "advice.detachedHead=false", "-C", here] + cmd, check=True,
+                           stdin=subprocess.DEVNULL)
+
+
+def patch_sources(work):
+    """The pinned sources in work/circuitpython (source_tree) with
+    SOURCE_PATCHES applied; a patch already applied is left as it is, and
+    one applied for another build that SOURCE_PATCHES does not name is taken
+    out (last applied, first out). FirmwareError when a file holds neither text."""
+    src = source_tree(os.path.join(work, "circuitpython"))
     stamp = os.path.join(src, PATCHES_APPLIED)
     try:
         with open(stamp) as f:
@@ -403,6 +475,7 @@ def patch_sources(kit, work):
         _replace_once(os.path.join(src, rel), stock, ours)
     with open(stamp, "w") as f:
         json.dump(SOURCE_PATCHES, f)
+    return src
 
 
 def _replace_once(path, old, new):
@@ -483,18 +556,15 @@ def firmware_name(profile, version):
     return "jarmo-%s-%s.uf2" % (profile, version)
 
 
-def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log=print, verbose=False):
+def build_firmware(profile, out_dir=None, version=None, root=ROOT, log=print, verbose=False):
     """Build (or take from the cache) Jarmo's firmware for `profile`; copy it to
     out_dir/jarmo-PROFILE-VERSION.uf2 (out_dir: ROOT/build by default) and
     return a Firmware.  FirmwareError if it cannot be built."""
-    kit_dir = find_kit(kit)
-    if kit_dir is None:
-        raise FirmwareError(unavailable_reason(kit))
     board = board_of(profile)
     version = version or project_version(root)
     deploy.fill_lib(os.path.join(root, "lib"), log=lambda s: None)
     files = frozen_files(root)
-    key = inputs_key(board, files, kit_dir, root)
+    key = inputs_key(board, files, root)
     cache = cache_dir()
     store = os.path.join(cache, "uf2")
     cached = os.path.join(store, "%s-%s.uf2" % (board, key[:20]))
@@ -504,43 +574,19 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
     found = _from_cache(cached, out, profile, board, version)
     if found:
         return found
-    with open(os.path.join(cache, "build.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)        # another build may have made it meanwhile
+    with _build_lock(cache):                # another build may have made it meanwhile
         found = _from_cache(cached, out, profile, board, version)
         if found:
             return found
-        patch_sources(kit_dir, os.path.join(cache, "kit"))
+        src = patch_sources(os.path.join(cache, "kit"))
         stage = os.path.join(cache, "stage", board)
         folders = _stage(files, stage)
         c_modules = _stage_c_modules(os.path.join(cache, "stage", board + "-c"), root)
-        logs = os.path.join(cache, "logs")
-        os.makedirs(logs, exist_ok=True)
-        log_path = os.path.join(logs, "%s.log" % board)
-        env = dict(os.environ, CP_WORK=os.path.join(cache, "kit"), CP_VERSION=CP_VERSION,
-                   SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
-                   MAKEFLAGS=make_flags(MAKE_OPTIONS + (("USER_C_MODULES", c_modules),)))
-        log("firmware %s: building CircuitPython for %s with %d frozen files (log: %s)" % (
-            profile, board, sum(len(v) for v in files.values()), log_path))
-        t0 = time.time()
-        built = os.path.join(stage, "firmware.uf2")
-        with open(log_path, "w") as f:
-            proc = subprocess.Popen(["bash", os.path.join(kit_dir, "build.sh"), board] + folders + [built],
-                                    cwd=cache, env=env, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for line in proc.stdout:
-                f.write(line)
-                if verbose:
-                    log(line.rstrip("\n"))
-            rc = proc.wait()
-        seconds = time.time() - t0
-        with open(log_path) as f:
-            text = f.read()
-        if rc != 0 or not os.path.isfile(built):
-            tail = "\n".join(text.splitlines()[-25:])
-            overflow = re.search(r"region .FLASH_FIRMWARE. overflowed by (\d+) bytes", text)
-            why = ("the frozen code does not fit: the firmware area (%d B) overflowed by %s B"
-                   % (FLASH_LIMIT, overflow.group(1))) if overflow else "the kit's build.sh failed (exit %d)" % rc
-            raise FirmwareError("firmware %s (%s): %s; the end of %s:\n%s" % (profile, board, why, log_path, tail))
+        log("firmware %s: building CircuitPython for %s with %d frozen files" % (
+            profile, board, sum(len(v) for v in files.values())))
+        options = COMMON_MAKE_OPTIONS + MAKE_OPTIONS + (("USER_C_MODULES", c_modules),)
+        built, seconds, text = _make(src, board, options, folders, CP_VERSION, SOURCE_DATE_EPOCH,
+                                     log, verbose)
         used = flash_used(text) or uf2_payload(built)
         for old in os.listdir(store):           # one cached UF2 per board
             if old.startswith(board + "-"):
@@ -552,6 +598,155 @@ def build_firmware(profile, out_dir=None, version=None, root=ROOT, kit=None, log
     return Firmware(out, profile, board, version, used, seconds, False)
 
 
+def _build_lock(cache):
+    """A context that holds the cache's build lock (one build at a time)."""
+    os.makedirs(cache, exist_ok=True)
+    lock = open(os.path.join(cache, "build.lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock                                 # closing it (the with's end) lets the lock go
+
+
+def ensure_toolchain(log=print):
+    """The ARM compiler, newlib, git, make and a host C compiler, from apt when
+    one is missing (sudo when not root). FirmwareError when apt fails."""
+    have = (shutil.which("arm-none-eabi-gcc") and os.path.isdir("/usr/lib/arm-none-eabi/newlib")
+            and shutil.which("git") and shutil.which("make") and shutil.which("gcc"))
+    if have:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    log("installing the ARM compiler with apt-get: %s" % " ".join(APT_PACKAGES))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq"] + list(APT_PACKAGES)):
+        proc = subprocess.run(sudo + cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["exit %d" % proc.returncode]
+            raise FirmwareError("%s failed: %s" % (" ".join(sudo + cmd[:2]), tail[0]))
+
+
+def build_venv(log=print):
+    """The build's own venv (firmware/requirements.txt, installed again when
+    it changes); its bin folder."""
+    venv = os.path.join(cache_dir(), "kit", ".venv")
+    py = os.path.join(venv, "bin", "python")
+    with open(BUILD_REQUIREMENTS, "rb") as f:
+        want = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(venv, ".jarmo-requirements.sha256")
+    if os.path.isfile(py) and os.path.isfile(stamp) and open(stamp).read().strip() == want:
+        return os.path.dirname(py)
+    log("installing the firmware build's Python packages (firmware/requirements.txt)")
+    for cmd in ([sys.executable, "-m", "venv", venv],
+                [py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", BUILD_REQUIREMENTS]):
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["exit %d" % proc.returncode]
+            raise FirmwareError("%s failed: %s" % (" ".join(cmd[:3]), tail[0]))
+    with open(stamp, "w") as f:
+        f.write(want + "\n")
+    return os.path.dirname(py)
+
+
+def _make(src, board, options, folders, cp_version, date_epoch, log, verbose):
+    """make in src/ports/raspberrypi for board: (the UF2's path, seconds, the log's
+    text). FirmwareError with the log's end when it fails."""
+    ensure_toolchain(log)
+    bin_dir = build_venv(log)
+    port = os.path.join(src, "ports", "raspberrypi")
+    if not os.path.isdir(os.path.join(port, "boards", board)):
+        raise FirmwareError("the CircuitPython source has no board %s" % board)
+    # The default build folder (a BUILD= would move mpy-cross's build too); the
+    # copy of the frozen files in it goes first: make only copies the frozen
+    # folders again when the folders themselves change, not the files in them.
+    build = os.path.join(port, "build-" + board)
+    shutil.rmtree(os.path.join(build, "frozen_mpy"), ignore_errors=True)
+    if os.path.exists(os.path.join(build, "manifest.py")):
+        os.remove(os.path.join(build, "manifest.py"))
+    logs = os.path.join(cache_dir(), "logs")
+    os.makedirs(logs, exist_ok=True)
+    log_path = os.path.join(logs, "%s%s.log" % (board, "" if folders else "-stock"))
+    cmd = (["make", "BOARD=" + board] + ["%s=%s" % option for option in options]
+           + (["FROZEN_MPY_DIRS=" + " ".join(folders)] if folders else [])
+           + ["-j%d" % (os.cpu_count() or 1)])
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""), CP_VERSION=cp_version,
+               SOURCE_DATE_EPOCH=date_epoch)
+    env.pop("MAKEFLAGS", None)
+    log("  make in %s (log: %s)" % (port, log_path))
+    t0 = time.time()
+    with open(log_path, "w") as f:
+        proc = subprocess.Popen(cmd, cwd=port, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in proc.stdout:
+            f.write(line)
+            if verbose:
+                log(line.rstrip("\n"))
+        rc = proc.wait()
+    seconds = time.time() - t0
+    with open(log_path) as f:
+        text = f.read()
+    built = os.path.join(build, "firmware.uf2")
+    if rc != 0 or not os.path.isfile(built):
+        tail = "\n".join(text.splitlines()[-25:])
+        overflow = re.search(r"region .FLASH_FIRMWARE. overflowed by (\d+) bytes", text)
+        why = ("the frozen code does not fit: the firmware area (%d B) overflowed by %s B"
+               % (FLASH_LIMIT, overflow.group(1))) if overflow else "make failed (exit %d)" % rc
+        raise FirmwareError("%s: %s; the end of %s:\n%s" % (board, why, log_path, tail))
+    return built, seconds, text
+
+
+def stock_source(log=print):
+    """The pinned source without Jarmo's patches (its own tree, so that the
+    two kinds of build never rebuild each other's objects)."""
+    return source_tree(os.path.join(cache_dir(), "kit", "circuitpython-stock"), log)
+
+
+def build_stock(board, log=print, verbose=False):
+    """Stock CircuitPython for board, built as the mirror's copies were
+    (COMMON_MAKE_OPTIONS, STOCK_VERSION); the UF2's path in the build folder."""
+    with _build_lock(cache_dir()):
+        src = stock_source(log)
+        log("stock CircuitPython %s for %s: building from the pinned source" % (STOCK_VERSION, board))
+        built, _seconds, _text = _make(src, board, COMMON_MAKE_OPTIONS, [], STOCK_VERSION,
+                                       STOCK_DATE_EPOCH, log, verbose)
+    return built
+
+
+def build_mpy_cross(log=print):
+    """CircuitPython's mpy-cross from the pinned source, with the host's C
+    compiler; its path."""
+    ensure_toolchain(log)
+    with _build_lock(cache_dir()):
+        src = stock_source(log)
+        env = dict(os.environ, PATH=build_venv(log) + os.pathsep + os.environ.get("PATH", ""),
+                   CP_VERSION=STOCK_VERSION, SOURCE_DATE_EPOCH=STOCK_DATE_EPOCH)
+        env.pop("MAKEFLAGS", None)
+        log("mpy-cross: building from the pinned source with the host's C compiler")
+        proc = subprocess.run(["make", "-C", "mpy-cross", "-j%d" % (os.cpu_count() or 1)], cwd=src, env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        built = os.path.join(src, "mpy-cross", "build", "mpy-cross")
+        if proc.returncode != 0 or not os.path.isfile(built):
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["exit %d" % proc.returncode]
+            raise FirmwareError("building mpy-cross failed: %s" % tail[0])
+    return built
+
+
+def stock_firmware(profile, verbose=False):
+    """Build stock CircuitPython for the profile's board into the artifacts'
+    cache, checked as a fetched one is; a line saying where it is."""
+    name = artifacts.stock_name(board_of(profile))
+    target = artifacts.cached_path(name)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    artifacts.make(name, "stock-firmware", target, print)
+    return "%s: %s (%s)" % (profile, target, name)
+
+
+def make_artifact(how, item, log=print):
+    """tools/artifacts.py's way to make an artifact from source: its path."""
+    if how == "stock-firmware":
+        return build_stock(item["uf2"]["board_id"], log)
+    if how == "mpy-cross":
+        return build_mpy_cross(log)
+    raise FirmwareError("no way to build %r" % how)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 run.py firmware",
                                  description=__doc__.split("\n")[0])
@@ -560,8 +755,10 @@ def main(argv=None):
     ap.add_argument("--all", action="store_true", help="every device profile")
     ap.add_argument("--out", default=None, help="folder for the UF2 files (default: build/ in the checkout)")
     ap.add_argument("--version", default=None, help="the version in the names (default: git describe)")
-    ap.add_argument("--kit", default=None, help="the CircuitPython kit's folder (default: ../shared/circuitpython-kit)")
-    ap.add_argument("--verbose", action="store_true", help="show the kit's build output")
+    ap.add_argument("--stock", action="store_true",
+                    help="stock CircuitPython instead (no game frozen in), as the tests boot it, into "
+                         "the artifacts' cache (firmware/artifacts.json: stock-BOARD)")
+    ap.add_argument("--verbose", action="store_true", help="show the build's output")
     args = ap.parse_args(argv)
     names = device_profiles() if args.all else args.profile
     if not names:
@@ -569,8 +766,11 @@ def main(argv=None):
     failed = 0
     for name in names:
         try:
-            fw = build_firmware(name, args.out, args.version, kit=args.kit, verbose=args.verbose)
-        except (FirmwareError, ValueError) as err:
+            if args.stock:
+                print(stock_firmware(name, verbose=args.verbose), flush=True)
+                continue
+            fw = build_firmware(name, args.out, args.version, verbose=args.verbose)
+        except (FirmwareError, artifacts.ArtifactError, ValueError) as err:
             print("firmware: %s" % err, file=sys.stderr)
             failed += 1
             continue

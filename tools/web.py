@@ -23,8 +23,9 @@ The site is made from the project's own files, nothing copied by hand:
   drives.json       each board profile's CIRCUITPY drive as `run.py deploy
                     --profile P` writes it (compiled with CircuitPython's
                     mpy-cross when there is one), files shared between profiles once
-  firmware/         the CircuitPython UF2 of each profile's board, when found
-                    (--firmware, JARMO_FIRMWARE, ../shared/rp2040/); without one,
+  firmware/         the CircuitPython UF2 of each profile's board (--firmware,
+                    JARMO_FIRMWARE, else the pinned stock firmware: fetched or
+                    built on first use, firmware/artifacts.json); without one,
                     device mode says where to get it
 
 The page works from any static host (relative URLs only; no server code).

@@ -41,10 +41,8 @@ _BOARD_NAMES = {
     "adafruit_qtpy_rp2040": b"Adafruit QT Py RP2040 with rp2040\0",
     "adafruit_feather_rp2040": b"Adafruit Feather RP2040 with rp2040\0",
 }
-_SHARED_DIRS = (
-    os.path.join(os.path.dirname(ROOT), "shared", "rp2040"),
-    "/work/shared/rp2040",
-)
+# Why the last lookup of a board's stock firmware failed (tools/artifacts.py's one line)
+_FETCH_ERRORS = {}
 
 
 # ---------------------------------------------------------------------------- finding things
@@ -98,8 +96,10 @@ def firmware_path(board="raspberry_pi_pico", firmware=None):
     """Path of a CircuitPython UF2 for `board`, or None.
 
     Looked for in order: `firmware` (e.g. a pytest --firmware option), the JARMO_FIRMWARE
-    environment variable (a .uf2 file, or a folder of them), ../shared/rp2040/ beside the
-    repository, /work/shared/rp2040/. A single file is only used for the board it was built for.
+    environment variable (a .uf2 file, or a folder of them), else the stock firmware
+    pinned in firmware/artifacts.json: from the cache, the mirror (JARMO_MIRROR) or
+    built from the pinned source (tools/artifacts.py). A single file is only used for
+    the board it was built for.
     """
     for given in (firmware, os.environ.get("JARMO_FIRMWARE")):
         if not given:
@@ -110,19 +110,25 @@ def firmware_path(board="raspberry_pi_pico", firmware=None):
                 return found
         elif os.path.isfile(given) and (board is None or uf2_board(given) in (board, None)):
             return os.path.abspath(given)
-    for folder in _SHARED_DIRS:
-        found = _uf2_in_folder(folder, board)
-        if found:
-            return found
-    return None
+    return stock_firmware(board or "raspberry_pi_pico")
+
+
+def stock_firmware(board):
+    """The pinned stock firmware's path for board (tools/artifacts.py: fetched
+    or built on first use), or None, with the reason kept for firmware_skip_message."""
+    from tools import artifacts
+    try:
+        return artifacts.path(artifacts.stock_name(board))
+    except artifacts.ArtifactError as err:
+        _FETCH_ERRORS[board] = str(err)
+        return None
 
 
 def firmware_skip_message(board="raspberry_pi_pico"):
-    return (
-        "no CircuitPython firmware for %s: download the official UF2 for that board from %s "
-        "and set JARMO_FIRMWARE=/path/to/the.uf2 (or a folder of UF2 files), "
-        "or put it at ../shared/rp2040/circuitpython-%s.uf2" % (board, DOWNLOADS, board)
-    )
+    why = _FETCH_ERRORS.get(board, "it has not been fetched")
+    return ("no CircuitPython firmware for %s: %s. Set %s=DIR (a folder or URL holding the files of "
+            "firmware/artifacts.json), or JARMO_FIRMWARE=/path/to/the.uf2 (or a folder of UF2 files); "
+            "stock releases: %s" % (board, why, "JARMO_MIRROR", DOWNLOADS))
 
 
 def node_path():

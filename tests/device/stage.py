@@ -20,7 +20,6 @@ import shutil
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
 
 
 def _load(name, path):
@@ -84,12 +83,16 @@ def power_on_figures(firmware, profile_name, kind, usbs=("none",), i2c=None):
 
 
 def mpy_cross_path():
-    """CircuitPython's mpy-cross: JARMO_MPY_CROSS, else the shared folder's, else None."""
-    for path in (os.environ.get("JARMO_MPY_CROSS"), os.path.join(SHARED, "mpy-cross"),
-                 "/work/shared/rp2040/mpy-cross"):
-        if path and os.access(path, os.X_OK):
-            return path
-    return None
+    """CircuitPython's mpy-cross: JARMO_MPY_CROSS, else the pinned one
+    (tools/artifacts.py: fetched or built on first use), else None."""
+    given = os.environ.get("JARMO_MPY_CROSS")
+    if given and os.access(given, os.X_OK):
+        return given
+    from tools import artifacts
+    try:
+        return artifacts.path("mpy-cross")
+    except artifacts.ArtifactError:
+        return None
 
 
 def build_drive(folder, profile, mpy=True, trace=2, files=None, frozen=False, **settings):
@@ -154,7 +157,7 @@ def _one_deploy_at_a_time():
 
 def firmware_unavailable(profile_name, kind, firmware_option=None):
     """None when `kind` firmware for the profile's board can be had here, else why not
-    (for tests/needs.py). Jarmo's firmware needs the kit and the ARM compiler
+    (for tests/needs.py). Jarmo's firmware needs the ARM compiler
     (installed by `python3 run.py firmware`, which CI runs first)."""
     from tests.device.device import node_path, rp2040js_available, unavailable_reason
     if kind == "stock":

@@ -320,12 +320,25 @@ def test_fat_image_reads_back_in_python(tmp_path):
     assert dv.fat_read(data, "missing.txt") is None
 
 
-def test_firmware_lookup_names_circuitpython_downloads(monkeypatch, tmp_path):
+def test_firmware_lookup_says_what_was_tried(monkeypatch, tmp_path):
+    # an empty cache, a mirror without the file, a build that fails: the fetcher's one
+    # line, naming each, is what a skipped (or, in CI, failed) device test says
+    from tools import artifacts, firmware
     monkeypatch.setenv("JARMO_FIRMWARE", str(tmp_path / "missing.uf2"))
-    message = dv.firmware_skip_message("adafruit_qtpy_rp2040")
-    assert "https://circuitpython.org/downloads" in message and "JARMO_FIRMWARE" in message
-    monkeypatch.setattr(dv, "_SHARED_DIRS", (str(tmp_path),))
+    monkeypatch.setenv("JARMO_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("JARMO_MIRROR", str(tmp_path / "mirror"))
+    monkeypatch.setattr(artifacts, "_known", {})
+
+    def no_build(how, item, log):
+        raise firmware.FirmwareError("no ARM compiler in this test")
+    monkeypatch.setattr(firmware, "make_artifact", no_build)
     assert dv.firmware_path("adafruit_qtpy_rp2040") is None
+    message = dv.firmware_skip_message("adafruit_qtpy_rp2040")
+    assert "stock-adafruit_qtpy_rp2040" in message and str(tmp_path / "mirror") in message
+    assert "no ARM compiler in this test" in message
+    assert "JARMO_FIRMWARE" in message and "JARMO_MIRROR" in message
+    assert "https://circuitpython.org/downloads" in message
+    assert not list((tmp_path / "cache").rglob("*.uf2"))            # nothing half-made kept
     if dv.rp2040js_available():
         assert dv.unavailable_reason("adafruit_qtpy_rp2040") == message
     (tmp_path / "adafruit-circuitpython-adafruit_qtpy_rp2040-en_US-10.0.0.uf2").write_bytes(b"")

@@ -22,7 +22,7 @@ deploy = bundle.deploy
 def compiler():
     path = stage.mpy_cross_path()
     if path is None:
-        needs.missing("no CircuitPython mpy-cross (JARMO_MPY_CROSS, ../shared/rp2040/mpy-cross)")
+        needs.missing("no CircuitPython mpy-cross (JARMO_MPY_CROSS, or the pinned one: python3 run.py fetch mpy-cross)")
     return deploy.find_mpy_cross(path)
 
 

@@ -34,6 +34,26 @@ def _tree(path):
     return out
 
 
+def _settings_of(text):
+    """KEY -> value (as written) of each top-level key line of a settings.toml
+    (the first line of a key: the one CircuitPython reads)."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$", line)
+        if m:
+            out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _settings(d):
+    return _settings_of((d / "settings.toml").read_text())
+
+
+with open(os.path.join(ROOT, "device", "settings.toml")) as _f:
+    TEMPLATE_TEXT = _f.read()
+TEMPLATE = _settings_of(TEMPLATE_TEXT)
+
+
 @pytest.fixture
 def drive(tmp_path):
     d = tmp_path / "CIRCUITPY"
@@ -62,11 +82,18 @@ def test_deploy_to_a_folder(drive, tmp_path):
 
 
 def test_settings_are_kept_and_profile_replaced(drive):
-    (drive / "settings.toml").write_text('JARMO_PROFILE = "tabletop"\nJARMO_BRIGHTNESS = 20\n')
+    """The drive's lines stay as they are, first; the template's other keys
+    are added after them (the file lacked them: see
+    test_a_fresh_boards_empty_settings_get_the_whole_template)."""
+    own = 'JARMO_PROFILE = "tabletop"\nJARMO_BRIGHTNESS = 20\n'
+    (drive / "settings.toml").write_text(own)
     deploy.deploy(str(drive), log=lambda s: None)
-    assert (drive / "settings.toml").read_text() == 'JARMO_PROFILE = "tabletop"\nJARMO_BRIGHTNESS = 20\n'
+    merged = (drive / "settings.toml").read_text()
+    assert merged.startswith(own + "\n")
+    assert _settings(drive) == dict(TEMPLATE, JARMO_PROFILE='"tabletop"', JARMO_BRIGHTNESS="20")
     deploy.deploy(str(drive), profile="joystick", log=lambda s: None)
-    assert (drive / "settings.toml").read_text() == 'JARMO_PROFILE = "joystick"\nJARMO_BRIGHTNESS = 20\n'
+    # only the profile's line changes
+    assert (drive / "settings.toml").read_text() == merged.replace('"tabletop"', '"joystick"', 1)
 
 
 def test_the_folders_go_on_whole(drive, tmp_path):
@@ -201,7 +228,8 @@ def test_switching_profile_rewrites_only_the_settings(drive):
     deploy.deploy(str(drive), profile="feather_oled", log=lambda s: None)
     logs = []
     assert deploy.deploy(str(drive), profile="qtpy_bff", log=logs.append) == 1
-    assert [line for line in logs if line.startswith("  ")] == ["  wrote %s" % (drive / "settings.toml")]
+    assert [line for line in logs if line.startswith("  ")] == [
+        "  wrote %s" % (drive / "settings.toml"), '  settings.toml: set JARMO_PROFILE = "qtpy_bff"']
     assert {f for f in _tree(drive) if f.startswith("lib/")} == {"lib/neopixel.py", "lib/adafruit_ticks.py"}
 
 
@@ -336,12 +364,12 @@ def test_settings_lines_can_be_set(drive):
 
 # ---------------------------------------------------------------- .mpy
 
-SHARED_MPY_CROSS = stage.mpy_cross_path()     # the one the device stage compiles with
-
-
 @pytest.fixture
-def needs_mpy_cross():
-    needs.require(None if SHARED_MPY_CROSS else "CircuitPython's mpy-cross is not in ../shared/rp2040/")
+def pinned_mpy_cross():
+    """The mpy-cross the device stage compiles with (the pinned one)."""
+    path = stage.mpy_cross_path()
+    needs.require(None if path else "CircuitPython's mpy-cross could not be had: python3 run.py fetch mpy-cross")
+    return path
 
 
 def _fake_mpy_cross(tmp_path, banner):
@@ -363,6 +391,35 @@ def test_no_mpy_cross_on_path_means_py_sources(monkeypatch):
     assert deploy.find_mpy_cross(None) is None
 
 
+def test_without_a_flag_the_command_compiles_with_the_pinned_mpy_cross(tmp_path, drive, pinned_mpy_cross):
+    """No --mpy-cross and none on PATH: the pinned one (from the cache, as a first
+    use leaves it) compiles the packages; the drive gets .mpy files."""
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin")
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), str(drive), "--profile", "pico"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "compiled .mpy by CircuitPython" in proc.stdout and (drive / "jarmo" / "game.mpy").is_file()
+    assert not (drive / "jarmo" / "game.py").exists()
+
+
+def test_an_mpy_cross_that_cannot_be_had_says_so_and_the_sources_go_on(tmp_path, drive, monkeypatch):
+    from tools import artifacts, firmware
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setenv("JARMO_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("JARMO_MIRROR", str(tmp_path / "no-mirror"))
+    monkeypatch.setattr(artifacts, "_known", {})
+
+    def no_build(how, item, log):
+        raise firmware.FirmwareError("no C compiler in this test")
+    monkeypatch.setattr(firmware, "make_artifact", no_build)
+    said = []
+    assert deploy.pinned_mpy_cross(said.append) is None
+    # what was tried (a build takes a while: it says so first), then one line: why, and what instead
+    assert said[:-1] == ["mpy-cross: no mirror or download has it; making it from the pinned CircuitPython source"]
+    assert said[-1].startswith("no mpy-cross (mpy-cross: ") and "no C compiler" in said[-1]
+    assert said[-1].endswith("the .py sources go on instead") and "\n" not in said[-1]
+
+
 def test_a_micropython_mpy_cross_on_path_is_refused_by_the_command(tmp_path, drive):
     _fake_mpy_cross(tmp_path, "MicroPython v1.27.0 on 2025-12-09; mpy-cross emitting mpy v6.3")
     env = dict(os.environ, PATH=str(tmp_path) + os.pathsep + os.environ["PATH"])
@@ -375,8 +432,8 @@ def test_a_micropython_mpy_cross_on_path_is_refused_by_the_command(tmp_path, dri
     assert proc.returncode == 0 and (drive / "jarmo" / "game.py").exists()
 
 
-def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive, needs_mpy_cross):
-    compiler = deploy.find_mpy_cross(SHARED_MPY_CROSS)
+def test_circuitpythons_mpy_cross_compiles_the_packages_and_libraries(drive, pinned_mpy_cross):
+    compiler = deploy.find_mpy_cross(pinned_mpy_cross)
     assert "CircuitPython" in compiler.banner
     deploy.deploy(str(drive), log=lambda s: None)                  # first as .py
     deploy.deploy(str(drive), mpy_cross=compiler, log=lambda s: None)
@@ -467,14 +524,22 @@ def test_the_command_goes_by_boot_out_unless_told(frozen_drive):
 
 # ---------------------------------------------------------------- a freshly flashed board
 
-def fresh_board(d, full_build=True):
+# CircuitPython's name of each board that a profile is for (boot_out.txt's first line)
+BOARD_NAMES = {"raspberry_pi_pico": "Raspberry Pi Pico with rp2040",
+               "adafruit_feather_rp2040": "Adafruit Feather RP2040 with rp2040",
+               "adafruit_qtpy_rp2040": "Adafruit QT Py RP2040 with rp2040",
+               "adafruit_feather_esp32s3_nopsram": "Adafruit Feather ESP32S3 No PSRAM with ESP32S3"}
+
+
+def fresh_board(d, full_build=True, board="raspberry_pi_pico", version="10.3.0"):
     """The files CircuitPython itself makes on a new CIRCUITPY drive
     (supervisor/shared/filesystem.c): the sample code.py (empty on a small
     build), an empty settings.toml, lib/, sd/ with its placeholder, the
-    files that keep macOS and Linux from writing their own."""
+    files that keep macOS and Linux from writing their own; boot_out.txt
+    as the board writes it at every start, naming the board."""
     d.mkdir(exist_ok=True)
-    (d / "boot_out.txt").write_text("Adafruit CircuitPython 10.3.0 on 2026-01-01; "
-                                    "Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython %s on 2026-01-01; %s\r\nBoard ID:%s\r\n"
+                                    "UID:E66038B7134F2A2D\r\n" % (version, BOARD_NAMES[board], board))
     (d / "code.py").write_text('print("Hello World!")\n' if full_build else "")
     (d / "settings.toml").write_text("")
     (d / "lib").mkdir()
@@ -527,6 +592,205 @@ def test_a_frozen_deploy_lists_what_it_removes_in_order_and_counts_it(frozen_dri
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)  # nothing to do now
     assert "replacing" not in proc.stdout, proc.stdout
     assert proc.stdout.splitlines()[-1].endswith(": 0 file(s) written, 0 removed"), proc.stdout
+
+
+# ---------------------------------------------------------------- settings.toml on a fresh board
+
+# The template's keys a fresh board must get (the issue named them: without
+# them the heap starts at 8 KB, CircuitPython waits 1 s for safe mode, and
+# brightness and the idle levels are the program's defaults, unexplained).
+NEEDED_KEYS = {"JARMO_PROFILE", "JARMO_BRIGHTNESS", "JARMO_SEED", "JARMO_DIM_S", "JARMO_OFF_S",
+               "JARMO_SLEEP_S", "JARMO_IDLE_MHZ", "CIRCUITPY_SAFE_MODE_DELAY", "CIRCUITPY_HEAP_START_SIZE"}
+ADDED_BUT_PROFILE = ("JARMO_BRIGHTNESS, JARMO_SEED, JARMO_DIM_S, JARMO_OFF_S, JARMO_SLEEP_S, "
+                     "JARMO_IDLE_MHZ, CIRCUITPY_SAFE_MODE_DELAY, CIRCUITPY_HEAP_START_SIZE")
+
+
+def _settings_lines(logs):
+    return [line for line in logs if "settings.toml" in line and line.startswith("  ")]
+
+
+def test_a_fresh_boards_empty_settings_get_the_whole_template(tmp_path):
+    """Bug: the empty settings.toml CircuitPython makes was kept, and only
+    JARMO_PROFILE added: the heap's start size, the safe-mode delay,
+    brightness and the idle settings never arrived."""
+    assert set(TEMPLATE) == NEEDED_KEYS
+    assert (TEMPLATE["JARMO_PROFILE"], TEMPLATE["CIRCUITPY_HEAP_START_SIZE"],
+            TEMPLATE["CIRCUITPY_SAFE_MODE_DELAY"]) == ('"feather_oled"', "65536", "0.0")
+    d = fresh_board(tmp_path / "CIRCUITPY")
+    assert (d / "settings.toml").read_text() == "" and _settings(d) == {}
+    logs = []
+    deploy.deploy(str(d), profile="pico", log=logs.append)
+    assert _settings(d) == dict(TEMPLATE, JARMO_PROFILE='"pico"')
+    # every line of the template, its comments too: the file explains itself
+    assert (d / "settings.toml").read_text() == TEMPLATE_TEXT.replace('"feather_oled"', '"pico"', 1)
+    assert _settings_lines(logs) == [
+        "  wrote %s" % (d / "settings.toml"),
+        '  settings.toml: added %s; set JARMO_PROFILE = "pico"' % ADDED_BUT_PROFILE]
+    # the second deploy writes nothing (each write restarts the board's program)
+    logs.clear()
+    assert deploy.deploy(str(d), profile="pico", log=logs.append) == 0
+    assert _settings_lines(logs) == []
+
+
+@pytest.mark.parametrize("board, version, profile, said", [
+    # the template's feather_oled is for the Feather: it comes with the rest
+    ("adafruit_feather_rp2040", "10.3.0", "feather_oled", "added JARMO_PROFILE, " + ADDED_BUT_PROFILE),
+    # not for a Pico or a QT Py: each has one profile, which is set
+    ("raspberry_pi_pico", "10.3.0", "pico", 'added %s; set JARMO_PROFILE = "pico"' % ADDED_BUT_PROFILE),
+    ("adafruit_qtpy_rp2040", "9.2.1", "qtpy_bff",
+     'added %s; set JARMO_PROFILE = "qtpy_bff"' % ADDED_BUT_PROFILE),
+    # Jarmo's firmware for the Pico: the same
+    ("raspberry_pi_pico", "10.3.0-alpha.4-53-gcd3da4a5d8-jarmo", "pico",
+     'added %s; set JARMO_PROFILE = "pico"' % ADDED_BUT_PROFILE),
+])
+def test_without_profile_a_fresh_board_gets_one_that_is_for_it(tmp_path, board, version, profile, said):
+    """A player who leaves out --profile gets a board that starts: the
+    template's profile only where it is for the board boot_out.txt names."""
+    d = fresh_board(tmp_path / "CIRCUITPY", board=board, version=version)
+    logs = []
+    deploy.deploy(str(d), log=logs.append)
+    assert _settings(d) == dict(TEMPLATE, JARMO_PROFILE='"%s"' % profile)
+    assert _settings_lines(logs)[1:] == ["  settings.toml: " + said]
+    assert deploy.deploy(str(d), log=logs.append) == 0
+
+
+def test_without_profile_a_board_no_profile_is_for_is_refused(tmp_path):
+    d = fresh_board(tmp_path / "CIRCUITPY", board="adafruit_feather_esp32s3_nopsram")
+    before = {f: (d / f).read_bytes() for f in _tree(d)}
+    with pytest.raises(deploy.DeployError) as err:
+        deploy.deploy(str(d), log=lambda s: None)
+    assert "give --profile" in str(err.value) and "adafruit_feather_esp32s3_nopsram" in str(err.value)
+    assert {f: (d / f).read_bytes() for f in _tree(d)} == before         # nothing written
+
+
+def test_the_drives_own_values_are_kept_and_said(tmp_path):
+    d = fresh_board(tmp_path / "CIRCUITPY")
+    own = ('# my Pico on the kitchen shelf\nJARMO_DIM_S = 10\nCIRCUITPY_WIFI_SSID = "home"\n'
+           "JARMO_SEED = -1\n")
+    (d / "settings.toml").write_text(own)
+    assert _settings(d) == {"JARMO_DIM_S": "10", "CIRCUITPY_WIFI_SSID": '"home"', "JARMO_SEED": "-1"}
+    logs = []
+    deploy.deploy(str(d), profile="pico", settings=[deploy.parse_setting("JARMO_BRIGHTNESS=20")],
+                  log=logs.append)
+    assert _settings(d) == dict(TEMPLATE, JARMO_PROFILE='"pico"', JARMO_DIM_S="10",
+                                CIRCUITPY_WIFI_SSID='"home"', JARMO_BRIGHTNESS="20")
+    text = (d / "settings.toml").read_text()
+    # the drive's lines are all there, in their order (the comment too); the
+    # idle keys it lacked went beside its JARMO_DIM_S
+    assert [line for line in text.splitlines() if line in own.splitlines()] == own.splitlines()
+    assert "\nJARMO_DIM_S = 10\nJARMO_OFF_S = 120\nJARMO_SLEEP_S = 600\n" in text
+    # JARMO_SEED is the template's value: neither added nor worth a word
+    assert _settings_lines(logs)[1:] == [
+        "  settings.toml: added JARMO_OFF_S, JARMO_SLEEP_S, JARMO_IDLE_MHZ, CIRCUITPY_SAFE_MODE_DELAY, "
+        'CIRCUITPY_HEAP_START_SIZE; kept JARMO_DIM_S = 10; set JARMO_PROFILE = "pico", '
+        "JARMO_BRIGHTNESS = 20"]
+    # again: nothing to write, but why JARMO_DIM_S is not the template's is still said
+    logs.clear()
+    assert deploy.deploy(str(d), log=logs.append) == 0
+    assert (d / "settings.toml").read_text() == text
+    assert _settings_lines(logs) == ['  settings.toml: kept JARMO_PROFILE = "pico", JARMO_BRIGHTNESS = 20, '
+                                     "JARMO_DIM_S = 10"]
+
+
+def test_a_missing_key_goes_beside_its_neighbours_and_line_ends_stay():
+    """A drive's file from an older template: the new key lands among its
+    group (under their comment), in the template's order; a file edited on
+    Windows keeps its CRLF; keys after a [table] are not CircuitPython's
+    settings, so additions go before it."""
+    old = TEMPLATE_TEXT.replace("JARMO_OFF_S = 120\n", "").replace("JARMO_DIM_S = 30", "JARMO_DIM_S = 10")
+    text, added, kept, setting = deploy.merge_settings(old.replace("\n", "\r\n"), TEMPLATE_TEXT)
+    assert text == TEMPLATE_TEXT.replace("JARMO_DIM_S = 30", "JARMO_DIM_S = 10").replace("\n", "\r\n")
+    assert (added, kept, setting) == (["JARMO_OFF_S"], ["JARMO_DIM_S = 10"], [])
+    text = deploy.merge_settings("# mine\n[section]\nJARMO_DIM_S = 5\n", TEMPLATE_TEXT)[0]
+    assert text == "# mine\n\n" + TEMPLATE_TEXT + "\n[section]\nJARMO_DIM_S = 5\n"
+    # a comments-only file keeps its comments and gets the template after them
+    assert deploy.merge_settings("# notes\n", TEMPLATE_TEXT)[0] == "# notes\n\n" + TEMPLATE_TEXT
+    # unchanged: the very same text (no write)
+    assert deploy.merge_settings(TEMPLATE_TEXT, TEMPLATE_TEXT) == (TEMPLATE_TEXT, [], [], [])
+
+
+def test_bytes_that_are_not_utf8_stay_as_they_are(tmp_path):
+    """CircuitPython names such a line and reads the rest: deploy neither
+    refuses the file nor loses the bytes."""
+    d = fresh_board(tmp_path / "CIRCUITPY")
+    own = b'JARMO_PROFILE = "pico"\n\x00\xff\xfe garbage\x01\n'
+    (d / "settings.toml").write_bytes(own)
+    deploy.deploy(str(d), log=lambda s: None)
+    data = (d / "settings.toml").read_bytes()
+    assert data.startswith(own + b"\n")
+    assert _settings_of(data.decode("utf-8", "replace")) == dict(TEMPLATE, JARMO_PROFILE='"pico"')
+
+
+# ---------------------------------------------------------------- a profile for another board
+
+def test_a_profile_for_another_board_is_refused_on_stock_circuitpython(tmp_path, drive):
+    d = fresh_board(tmp_path / "PICO")
+    before = {f: (d / f).read_bytes() for f in _tree(d)}
+    with pytest.raises(deploy.DeployError) as err:
+        deploy.deploy(str(d), profile="feather_oled", log=lambda s: None)
+    message = str(err.value)
+    assert "\n" not in message
+    assert "board raspberry_pi_pico" in message and "feather_oled is for adafruit_feather_rp2040" in message
+    assert "give --profile pico" in message and "--force" in message
+    assert {f: (d / f).read_bytes() for f in _tree(d)} == before         # nothing written
+    with pytest.raises(deploy.DeployError, match="is for adafruit_feather_rp2040"):  # --set is no way round
+        deploy.deploy(str(d), settings=[deploy.parse_setting('JARMO_PROFILE="feather_oled"')],
+                      log=lambda s: None)
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "deploy.py"), str(d), "--no-mpy"]
+    proc = subprocess.run(cmd + ["--profile", "tabletop"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "tabletop is for adafruit_feather_rp2040" in proc.stderr and "Traceback" not in proc.stderr
+    assert {f: (d / f).read_bytes() for f in _tree(d)} == before
+    # --force: the player knows (a Feather's wiring on a Pico-compatible board, say)
+    deploy.deploy(str(d), profile="feather_oled", force=True, log=lambda s: None)
+    assert _settings(d) == dict(TEMPLATE)
+    # a drive whose boot_out.txt names no board is not refused on this ground
+    assert "Board ID" not in (drive / "boot_out.txt").read_text()
+    deploy.deploy(str(drive), profile="pico", log=lambda s: None)
+    assert _settings(drive)["JARMO_PROFILE"] == '"pico"'
+
+
+def test_the_drives_own_profile_for_another_board_is_refused(tmp_path):
+    """An older deploy without --profile wrote the template's feather_oled
+    onto a Pico: deploying again says so instead of keeping it."""
+    d = fresh_board(tmp_path / "PICO")
+    (d / "settings.toml").write_text('JARMO_PROFILE = "feather_oled"\n')
+    with pytest.raises(deploy.DeployError) as err:
+        deploy.deploy(str(d), log=lambda s: None)
+    assert "profile feather_oled (the drive's settings.toml) is for adafruit_feather_rp2040" in str(err.value)
+    assert "give --profile pico" in str(err.value)
+    deploy.deploy(str(d), profile="pico", log=lambda s: None)
+    assert _settings(d) == dict(TEMPLATE, JARMO_PROFILE='"pico"')
+
+
+def test_a_profile_for_another_board_is_refused_on_jarmos_firmware(frozen_drive):
+    before = {f: (frozen_drive / f).read_bytes() for f in _tree(frozen_drive)}
+    with pytest.raises(deploy.DeployError) as err:
+        deploy.deploy(str(frozen_drive), profile="qtpy_bff", log=lambda s: None)
+    message = str(err.value)
+    assert "\n" not in message
+    assert "firmware for raspberry_pi_pico; profile qtpy_bff is for adafruit_qtpy_rp2040" in message
+    assert "give --profile pico" in message and "--force" in message
+    assert {f: (frozen_drive / f).read_bytes() for f in _tree(frozen_drive)} == before
+    deploy.deploy(str(frozen_drive), profile="qtpy_bff", force=True, log=lambda s: None)
+    assert _settings(frozen_drive) == dict(TEMPLATE, JARMO_PROFILE='"qtpy_bff"')
+    assert not (frozen_drive / "jarmo").exists()                        # the frozen path ran
+
+
+def test_help_lists_every_boards_profile_with_its_board():
+    from hardware import profiles
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    listed = proc.stdout.split("profiles (--profile", 1)[1].splitlines()[1:]
+    device = {name: p for name, p in profiles.PROFILES.items() if p["board_id"] is not None}
+    assert [line.split()[0] for line in listed] == list(device)        # not host, the PC's
+    for line in listed:
+        p = device[line.split()[0]]
+        assert p["board_id"] in line and p["board"] in line, line
+    # and the --profile option names them too
+    option = " ".join(proc.stdout.split("--profile NAME", 2)[2].split("--set")[0].split())
+    assert all(name in option for name in device), option
 
 
 def test_the_opening_book_goes_on_a_stock_drive_as_it_is():

@@ -1,6 +1,6 @@
 """Independent reference implementation of the Jarmo rules.
 
-Written from /work/shared/RULES.md only, for differential testing of the
+Written from the project's rules reference (RULES.md, given with the brief) only, for differential testing of the
 production engine.  Clarity over speed.  Every rule carries a comment naming
 the RULES.md section it comes from ("R2" = RULES.md section 2, etc.).
 Where RULES.md is silent or ambiguous the choice made is numbered "D<n>" and

@@ -1,5 +1,5 @@
 """The web page in a real browser: the site built by tools/web.py (with the
-CircuitPython firmware found for --firmware / JARMO_FIRMWARE / ../shared/rp2040/),
+CircuitPython firmware found for --firmware / JARMO_FIRMWARE / the pinned stock firmware),
 served on localhost, and Debian's Chromium driven by Playwright.
 
 Chromium is /usr/bin/chromium (`apt-get install chromium`; .ci/run installs it),
