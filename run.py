@@ -22,6 +22,11 @@ changes: a hash of each is stamped inside .venv and node_modules.
 Commands run as `.venv/bin/python -P ...` with the repository root at the end
 of sys.path (a .pth file in .venv): the device's code.py in the root would
 otherwise shadow the standard library's `code` module (which pdb imports).
+They run under run.py's guard (`.venv/bin/python -P run.py --guarded
+COMMAND ...`): every error is one line on stderr and a non-zero status (an
+option error names the option, what it takes and --help); a stdout closed
+by its reader (`| head`) ends the command quietly with status 141; with
+JARMO_TRACEBACK=1 an unexpected error shows its traceback.
 """
 
 import hashlib
@@ -67,6 +72,256 @@ def say(text):
 def fail(text, code=1):
     print("run.py: error: " + text, file=sys.stderr, flush=True)
     sys.exit(code)
+
+
+# ---------------------------------------------------------------- one line for every error
+#
+# Every command says an error in ONE line on stderr with a non-zero status:
+# a newcomer reads a line, not a usage block or a traceback. run.py's own
+# errors go through fail() and run_main(). A command's program runs under
+# guard() (`.venv/bin/python -P run.py --guarded COMMAND ...`), in the same
+# process as the program, so that this holds for every tool without each
+# tool repeating it: argparse's option errors (every tool parses with it),
+# pytest's and ruff's usage errors, Ctrl-C, a stdout closed by its reader
+# (`| head`) and an unexpected exception (JARMO_TRACEBACK=1: its traceback).
+
+GUARD = "--guarded"
+EXIT_PIPE = 128 + 13          # stdout closed by its reader: as a tool killed by SIGPIPE
+EXIT_INTERRUPT = 128 + 2      # Ctrl-C: as a tool killed by SIGINT
+_running = {"command": None}  # the command main() runs: execute() guards its program
+
+
+def prog_of(command):
+    """How a user starts the command: the name its messages begin with."""
+    return "python3 run.py " + command
+
+
+def clip(text, limit=200):
+    """text on one line, at most limit characters: what a user typed (a
+    value, a file's line) may be any length, the line that quotes it not."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def say_error(prog, text):
+    """One line on stderr (none when stderr is closed too)."""
+    try:
+        sys.stderr.write("%s: %s\n" % (prog, text))
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+_TYPE_WORDS = {"int": "a whole number", "float": "a number"}
+
+
+def _action_named(parser, name):
+    """The argparse action an error message names ("--color/--colour", "what")."""
+    for action in getattr(parser, "_actions", ()):
+        names = ["/".join(action.option_strings), action.dest]
+        if isinstance(action.metavar, str):
+            names.append(action.metavar)
+        if name in names:
+            return action
+    return None
+
+
+def _accepted(action):
+    """What an argparse action takes, in words ("one of a, b", "a whole number"), or ""."""
+    if action is None:
+        return ""
+    if action.choices is not None:
+        return "one of " + ", ".join(str(c) for c in action.choices)
+    if action.nargs == 0:
+        return "no value"
+    words = _TYPE_WORDS.get(getattr(action.type, "__name__", ""))
+    if words:
+        return words
+    return action.metavar if isinstance(action.metavar, str) else ""
+
+
+def usage_error_text(parser, message):
+    """argparse's error message as one line that names the option and what it
+    takes (the messages of Python 3.11 to 3.14)."""
+    import difflib
+    import re
+    m = re.match(r"argument (.+?): (.*)$", message, re.S)
+    if m:
+        name, why = m.group(1), m.group(2)
+        action = _action_named(parser, name)
+        shown = next((n for n in name.split("/") if n.startswith("--")), name.split("/")[0])
+        accepted = _accepted(action)
+        bad = re.match(r"invalid choice: (.*?)(?: \(choose from .*\))?$", why, re.S) or \
+            re.match(r"invalid \S+ value: (.*)$", why, re.S)
+        if bad:
+            return "%s takes %s, not %s" % (shown, accepted or "another value", clip(bad.group(1), 60))
+        if why.startswith("expected "):
+            return "%s needs a value%s" % (shown, ": " + accepted if accepted else "")
+        if why.startswith("ignored explicit argument"):
+            return "%s takes no value" % shown
+        return "%s: %s" % (shown, clip(why))
+    m = re.match(r"unrecognized arguments: (.*)$", message, re.S)
+    if m:
+        words = m.group(1).split()
+        if not words[0].startswith("-"):
+            return "unexpected argument %s" % clip(" ".join(words), 60)
+        options = [o for a in getattr(parser, "_actions", ()) for o in a.option_strings
+                   if o.startswith("--")]
+        close = difflib.get_close_matches(words[0].split("=")[0], options, 1, 0.75)  # a typo
+        return "unknown option %s; %s" % (clip(" ".join(words), 60), (
+            "did you mean %s?" % close[0] if close else "the options: " + ", ".join(options)))
+    m = re.match(r"the following arguments are required: (.*)$", message, re.S)
+    if m:
+        parts = []
+        for name in m.group(1).split(", "):
+            accepted = _accepted(_action_named(parser, name))
+            parts.append("%s (%s)" % (name, accepted) if accepted and accepted != name else name)
+        return "missing " + ", ".join(parts)
+    return clip(message)
+
+
+def _one_line_option_errors(prog):
+    """argparse's errors, every parser's in this process: one line and status
+    2, with a pointer to --help instead of the usage block."""
+    import argparse
+
+    def error(parser, message):
+        say_error(prog, "%s (%s --help)" % (usage_error_text(parser, message), prog))
+        sys.exit(2)
+    argparse.ArgumentParser.error = error
+
+
+def _pytest(args, prog):
+    """pytest.main(args) with its usage errors (an unknown option, a missing
+    file) in one line; pytest's status."""
+    import pytest
+
+    def one_line(err):
+        lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+        said = next((line.split(": error: ", 1)[1] for line in lines if ": error: " in line),
+                    lines[0] if lines else "usage error")
+        say_error(prog, "%s (%s --help)" % (clip(said), prog))
+        raise SystemExit(int(pytest.ExitCode.USAGE_ERROR))
+
+    class OneLine:
+        @pytest.hookimpl(wrapper=True)
+        def pytest_cmdline_parse(self):
+            try:
+                return (yield)
+            except pytest.UsageError as err:
+                one_line(err)
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_cmdline_main(self):
+            try:
+                return (yield)
+            except pytest.UsageError as err:
+                one_line(err)
+
+    return pytest.main(args, plugins=[OneLine()])
+
+
+def _ruff(args, prog):
+    """ruff with its errors in one line (its usage block, its causes); ruff's status.
+    Its findings go to stdout as they are; stderr is read whole (ruff is quick)."""
+    from ruff import find_ruff_bin
+    done = subprocess.run([find_ruff_bin()] + args, stderr=subprocess.PIPE, text=True,
+                          errors="replace")
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    if done.returncode != 2 or not lines:
+        sys.stderr.write(done.stderr)
+        return done.returncode
+    usage = next((line[len("error:"):].strip() for line in lines if line.startswith("error:")), None)
+    if usage is not None:
+        say_error(prog, "%s (%s --help)" % (clip(usage), prog))
+    else:
+        causes = [line[len("Cause:"):].strip() for line in lines if line.startswith("Cause:")]
+        say_error(prog, clip(": ".join([lines[0]] + causes)))
+    return done.returncode
+
+
+def _run_target(target, prog):
+    """Run `-m MODULE args` or `SCRIPT args` in this process, as Python would
+    (a script's folder first on sys.path); its status."""
+    import runpy
+    if target[0] == "-m":
+        module, args = target[1], target[2:]
+        if module == "pytest":
+            return _pytest(args, prog)
+        if module == "ruff":
+            return _ruff(args, prog)
+        sys.argv = [module] + args
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        return 0
+    script = os.path.abspath(target[0])
+    sys.argv = [script] + target[1:]
+    sys.path.insert(0, os.path.dirname(script))
+    runpy.run_path(script, run_name="__main__")
+    return 0
+
+
+def _stdout_closed():
+    """True when stdout is a pipe whose reader has gone (poll says POLLERR),
+    or when that cannot be told."""
+    try:
+        import select
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _fd, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return True
+
+
+def _quiet_stdout():
+    """Point stdout at /dev/null: Python's flush at exit must not fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def crash_line(err):
+    """An unexpected exception in one line, and how to see where it came from."""
+    if isinstance(err, OSError) and err.strerror:
+        what = err.strerror + (": %s" % err.filename if err.filename else "")
+    else:
+        what = "%s: %s" % (type(err).__name__, err) if str(err) else type(err).__name__
+    return "unexpected error: %s (JARMO_TRACEBACK=1 shows its traceback)" % clip(what)
+
+
+def guard(argv):
+    """run.py --guarded COMMAND [-P] (-m MODULE | SCRIPT) ARGS: the command's
+    program, in this process, with every error one line (see above)."""
+    command, target = argv[0], argv[1:]
+    prog = prog_of(command)
+    if target[:1] == ["-P"]:
+        target = target[1:]
+    _one_line_option_errors(prog)
+    try:
+        try:
+            code = _run_target(target, prog)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()      # a closed pipe shows here, not at exit
+    except KeyboardInterrupt:
+        say_error(prog, "interrupted")
+        return EXIT_INTERRUPT
+    except BrokenPipeError as err:
+        if _stdout_closed():
+            # the reader has what it wanted (`| head`): stop quietly, as
+            # Unix tools do, with the status of a SIGPIPE
+            _quiet_stdout()
+            return EXIT_PIPE
+        if os.environ.get("JARMO_TRACEBACK"):
+            raise
+        say_error(prog, crash_line(err))
+        return 1
+    except Exception as err:
+        if os.environ.get("JARMO_TRACEBACK"):
+            raise
+        say_error(prog, crash_line(err))
+        return 1
+    return code
 
 
 def in_ci():
@@ -138,10 +393,11 @@ def owner(path):
 
 def unusable_venv(why):
     """Stop: .venv cannot be used or replaced by this user; say what to do instead."""
-    fail("%s.\n  It cannot be used by %s (Python %s) nor replaced.  Instead:\n"
-         "  - run `python3 run.py ...` as the user who made it, or\n"
-         "  - have that user remove it (rm -rf %s); the next run makes a new one, or\n"
-         "  - work in a copy of your own: git clone %s jarmo (or cp -r) and run it there."
+    # one line (every error is), however much it has to say
+    fail("%s; it cannot be used by %s (Python %s) nor replaced. Instead: run "
+         "`python3 run.py ...` as the user who made it; or have that user remove it "
+         "(rm -rf %s), and the next run makes a new one; or work in a copy of your own "
+         "(git clone %s jarmo, or cp -r) and run it there"
          % (why, sys.executable, sys.version.split()[0], VENV, ROOT))
 
 
@@ -235,7 +491,12 @@ def ensure_node(required):
 
 
 def execute(cmd, env=None):
-    """Replace this process by cmd (POSIX) or run it and pass its exit code on."""
+    """Replace this process by cmd (POSIX) or run it and pass its exit code on.
+
+    cmd is the venv's Python and its arguments; while main() runs a command,
+    that program runs under guard(): its errors are one line each."""
+    if _running["command"] is not None:
+        cmd = [cmd[0], "-P", os.path.abspath(__file__), GUARD, _running["command"]] + cmd[1:]
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":
@@ -411,15 +672,18 @@ def test_env():
 
 
 def main(argv):
+    if argv[:1] == [GUARD]:
+        return guard(argv[1:])
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0 if argv else 2
     command, args = argv[0], argv[1:]
     if command not in COMMAND_USAGE:
-        print(USAGE, end="", file=sys.stderr)
-        fail("unknown command %r" % command, 2)
+        fail("unknown command %r; the commands: %s (python3 run.py --help)"
+             % (clip(command, 60), ", ".join(COMMAND_USAGE)), 2)
     if wants_help(args):
         return command_help(command)
+    _running["command"] = command
     if sys.version_info < (3, 11):
         fail("Python 3.11 or newer is needed (this is %s)" % sys.version.split()[0])
     py = ensure_venv()
@@ -455,5 +719,23 @@ def main(argv):
     return 0
 
 
+def run_main(argv):
+    """main(argv), with run.py's own Ctrl-C, closed stdout and unexpected
+    errors in one line too (a command's program has guard())."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        say_error("run.py", "interrupted")
+        return EXIT_INTERRUPT
+    except BrokenPipeError:
+        _quiet_stdout()                 # `python3 run.py play --help | head -1`
+        return EXIT_PIPE
+    except Exception as err:
+        if os.environ.get("JARMO_TRACEBACK"):
+            raise
+        say_error("run.py", crash_line(err))
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_main(sys.argv[1:]))

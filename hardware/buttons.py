@@ -3,7 +3,10 @@
 keypad scans and debounces in the background; poll() drains its queue
 into app.press once per main-loop pass, using one preallocated Event.
 A key with a long-press name sends its short name when released early, or
-its long name as soon as it has been held for long_ms.
+its long name as soon as it has been held for long_ms; as it goes down it
+sends its short name with KEY_DOWN or'ed in, so that the press is seen at
+once (the app marks it, or acts on the tap then: press() returns True, and
+the key's release and hold send nothing more).
 """
 
 import keypad
@@ -45,7 +48,9 @@ class Buttons:
             self._held[k] = 0
 
     def poll(self, now, press):
-        """Send pending key events to press(button, player); True (keeps the loop going)."""
+        """Send pending key events to press(button, player); True (keeps the loop going).
+        press(short | KEY_DOWN, player) as a key with a hold goes down: a true
+        answer means its tap was taken then."""
         ev = self._event
         get_into = self.keys.events.get_into
         while get_into(ev):
@@ -55,7 +60,8 @@ class Buttons:
                     press(self.short[k], self.seat[k])
                 else:
                     self._down_at[k] = now
-                    self._held[k] = 1
+                    acted = press(self.short[k] | codes.KEY_DOWN, self.seat[k])
+                    self._held[k] = 2 if acted else 1
             else:
                 if self._held[k] == 1:
                     press(self.short[k], self.seat[k])

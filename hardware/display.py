@@ -43,6 +43,7 @@ class TextDisplay:
         self.shown_version = -1
         self.display = None
         self.canvas = None
+        self.key_down = False           # the press shown (update): the display at half contrast
 
     def attach(self, display, app):
         """Show app's text on `display` from now on: code.py attaches the
@@ -68,7 +69,16 @@ class TextDisplay:
 
     def update(self, app):
         """Take app.text if its version changed; True if it did.  Without a
-        display that is all; with one, step() draws it a line a pass."""
+        display that is all; with one, step() draws it CHUNK characters a pass.
+        While a key is down (app.key_down: its tap comes at its release) the
+        display's contrast is halved: the press is seen on the display at
+        once, by one command, without drawing anything."""
+        down = app.key_down
+        if down != self.key_down:
+            self.key_down = down
+            display = self.display
+            if display is not None and display.brightness:      # not while it is dark
+                display.brightness = 0.5 if down else 1.0
         if app.text_version == self.shown_version:
             return False
         self.shown_version = app.text_version

@@ -19,7 +19,7 @@ are polled at most one step apart.  Then the pass does one step:
     then, in a pass of its own, one item of the preload.
 
 After a pass that took a press or did a preload item, the next pass only
-collects the garbage (when code.py passes gc.collect): the heap is swept
+collects the garbage (when the program, hardware/program.py, passes gc.collect): the heap is swept
 while the player looks at the answer, so a collection (about 16 ms on the
 stock Pico) seldom falls into a press's pass or an AI slice on top of
 their own work.
@@ -27,7 +27,7 @@ their own work.
 On the device keypad scans in the background and ticks_ms is the clock; on
 the host the clock and the input decide the pace.
 
-Sleeping (the device: code.py passes time.sleep): while nothing is due
+Sleeping (the device: the program passes time.sleep): while nothing is due
 (app.busy is False: no AI thinking, no save in steps; nothing left to
 preload) a pass starts at most every PERIOD ms, and the rest of the period
 is slept, the CPU waiting for an interrupt, in naps of NAP ms that end
@@ -46,7 +46,7 @@ cable's first byte ends them (the line's waiting()), so that turn shows
 sooner, yet the CPU sleeps between the link's frames (a pass every LISTEN
 ms kept a linked board busy 57 % of a game on the emulated stock QT Py).
 
-Idle power (hardware/power.py, when code.py passes an Idle): after a short
+Idle power (hardware/power.py, when the program passes an Idle): after a short
 idle time the LEDs dim, after a longer one they go dark and the passes
 start every OFF_PERIOD ms; the press that ends it only wakes the board.
 Dark long enough (Idle.sleep_due), the board deep-sleeps (Idle.deep_sleep,
@@ -141,9 +141,9 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             was_dark = idle.wake(now_of[0])
             _wake(app, leds, screen)
             if was_dark:
-                return
+                return True     # the whole press: a key's release or hold does nothing more
         pressed[0] = True
-        app.press(button, seat)
+        return app.press(button, seat)
 
     while True:
         if probe is not None:

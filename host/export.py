@@ -52,14 +52,26 @@ def export_game(game, folder, when=None, seed=None):
     suffix -2, -3 ... if that name is taken); its path."""
     when = time.localtime() if when is None else when
     base = os.path.join(folder, time.strftime("jarmo-game-%Y%m%d-%H%M%S", when))
-    path = base + ".txt"
-    n = 1
-    while os.path.exists(path):
-        n += 1
-        path = "%s-%d.txt" % (base, n)
     text = export_text(game, when, seed)
-    with open(path, "x", encoding="utf-8") as f:
-        f.write(text)
+    n = 1
+    path = base + ".txt"
+    while True:
+        # lexists: a name taken by anything (a folder, a link to nowhere) is
+        # passed over, and "x" never writes through or over what is there
+        while os.path.lexists(path):
+            n += 1
+            path = "%s-%d.txt" % (base, n)
+        try:
+            f = open(path, "x", encoding="utf-8")
+        except FileExistsError:
+            continue                    # taken meanwhile: the next name
+        break
+    try:
+        with f:
+            f.write(text)
+    except BaseException:
+        os.remove(path)                 # ours, half written (a full disk): no half export left
+        raise
     return path
 
 
@@ -87,6 +99,7 @@ def export_path(app, folder, seed=None):
     try:
         path = export_game(getattr(app, "full", game), folder, seed=seed)
     except OSError as err:
-        return None, "cannot export into %s: %s" % (home(folder), err.strerror or err)
+        from host.saves import why
+        return None, "cannot export into %s: %s" % (home(folder), why(err))
     return path, "game exported as %s in %s" % (os.path.basename(path),
                                                home(os.path.dirname(path)))

@@ -2,8 +2,9 @@
 and lists of moves (for --replay), each refused with one line that says why.
 
 Host only.  The app's own saves are read through jarmo.store_log, the way the
-app reads them: open_store() and load_saved_game() are the only two places
-that know how the data folder keeps them (a log, jarmo.nvm).
+app reads them: open_store() (host/saves.py: a log that cannot be read is
+set aside before anything is written) and load_saved_game() are the only
+places that know how the data folder keeps them (a log, jarmo.nvm).
 """
 
 import json
@@ -72,20 +73,40 @@ _OLD_GAME = ("game", "game.0", "game.1", "game.new")    # older versions' save f
 
 def open_store(folder):
     """(store, problems): the app's store (jarmo.store_log) on the data
-    folder's log, the older versions' saves there imported into it once."""
-    from hardware.flash import open_store as open_log
-    return open_log(os.path.join(folder, LOG), folder, use_nvm=False)
+    folder's log, the older versions' saves there imported into it once;
+    a log that cannot be read is set aside first (host/saves.py)."""
+    saves = open_saves(folder)
+    return saves.store, saves.problems
+
+
+def open_saves(folder, when=None):
+    """host/saves.py's open_saves, its paths written with ~ for the home
+    folder: .store, .problems (the notice's items), .lines (the one line
+    for the terminal and the screen), .copy, .memory."""
+    from host.export import home
+    from host.saves import open_saves as open_log
+    return open_log(folder, when, home)
+
+
+def is_log(path):
+    """True if path is named as the data folder's log or a copy of it set
+    aside (jarmo.nvm, jarmo.nvm.bad-...)."""
+    base = os.path.basename(path)
+    return base == LOG or base.startswith(LOG + ".bad-")
 
 
 def saved_game_entry(path):
     """The data folder when path names the app's saved game in one: the
-    folder itself, its log (jarmo.nvm), or an older version's save files
-    (`game`, `game.0`, `game.1`, `game.new`); else None."""
+    folder itself, its log (jarmo.nvm, or a copy of it set aside,
+    jarmo.nvm.bad-...), or an older version's save files (`game`,
+    `game.0`, `game.1`, `game.new`); else None."""
     if os.path.isdir(path):
         folder = path
     else:
         folder, base = os.path.split(os.path.abspath(path))
-        if base != LOG and base not in _OLD_GAME:
+        if is_log(path):
+            return folder if os.path.lexists(path) else None
+        if base not in _OLD_GAME:
             return None
     for name in (LOG,) + _OLD_GAME:
         if os.path.isfile(os.path.join(folder, name)):
@@ -93,27 +114,47 @@ def saved_game_entry(path):
     return None
 
 
-def load_saved_game(folder):
+def load_saved_game(folder, log=None):
     """The Game the app saved in a data folder: the game in progress in its
-    log, else an older version's save; ValueError saying why not. Nothing in
+    log (log: that file, e.g. a copy set aside, instead of the folder's),
+    else an older version's save; ValueError saying why not. Nothing in
     the folder is changed."""
-    from jarmo.store_flash import Flash
-    from jarmo.store_game import load
     from jarmo.store_legacy import read_text
-    from jarmo.store_log import Store
-    path = os.path.join(folder, LOG)
-    if os.path.isfile(path):
-        with open(path, "rb") as f:
-            store = Store(Flash(data=f.read()[:4096]))     # a copy: a read writes nothing
-        saved = store.game()
-        if saved is None:
-            raise ValueError("no game in progress in %s%s" % (
-                LOG, " (%s)" % "; ".join(store.problems) if store.problems else ""))
-        return load(saved[1], saved[2], 255)[0]
+    path = log or os.path.join(folder, LOG)
+    if log or os.path.lexists(path):
+        return _log_game(path)
     text, found = read_text(folder, "game")
     if text is None:
         raise ValueError("a damaged save" if found else "no saved game there")
     return game_from_save(text)
+
+
+def _log_game(path):
+    """The game in progress in a log file, read as the app reads it, from
+    a copy in RAM (a read writes nothing); ValueError saying why not. A
+    file of the wrong size is read as far as it goes, and named."""
+    from host.saves import SIZE, describe, look, read_head, why
+    from jarmo.store_flash import Flash
+    from jarmo.store_game import load
+    from jarmo.store_log import Store
+    name = os.path.basename(path)
+    kind, detail = look(path)
+    if kind not in ("file", "link"):
+        raise ValueError("%s %s" % (name, describe(kind, detail)))
+    try:
+        data, size = read_head(path)
+    except OSError as err:
+        raise ValueError("%s cannot be read (%s)" % (name, why(err))) from err
+    store = Store(Flash(data=bytes(data) + b"\xff" * (SIZE - len(data))))
+    problems = list(store.problems)
+    if size != SIZE:
+        problems.insert(0, "%d bytes, not %d: %s" % (
+            size, SIZE, "cut short" if size < SIZE else "too big"))
+    saved = store.game()
+    if saved is None:
+        raise ValueError("no game in progress in %s%s" % (
+            name, " (%s)" % "; ".join(problems) if problems else ""))
+    return load(saved[1], saved[2], 255)[0]
 
 
 def game_from_save(body):
@@ -200,13 +241,13 @@ def load_game_text(text, rules=None, expansions=()):
 def read_replay(path, rules=None, expansions=()):
     """The Game in --replay FILE; FileError saying what is wrong.
 
-    FILE: the app's saved game (a data folder, its log jarmo.nvm, or an
-    older version's save files), an export, Game.dump() text or a plain
-    list of moves."""
-    entry = saved_game_entry(path) if os.path.exists(path) else None
+    FILE: the app's saved game (a data folder, its log jarmo.nvm or a
+    copy of it set aside, or an older version's save files), an export,
+    Game.dump() text or a plain list of moves."""
+    entry = saved_game_entry(path) if os.path.lexists(path) else None
     if entry is not None:
         try:
-            return load_saved_game(entry)
+            return load_saved_game(entry, path if is_log(path) else None)
         except ValueError as err:
             raise FileError("--replay %s: not a game Jarmo can read: %s" % (path, err)) from err
     if os.path.isdir(path):

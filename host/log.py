@@ -4,9 +4,14 @@ display's own words, kept while the display moves on.
 Host only.  The device's display holds the latest turn of each side (paged
 when long, jarmo/app_play.py); on a PC the screen has room for more, so the
 log keeps the turns that went before, and says when a game begins and ends.
+A game is logged from when it is played, not while a menu offers it
+("Saved game found"), and a new game starts a new log.
 """
 
 KEEP = 40       # entries kept (the screen shows the last ones that fit)
+# the screens (App.state) where a game is being played: a game the app holds
+# elsewhere (the start's menu offering Resume) is not yet the one shown
+PLAYING = ("play", "ai", "end", "result")
 
 
 class EventLog:
@@ -34,10 +39,13 @@ class EventLog:
             self._game = None
             return
         if game is not self._game:
+            if state not in PLAYING:
+                return          # offered, not played: "Resumed" waits for Resume
             self._game = game
             self._lists = [None, None]
             self._seen = [0, 0]
             self._over = False
+            self.entries = []   # the game before is over: its lines are not this one's
             what = game.rules + "".join("+" + e for e in game.expansions)
             self._add("Started: %s" % what if not game.plies else
                       "Resumed: %s, after %d turn%s" % (what, game.plies,
@@ -73,6 +81,7 @@ class EventLog:
             self._game = game
             self._shadow = Game(game.rules)     # who played each action
             self._over = False
+            self.entries = []
             self._add("Started: First game (the lesson)")
         history = game.history()
         for action in history[self._shadow.actions:]:

@@ -13,7 +13,8 @@ from jarmo import board as jboard
 class Replay:
     """Steps through a game; an App look-alike for the main loop.
 
-    `full` is the whole game, `game` the position shown.
+    `full` is the whole game, `game` the position shown. It opens at the
+    start, as a player expects a replay to (End jumps to the last action).
     """
 
     replay = True
@@ -25,12 +26,13 @@ class Replay:
         self.rules = game.rules
         self.expansions = game.expansions
         self.ply_limit = game.ply_limit
-        self.pos = len(self.actions)
+        self.pos = 0
         self.game = None
         self.frame = bytearray(75)
         self.frame_version = 0
         self.text = ()
         self.text_version = 0
+        self.key_down = False       # no key has a hold to wait for here (App.key_down)
         self.brightness = 255
         self.celebrate = None
         self.state = "replay"

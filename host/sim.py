@@ -13,6 +13,10 @@ piece's letter from the game on top and the board's 38 lines between.
                         [--seed N] [--data DIR] [--replay FILE] [--script FILE|-]
                         [--link [HOST:]PORT]
 
+It needs a terminal that can redraw its screen: with TERM=dumb or no TERM
+it says so in one line and exits with status 2 (--script is the plain-text
+way to play). On quitting it says whether the game is saved for next time.
+
 This module is the command line; the rest is one concept a module:
 host/screen.py (the layout), host/board_text.py (the board and its lines),
 host/view.py (what the app shows now), host/legend.py (what it means, the
@@ -24,6 +28,7 @@ x), host/gamefiles.py (the data folder and game files).
 
 import argparse
 import os
+import re
 import signal
 import sys
 
@@ -33,14 +38,15 @@ from hardware import profiles
 from host import blinka  # sets BLINKA_OS_AGNOSTIC before board is imported
 from host.colour import MODES, colour_mode
 from host.export import home
-from host.gamefiles import FileError, data_folder, open_store, read_replay
+from host.gamefiles import FileError, data_folder, open_saves, read_replay
 from host.link import parse_address
 from host.screen import Screen
-from host.terminal import ProfileKeys, Terminal, TerminalInput, unicode_ok
+from host.terminal import ProfileKeys, Terminal, TerminalInput, can_redraw, unicode_ok
 from jarmo import rulesets as R
 from jarmo.game import EXPANSIONS, RULE_SETS
 
 COMMAND = "python3 run.py play"   # how players start it: the name in its messages
+EXIT_PIPE = 128 + 13              # stdout closed by its reader (`| head`), as SIGPIPE's
 KEYS_HELP = ("Keys: arrows UP/DOWN/LEFT/RIGHT, Enter SELECT, Tab NEXT, Shift-Tab PREV, "
              "Esc BACK, m MENU, ? how to play, r rules, x export the game, q quit.")
 
@@ -49,7 +55,9 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog=COMMAND,
         description="Play Jarmo in a terminal: the handheld's own code with the keyboard "
-                    "for buttons and coloured, lettered cells for LEDs. " + KEYS_HELP,
+                    "for buttons and coloured, lettered cells for LEDs, in a terminal that can "
+                    "redraw its screen (not TERM=dumb; --script prints plain text instead). "
+                    + KEYS_HELP,
         epilog="--script FILE: one event a line: a button (next prev up down left right "
                "select back menu), optionally a count (next 3) and p2 before it for the "
                "second player; wait MS; quit; export; rules; # comments.")
@@ -70,9 +78,10 @@ def parse_args(argv):
                          "256 or none (letters and marks only)")
     ap.add_argument("--drawing", default="auto", choices=("auto", "unicode", "ascii"),
                     help="the board's lines: unicode (Braille dots, at their true slope), "
-                         "ascii (/ \\ | - _), or auto (unicode on a UTF-8 terminal)")
+                         "ascii (/ \\ | - _), or auto (unicode on a UTF-8 terminal in a "
+                         "UTF-8 locale: LC_ALL, LC_CTYPE or LANG)")
     ap.add_argument("--replay", metavar="FILE",
-                    help="step through a game: a data folder (its game in progress) or its "
+                    help="step through a game from its start: a data folder (its game in progress) or its "
                          "jarmo.nvm, an export (key x) or a plain list of moves "
                          "(played with --rules/--expansions)")
     ap.add_argument("--script", metavar="FILE",
@@ -140,10 +149,17 @@ def make_app(profile, args, data, seed=None, line=None):
     check_options(opts)
     if seed is None:
         seed = args.seed if args.seed is not None else session_seed()
-    store, problems = open_store(data)
-    app = App(store=store, has_display=profile["display"] is not None or
+    # the log is looked at before anything is written (host/saves.py); a
+    # file set aside or left as it was is said once here, on the terminal,
+    # and stays on the screen beside the game (main: app.saves_lines)
+    saves = open_saves(data)
+    for said in saves.lines:
+        _say("%s: %s\n" % (COMMAND, said))
+    app = App(store=saves.store, has_display=profile["display"] is not None or
               profile is profiles.HOST, tabletop=profile["tabletop"], seed=seed,
-              problems=problems, line=line)
+              problems=saves.problems, line=line)
+    app.saves_lines = saves.lines
+    app.saves_in_memory = saves.memory
     if app.game is not None and (opts or line is not None) \
             and not (line is not None and app.linked):
         # A saved game is never replaced unasked: the options become the
@@ -197,6 +213,19 @@ def drawing_for(option, stream):
 
 
 def main(argv=None):
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader of stdout has gone (`--script F | head`): it has what it
+        # wanted; stop quietly, with the status of a tool that SIGPIPE ended
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
+        return EXIT_PIPE
+
+
+def _main(argv):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     # Everything the command line names is checked before anything starts:
     # one line and status 2 for a bad option or file, never a traceback.
@@ -205,23 +234,30 @@ def main(argv=None):
         address = parse_address(args.link) if args.link is not None else None
         game = read_replay(args.replay, args.rules, args.expansions) if args.replay else None
     except (FileError, ValueError) as err:
-        _say("%s: %s\n" % (COMMAND, err))
+        _fail(err)
         return 2
     if args.script is None and not (_isatty(sys.stdin) and _isatty(sys.stdout)):
-        _say(
-            COMMAND + " needs a terminal: stdin/stdout is not a tty.\n"
-            "For a run without one, give the button events as a script:\n"
-            "  " + COMMAND + " --script events.txt   (or --script - to read stdin)\n")
+        _fail("needs a terminal (stdin or stdout is not one); without one, give the button "
+              "events as a script: --script events.txt (or --script - to read stdin)")
+        return 2
+    if args.script is None and not can_redraw():
+        # Chosen over a line-by-line mode: the screen changes many times a
+        # second (the AI's spinner, the timer), which no plain terminal can
+        # follow; --script is the plain-text way, and it exists already.
+        _fail("this terminal cannot redraw a screen (%s); play in one that can "
+              "(TERM=xterm-256color, say), or give the button events as a script: "
+              "--script FILE prints each screen as plain text"
+              % ("TERM=" + os.environ["TERM"] if os.environ.get("TERM") else "TERM is not set"))
         return 2
     if args.script == "-" and sys.stdin is None:
-        _say(COMMAND + ": --script - reads stdin, but there is none\n")
+        _fail("--script - reads stdin, but there is none")
         return 2
     from host.script import read_script, run_script
     try:
-        data = data_folder(args.data)
+        data = _data_folder(args.data)
         events = read_script(args.script) if args.script is not None else None
     except FileError as err:
-        _say("%s: %s\n" % (COMMAND, err))
+        _fail(err)
         return 2
 
     from hardware.display import TextDisplay
@@ -249,6 +285,7 @@ def main(argv=None):
                 text_display = TextDisplay()
         else:
             app = make_app(profile, args, data, seed, line)
+            notes[0:0] = app.saves_lines        # where the saves went, if not as usual
         note = start_note(args, app) if game is None else None
         if note:
             notes.insert(0, note)       # before the folder: it must be read
@@ -277,6 +314,44 @@ def _say(text):
         sys.stderr.flush()
 
 
+# a quoted value longer than this is shortened where an error quotes it back
+QUOTE_MAX = 60
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){%d,}'" % QUOTE_MAX + "|" +
+                     r'"(?:[^"\\\n]|\\.){%d,}"' % QUOTE_MAX)
+
+
+def one_line(text):
+    """An error's text as one line, each quoted value in it at most QUOTE_MAX
+    characters: a file's line may be 100,000 characters long, and the line
+    that names it should still fit a terminal."""
+    text = re.sub(r"\s*[\r\n]+\s*", " ", str(text).strip())
+    return _QUOTED.sub(lambda m: m.group(0)[:QUOTE_MAX - 4] + "..." + m.group(0)[0], text)
+
+
+def _fail(err):
+    """Say what is wrong: one line, naming the command."""
+    _say("%s: %s\n" % (COMMAND, one_line(err)))
+
+
+def _data_folder(path):
+    """data_folder(--data), refused with the real problem: a --data that names
+    no folder, a folder that exists but takes no files (its error would say
+    "No such file or directory" of a folder that is there)."""
+    if path is not None and not path.strip():
+        raise FileError("--data %r names no folder: give one, or leave --data out for the "
+                        "default ($XDG_DATA_HOME/jarmo, else ~/.local/share/jarmo)" % path)
+    try:
+        return data_folder(path)
+    except FileError as err:
+        folder = os.path.abspath(os.path.expanduser(path)) if path else None
+        cause = err.__cause__
+        if folder is None or not os.path.isdir(folder) or not isinstance(cause, OSError):
+            raise
+        raise FileError("cannot keep saves in %s: it is a folder, but no file can be made in it "
+                        "(the system says: %s); give --data a folder of your own"
+                        % (folder, cause.strerror or cause)) from cause
+
+
 def _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawing, notes):
     fd = sys.stdin.fileno()
     out = sys.stdout
@@ -298,7 +373,33 @@ def _run_terminal(args, app, leds, text_display, profile, run, data, seed, drawi
             run(app, inputs, leds, text_display, ticks_ms, screen)
     finally:
         signal.signal(signal.SIGWINCH, old_winch)
+    if not args.replay:
+        # the player who quits wants to know whether the game waits for them
+        out.write(save_note(data, app) + "\n")
+        out.flush()
     return 0
+
+
+def save_note(data, app=None):
+    """What a player who quits is told about the game: saved and offered
+    next time, or nothing to save. Read from the data folder as the next
+    start will read it (the main loop saved a turn that waited); where the
+    saves were kept in memory (host/saves.py: the file could not be used),
+    that a game in progress is not kept."""
+    if app is not None and getattr(app, "saves_in_memory", False):
+        if app.game is not None and app.game.result() is None:
+            return ("Your game was kept in memory only (see the line about %s above): it is not "
+                    "saved for the next start." % home(data))
+        return "Nothing to save: no game in progress."
+    from host.gamefiles import load_saved_game
+    try:
+        game = load_saved_game(data)
+    except (ValueError, OSError):
+        return "Nothing to save: no game in progress."
+    what = game.rules + "".join("+" + e for e in game.expansions)
+    turns = game.plies
+    return ("Your game (%s, %d turn%s) is saved in %s: the next %s offers it (Resume)."
+            % (what, turns, "" if turns == 1 else "s", home(data), COMMAND))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Host only.
 
 import os
 import signal
+import sys
 
 from adafruit_ticks import ticks_diff
 
@@ -234,11 +235,47 @@ class Terminal:
         return False
 
 
+# Python answers a C or POSIX locale (PEP 538) by setting LC_CTYPE to the
+# first of these the system has, before any code runs: in its own environment
+# and so in its children's (run.py's Python hands it on to the simulator's).
+# Seen beside no LANG, or LANG C or POSIX, it is that C locale, not a choice.
+COERCED = ("C.UTF-8", "C.utf8") + (("UTF-8",) if sys.platform == "darwin" else ())
+
+
+def locale_is_utf8(env=None):
+    """True when the locale the environment sets says UTF-8: the first of
+    LC_ALL, LC_CTYPE and LANG that is set (as the C library reads them) names
+    the UTF-8 codeset (C.UTF-8, en_US.utf8; macOS's LC_CTYPE=UTF-8). Unset,
+    C, POSIX (also as Python coerced it: COERCED) or another codeset
+    (en_US.ISO-8859-1, or en_US: Latin-1 on glibc) is not."""
+    env = os.environ if env is None else env
+    if not env.get("LC_ALL") and env.get("LC_CTYPE") in COERCED \
+            and env.get("LANG", "") in ("", "C", "POSIX"):
+        return False
+    name = next((env[k] for k in ("LC_ALL", "LC_CTYPE", "LANG") if env.get(k)), "")
+    name = name.partition("@")[0]
+    codeset = name.partition(".")[2] if "." in name else name
+    return codeset.lower().replace("-", "") == "utf8"
+
+
 def unicode_ok(stream, env=None):
     """True when the terminal can show the Braille dots of the board's lines:
-    the stream's encoding is UTF-8 and TERM is not one whose font has none
-    (the Linux console, vt100, dumb)."""
+    the locale is UTF-8, the stream's encoding is UTF-8 and TERM is not one
+    whose font has none (the Linux console, vt100, dumb).
+
+    The locale is asked first: under a C or POSIX locale Python's UTF-8 mode
+    (PEP 538/540) makes the stream UTF-8 all the same, while the terminal,
+    which follows the locale, may not show UTF-8 at all."""
     env = os.environ if env is None else env
     encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
     term = env.get("TERM", "")
-    return encoding == "utf8" and term not in ("linux", "vt100", "vt220", "dumb")
+    return locale_is_utf8(env) and encoding == "utf8" and \
+        term not in ("linux", "vt100", "vt220", "dumb")
+
+
+def can_redraw(env=None):
+    """False for a terminal that cannot move its cursor nor clear its screen:
+    TERM=dumb (an editor's shell buffer, a plain serial line) or no TERM at
+    all, where the full-screen codes would print as garbage."""
+    env = os.environ if env is None else env
+    return env.get("TERM", "") not in ("", "dumb")

@@ -196,7 +196,7 @@ SCREEN_LEDS = {
     B.S_AI: (ALWAYS, _thinking_leds, 0),
     B.S_END: (ALWAYS, _end_leds, 0),
     B.S_RESULT: (BESIDE_DISPLAY, _result_leds, LED_ONLY),
-    B.S_NOTICE: (NEVER, ["LEDs: a red X: a damaged file was set aside"], 0),
+    B.S_NOTICE: (NEVER, ["LEDs: a red X: something was found wrong at start-up"], 0),
     B.S_HELP: (NEVER, _help_leds, 0),
     B.S_STATS: (NEVER, ["LEDs: rank 5 the rules (1-4), rank 4 the",
                         "opponent, ranks 1-3: wins, draws, losses",

@@ -52,6 +52,7 @@ from jarmo.app_base import (
     TIMER,
     opponent,
 )
+from jarmo.app_buttons import KEY_DOWN
 from jarmo.app_play import Play
 from jarmo.app_players import Human
 from jarmo.board import point
@@ -134,6 +135,7 @@ class App:
         self.looped = False     # a main loop runs passes: saves wait for its next one
         self.unsaved = False    # a completed turn's save waits for the next pass (save_soon)
         self.dirty = True
+        self.key_down = False   # a key with a hold is down: its press is shown (_render)
         self._drawn = 0
         self._still = 0         # drawings in a row that changed nothing (_STILL: no more counted)
         self._stats = None      # jarmo.store_stats.Stats once loaded
@@ -182,12 +184,25 @@ class App:
         return self.sid == S_AI and self.states[S_AI].queue is None
 
     def press(self, button, player=0):
+        """Button `button` (jarmo.app_buttons) from seat `player`. With KEY_DOWN
+        or'ed in, a key that has a hold went down (its tap comes at its
+        release): True when the tap acted now (the state gives the hold
+        nothing of its own: State.tap_at_down; the key's release and hold
+        then do nothing more), else False, and the press is shown at once
+        until its tap or hold comes: the player sees the key was felt."""
+        if button & KEY_DOWN:
+            button &= KEY_DOWN - 1
+            if not self.states[self.sid].tap_at_down(button):
+                self.key_down = self.dirty = self.attended = True
+                return False
+        self.key_down = False
         if self.unsaved:
             self.save()             # (a press in the very next pass: the save first)
         if 0 <= button <= 8:
             self.dirty = True
             self.attended = True
             self.states[self.sid].press(self, button, player)
+        return True
 
     def tick(self, now_ms):
         self.now = now = now_ms & TICKS_MASK
@@ -324,6 +339,8 @@ class App:
         self.states[self.sid].draw(self, work)
         if self.link is not None:
             self.link.overlay(self, work)
+        if self.key_down:
+            V.mark_press(work, self.cursor)
         frame = self.frame
         # compared and copied in C: no allocation, a fraction of a loop's time
         if work != frame:

@@ -20,9 +20,10 @@
 #
 # Hint: the AI at the opponent's level (greedy in a two-player game) thinks
 # about the player's turn in slices, one Player.step() a pass (under 30 ms
-# on an RP2040), so the buttons stay live; then the display says
-# the turn and the LEDs light its points in order (piece, then target; a
-# placement's point), 0.5 s each, in reddish purple, without playing it.
+# on an RP2040), so the buttons stay live; then the display says the turn
+# in words ("Hint: move d3 to e5, then place a piece on a1.") and the LEDs
+# light its points in order (piece, then target; a placement's point),
+# 0.5 s each, in reddish purple, without playing it.
 
 try:
     from micropython import const
@@ -34,7 +35,7 @@ from jarmo import app_view as V
 from jarmo.app_base import RULE, S_PLAY, TIMEOUT, TIMER, TIMER_S, wrap
 from jarmo.app_buttons import MENU
 from jarmo.app_play import Play, _subject, title_line
-from jarmo.notation import action_text
+from jarmo.board import NAMES
 
 _DIM_RED = const(0x500000)
 # action kinds (mirrors of jarmo/codes.py, inlined by MicroPython)
@@ -55,6 +56,12 @@ _ASKED = const(1)           # a hint was asked: it starts with the human's turn
 _HINTING = const(2)         # the AI thinks about the hint
 _SHOWN = const(3)
 _TIMED_OUT = const(4)       # an AI thinks about the turn it will play for the player
+
+# A hint's actions in words, by kind (jarmo.codes): {0} the piece, {1} the
+# point. A player who has not read the rules knows no notation ("d3-e5
+# @a1"): the hint says what to do, as the events say what was done.
+_SAY = ("move {0} to {1}|recall an archer to {1} with {0}|place a piece on {1}|done|"
+        "flip the guard on {0}|flip the guard on {0}, place on {1}|redeploy to {1}")
 
 
 def install(app):
@@ -248,7 +255,15 @@ class Assisted(Play):
         self.n = n
         self.t0 = app.now
         self.mode = _SHOWN
-        app.msg = wrap("Hint: " + " ".join([action_text(c) for c in answer]), 21, 2)
+        said = [_SAY.split("|")[c & _KIND_BITS].format(NAMES[c >> _SOURCE & _POINT_BITS],
+                                                    NAMES[c >> _TARGET & _POINT_BITS])
+                for c in answer]
+        if len(said) > 1:
+            said[-1] = "then " + said[-1]
+        said = "Hint: " + ", ".join(said) + "."
+        if len(wrap(said, 21, 4)) > 3:
+            said = said.replace("a piece ", "")     # a long turn: "place on b1", never cut
+        app.msg = wrap(said, 21, 3)
         self.text(app)
 
     def _play(self, app, answer):

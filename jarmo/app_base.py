@@ -2,9 +2,10 @@
 #
 # A leaf: it imports nothing of the app, so every app module can import it
 # and no app module imports upwards (the order: tests/layers.py, checked
-# by tests/app/test_app_layers.py). A state never imports another state's
-# module: it goes there with ``app.goto(S_...)``, and App (the top) holds
-# the states.
+# by tests/app/test_app_layers.py). A state goes to another with
+# ``app.goto(S_...)``, and App (the top) holds the states; the two state
+# modules that import another's (app_assist's Assisted is a Play; the menu
+# asks through app_assist) are named in docs/ARCHITECTURE.md.
 
 try:
     from micropython import const
@@ -69,7 +70,7 @@ MATCH = const(7)
 BRIGHT = const(8)
 TIMER = const(9)        # seconds per turn: TIMER_S
 TIMEOUT = const(10)     # when time runs out: the greedy AI or a random turn plays it
-HINTS = const(11)       # the menu's Hint in two-player games: off, on
+HINTS = const(11)       # "Allow hints": the menu offers Hint (any game): off, on
 STATS = const(12)
 HELP = const(13)
 CAMPAIGN = const(14)
@@ -111,7 +112,11 @@ TIMER_S = (0, 15, 30, 60)
 # The menu's items, one row each, by item id: its title, how many values it
 # takes (0: an action), the point of its one LED in the LED-only menu (a5
 # .. e5 first, docs/APP.md), and the screen it opens (-1: none). One flat
-# tuple, ITEM fields a row: field f of item k is ITEMS[k * ITEM + f].
+# tuple, ITEM fields a row: field f of item k is ITEMS[k * ITEM + f]. A
+# title says what the item does to a player who has not read the manual:
+# "First game (lesson)" is the lesson (on the first screen, the menu at
+# start-up), "Hint for your turn" an action and "Allow hints" the setting
+# that offers it (side by side, "Hint" and "Hints" read as one thing).
 ITEM = const(4)
 ITEMS = (
     "Resume", 0, 20, -1,
@@ -125,12 +130,12 @@ ITEMS = (
     "Brightness", len(BRIGHTNESS), 18, -1,
     "Timer", len(TIMER_S), 13, -1,
     "Time out", 2, 14, -1,
-    "Hints", 2, 8, -1,
+    "Allow hints", 2, 8, -1,
     "Statistics", 0, 19, S_STATS,
     "How to play", 0, 10, S_HELP,
     "Campaign", 0, 11, S_CAMPAIGN,
-    "First game", 0, 12, S_LESSON,
-    "Hint", 0, 9, -1,
+    "First game (lesson)", 0, 12, S_LESSON,
+    "Hint for your turn", 0, 9, -1,
 )
 TITLE = const(0)        # the fields of an item's row
 VALUES = const(1)
@@ -221,4 +226,10 @@ class State:
     def busy(self, app):
         """True while the state has work for every pass (an AI thinking): the
         device's main loop then does not sleep between passes (App.busy)."""
+        return False
+
+    def tap_at_down(self, b):
+        """True when button b's hold (on a key that has one: NEXT held is PREV,
+        SELECT held is MENU) does here what its tap does, or nothing: the tap
+        then acts as the key goes down, not at its release (App.press)."""
         return False

@@ -12,6 +12,10 @@ RIGHT = 5
 SELECT = 6
 BACK = 7
 MENU = 8
+# Or'ed into a code: the key went down, and its tap comes when it is let go
+# (a key with a hold: hardware/buttons.py). The app shows the press at once
+# (App.press), or acts on the tap at once where the hold means nothing more.
+KEY_DOWN = 16
 
 NAMES = ("next", "prev", "up", "down", "left", "right", "select", "back", "menu")
 

@@ -1,4 +1,4 @@
-# End: the end of a game in words - who ended it and how, who wins, and why the points decide it.
+# End: the end of a game in words - how it ended, who wins, and why the points decide it.
 #
 # The result screen's pages (app_screens.End and ResultScreen) and the
 # simulator's log say it with these words. Imported when a game's end is
@@ -30,23 +30,33 @@ def _name(app, side, start):
     return name if start or name != "You" else "you"
 
 
+def _whose(app, side, start):
+    """Side's own: "Your"/"your", "AI's", "North's"."""
+    name = _name(app, side, start)
+    return name + ("r" if name in ("You", "you") else "'s")
+
+
 def end_words(app):
-    """The end of the game in sentences: who ended it and how, who wins (and
-    by how many points), and why the points decide it (or "")."""
+    """The end of the game in sentences, each with its subject: how it ended
+    ("AI's pieces are all in your camp."), who wins (and by how many
+    points), and why the points decide it (or ""). The simulator's log says
+    them as they are; the result's first page says them with a short why
+    (result_pages)."""
     g = app.game
     r = g.result()
     ender = 1 - app.turn_side()         # the turn that ended the game was the other side's
     other = 1 - ender
     k = REASONS.index(r.reason)
     if k == 0:                          # camp: the ender, or (after a capture) the other
-        how = "all in camp." if _all_in_camp(app, ender) else \
-            _name(app, other, False) + " all in camp."
+        s = ender if _all_in_camp(app, ender) else other
+        how = _whose(app, s, True) + " pieces are all in " + _whose(app, 1 - s, False) + " camp."
     elif k == 1:
         loser = other if r.winner == SIDE_NAMES[ender] else ender
-        how = _name(app, loser, False) + " out of pieces."
+        how = _whose(app, loser, True) + " pieces are all taken."
+    elif k == 3:
+        how = _name(app, other, True) + " cannot move."
     else:
-        how = ("moves repeated.", _name(app, other, False) + " cannot move.", "turn limit.")[k - 2]
-    story = _name(app, ender, True) + " ended it: " + how
+        how = "The turn limit is up." if k == 4 else "Both sides went back and forth."
     w = r.winner
     p = r.points
     tally = p is not None and k != 1    # a wipe-out wins outright, whatever the points
@@ -61,16 +71,19 @@ def end_words(app):
         won += " %d to %d" % (a, b)
         why = ("Equal points: more pieces in camp wins." if a == b and w is not None else
                "Points: 2 a piece in the enemy camp, 1 on the board, 0 held.")
-    return story, won + ".", why
+    return how, won + ".", why
 
 
 def result_pages(app):
-    """The result on the display, in pages of at most 4 lines: how it ended
-    and who wins; why the points decide it; the match. The SELECT line
-    follows each page."""
-    story, won, why = end_words(app)
-    pages = [wrap(story, 21, 3) + (won,)]
+    """The result on the display, in pages of at most 4 lines: how it ended,
+    who wins and, in one line, what the points are for (a score needs its
+    reason on the same page: on a later one the score reads as a riddle);
+    the points rule in full; the match. The SELECT line follows each page."""
+    how, won, why = end_words(app)
+    pages = [wrap(how, 21, 2) + (won,)]
     if why:
+        # the why in one line of 21 (it has three in full, the page after)
+        pages[0] += ("Tie: more in camp won" if why[0] == "E" else "Camp 2 each, others 1",)
         pages.append(wrap(why, 21, 3))
     m = app.match
     if m is not None:

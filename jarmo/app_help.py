@@ -5,10 +5,12 @@
 # it when it closes, so its pages take RAM only while someone reads them.
 #
 # The pages come in sections; the reader starts with the first page, then
-# the board, then the rule set and expansions chosen in the menu, then the
-# others. Each page is wrapped to the display's width (at most 4 lines of 21
-# characters under a title line "Standard 12/36": the section, then the page
-# among all pages). tests/app/test_help.py checks that every page fits.
+# the board, then the rule set and expansions in play (the running game's,
+# else the menu's), then a page "Other rules", whose NEXT leads on to the
+# other rule sets and expansions. Each page is wrapped to the display's
+# width (at most 4 lines of 21 characters under a title line "Standard
+# 10/16": the section, then the page among the pages of its part: the rules
+# in play, or the others). tests/app/test_help.py checks that every page fits.
 #
 # Buttons: NEXT (and RIGHT, DOWN) the next page; PREV (and LEFT, UP) the
 # previous one, and from the first page back; SELECT, BACK and MENU back:
@@ -20,7 +22,7 @@
 
 from jarmo import app_view as V
 from jarmo.app_base import HELP, S_AI, S_MENU, S_PLAY, State, expansions, wrap
-from jarmo.app_buttons import DOWN, LEFT, NEXT, PREV, RIGHT, UP
+from jarmo.app_buttons import DOWN, LEFT, NEXT, PREV, RIGHT, SELECT, UP
 from jarmo.board import point
 from jarmo.rulesets import RULE_SETS
 
@@ -139,25 +141,42 @@ def _title(name):
     return name[:1].upper() + name[1:]
 
 
+# The last page of the rules in play: the rest is one NEXT away, counted
+# apart, so that the pages of the game in play are the whole count.
+_OTHERS = ("Other rules", "NEXT: the rule sets and expansions not in this game. SELECT: back "
+           "where you were.")
+
+
 def _order(app):
     """Section indices in reading order: the first page and the board, the
-    rule set and expansions in the settings, then the rest."""
-    s = app.settings
-    first = [0, 1, _section(_title(RULE_SETS[s[0]]))]
-    for name in expansions(s):
+    rule set and expansions in play (the running game's, else the menu's);
+    then the rest. The first part's length is the second value."""
+    g = app.game
+    if g is not None:
+        rules, exps = g.rules, g.expansions
+    else:
+        s = app.settings
+        rules, exps = RULE_SETS[s[0]], expansions(s)
+    first = [0, 1, _section(_title(rules))]
+    for name in exps:
         first.append(_section(_title(name)))
-    return first + [i for i in range(len(SECTIONS)) if i not in first]
+    return first + [i for i in range(len(SECTIONS)) if i not in first], len(first)
 
 
 def pages(app):
-    """(title, text) of every page, in reading order."""
-    out = []
-    for i in _order(app):
-        title, texts = SECTIONS[i]
+    """(title, text) of every page, in reading order: the rules in play first
+    ("Standard 10/16": a player reads these, not the 38 pages of every rule
+    set), ending with the page that leads to the others; then the others,
+    numbered on their own ("Classic 1/23")."""
+    order, first = _order(app)
+    parts = ([], [])        # the rules in play, then the others
+    for j in range(len(order)):
+        title, texts = SECTIONS[order[j]]
         for text in texts:
-            out.append((title, text))
-    n = len(out)
-    return [("%s %d/%d" % (out[k][0], k + 1, n), out[k][1]) for k in range(n)]
+            parts[1 if j >= first else 0].append((title, text))
+    parts[0].append(_OTHERS)
+    return [("%s %d/%d" % (part[k][0], k + 1, len(part)), part[k][1])
+            for part in parts for k in range(len(part))]
 
 
 # The state: the page read (or, LED-only, the example shown) and when it
@@ -185,6 +204,9 @@ class Help(State):
         if app.has_display:
             title, text = pages(app)[self.page]
             app.set_text((title,) + wrap(text, 21, 4))
+
+    def tap_at_down(self, b):
+        return b == SELECT      # held, it is MENU: back, as SELECT is
 
     def press(self, app, b, player):
         n = len(pages(app)) if app.has_display else len(EXAMPLES)

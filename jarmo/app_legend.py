@@ -28,6 +28,7 @@ LEGEND = (
     ("refused choice (red strobe)", V.RED),
     ("a question (every LED flashes red): SELECT again is yes", V.RED),
     ("the AI thinks: a dot circling c3 in the cursor's colour", V.CURSOR[1]),
-    ("hint: its points in turn (the lesson's next pick)", V.HINT_COLOUR),
+    ("hint: its points in turn (the lesson's next pick; on a new board's menu, First game)",
+     V.HINT_COLOUR),
     ("timer: the last seconds, one dim red point each on rank 3", COUNTDOWN),
 )

@@ -182,11 +182,12 @@ def resume(app):
 
 def _resumable(app):
     """0 no game; 1 a game to resume; 2 one that goes on and may have a hint
-    (always against an opponent, between two at the table when Hints is on)."""
+    (Allow hints on: off means no hints in any game, as a player expects of
+    it, against the AI too)."""
     g = app.game
     if g is None:
         return 0
-    return 2 if g.result() is None and (not app.opponent.local or app.settings[HINTS - RULE]) else 1
+    return 2 if g.result() is None and app.settings[HINTS - RULE] else 1
 
 
 # ---------------------------------------------------------------- the menu
@@ -222,7 +223,7 @@ class Menu(State):
                 self._text(app)
         g = app.game
         # the board's tables of the game it would resume (else start), a side
-        # a pass: code.py preloads standard's only (a forward rule set's two
+        # a pass: the start-up preloads standard's only (a forward rule set's two
         # keep 1.1 KB that a game of another kind never uses)
         if not prepare_tables_step(RULES[s[0]] if g is None else g.rules):
             return
@@ -328,6 +329,10 @@ class Menu(State):
         if v < 0:
             # an action item: its LED blinks
             V.put_k(buf, spot, V.WHITE, 255 if V.blink(app.now, 512) else 40)
+            if item == NEW and app.game is None:
+                # the first screen's pointer to the lesson, as the display's
+                # "First game (lesson)": its LED lit in the lesson's colour
+                V.put(buf, ITEMS[LESSON * ITEM + SPOT], V.HINT_COLOUR)
             return
         V.put(buf, spot, V.WHITE)
         if item == MATCH:

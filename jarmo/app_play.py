@@ -40,20 +40,23 @@ _POINT_BITS = const(31)
 # The words of the display, in one string: one object on the heap instead of
 # some thirty (RAM, docs/APP.md); _word(k) is its k-th phrase, named by the
 # private constants below (which cost nothing). The events follow the
-# actor's name: "AI" + " took ...".
+# actor's name: "AI" + " took ...". Every sentence has its own subject
+# ("AI's archer on b2 is now a guard.", not "Now a guard."): a player who
+# has not read the rules cannot guess whose piece a bare "Now a guard." is.
 _WORDS = (
     "archer|marked archer|guard|gold archer|gold guard|"    # by kind (app_view.KIND)
     "Golden Soldier|"
     " moved %s to %s.| took %s on %s.|"
     " placed %s on %s.| recalled an archer to %s.|"
-    " redeployed a piece to %s. Markers gone.|"
-    " flipped the guard on %s. 1 piece back%s|"
-    " Hostage freed.| Hostage taken.|"
-    " Now a guard.| Now marked.| It goes back held.|"
-    " Guard in camp: 1 back, held.|"
-    " Guard in camp: 1 back, place or done.|"
-    " Guard in camp, now an archer.|"
-    "Held: South %d North %d|: redeploy/done|: place or done|remote camp")
+    " redeployed a piece to %s. The remote camps are gone.|"
+    " flipped the guard on %s.|"
+    " %s Golden Soldier is freed.| The Golden Soldier is now a hostage.|"
+    " %s archer on %s is now a guard.| %s archer on %s is now marked.|"
+    " The taken guard goes back %s.|"
+    " In the enemy camp the guard turns archer.|"
+    " A taken piece comes back %s.|"
+    "Held: South %d North %d|: redeploy/done|: place a piece|remote camp|"
+    "in your camp, or done|New? The menu's First game is a lesson.")
 _W_GOLDEN = const(5)        # the kinds are 0..4
 _W_MOVED = const(6)
 _W_TOOK = const(7)
@@ -66,13 +69,14 @@ _W_TAKEN = const(13)
 _W_NOW_GUARD = const(14)
 _W_NOW_MARKED = const(15)
 _W_BACK_HELD = const(16)
-_W_CAMP_HELD = const(17)
-_W_CAMP_PLACE = const(18)
-_W_CAMP_ARCHER = const(19)
-_W_HELD = const(20)
-_W_REDEPLOY_DONE = const(21)
-_W_PLACE_DONE = const(22)
-_W_REMOTE_CAMP = const(23)
+_W_CAMP_ARCHER = const(17)
+_W_COMES_BACK = const(18)
+_W_HELD = const(19)
+_W_REDEPLOY_DONE = const(20)
+_W_PLACE = const(21)
+_W_REMOTE_CAMP = const(22)
+_W_IN_CAMP = const(23)      # the open turn's second line, under "You: place a piece"
+_W_NEW = const(24)          # the first screen's pointer to the lesson
 
 
 def _word(k):
@@ -180,6 +184,12 @@ def _subject(app, side):
     return app.name_of(side)
 
 
+def _to(app, side, held):
+    """Where a taken piece of side's comes back: "to you", "to AI, held"."""
+    name = _subject(app, side)
+    return "to " + ("you" if name == "You" else name) + (", held" if held else "")
+
+
 def _a(app, side, piece):
     """A piece of `side` in words: "your archer" (the human's, against an
     opponent), else (or with side -1) "an archer", "a guard", "a Golden Soldier"."""
@@ -193,7 +203,9 @@ def _a(app, side, piece):
 def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     """Put the action just played into words: board.events[side] holds the
     sentences of that side's latest turn (captures, hostages, promotions,
-    pieces back, placements), the other side's stay until it acts again."""
+    pieces back, placements), the other side's stay until it acts again.
+    Each sentence names its subject: whose archer turned guard, whose taken
+    piece came back, and where."""
     g = app.game
     board = app.board
     if board.events_side != side:
@@ -204,8 +216,11 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     n = NAMES[to]
     now = board.cells[to]
     who = _subject(app, side)
+    whose = "Your" if who == "You" else who + "'s"      # the actor's own, as a sentence begins
     if kind == _FLIP or kind == _FLIP_PLACE:
-        t = _word(_W_FLIPPED) % (NAMES[a], " on " + n + "." if frm >= 0 else ", held.")
+        # the recovered piece is placed at once (flip and place) or held
+        t = _word(_W_FLIPPED) % NAMES[a] + _word(_W_COMES_BACK) % (
+            "on " + n if frm >= 0 else _to(app, side, True))
     elif kind == _REDEPLOY:
         t = _word(_W_REDEPLOYED) % n
     elif kind == _PLACE:
@@ -217,22 +232,26 @@ def _tell(app, kind, a, side, frm, to, was, under, mover, held):
     else:
         t = _word(_W_TOOK) % (_a(app, 1 - side, was), n)
         if under or board.under[to]:
-            # Hostage freed. (the mover's own Golden Soldier below) / Hostage
-            # taken. (a Golden Soldier guard stays below its taker, or the
-            # taken piece stood on its own Golden Soldier)
-            t += _word(_W_FREED if under and under >> 1 & 1 == side else _W_TAKEN)
+            # freed: the mover's own Golden Soldier below; a hostage: a Golden
+            # Soldier guard stays below its taker, or the taken piece stood on
+            # its own Golden Soldier (either way the one on that point)
+            if under and under >> 1 & 1 == side:
+                t += _word(_W_FREED) % whose
+            else:
+                t += _word(_W_TAKEN)
         if _kind(mover) == 0 and now != mover:
-            t += _word(_W_NOW_GUARD if now & _GUARD else _W_NOW_MARKED)
+            # the taker is the one that changed (the taken piece left the board)
+            t += _word(_W_NOW_GUARD if now & _GUARD else _W_NOW_MARKED) % (whose, n)
         if g.held(SIDE_NAMES[1 - side]) > held >> 4 * (1 - side) & 15:
-            t += _word(_W_BACK_HELD)        # jasyr: a captured guard
+            t += _word(_W_BACK_HELD) % _to(app, 1 - side, True)      # jasyr: a captured guard
     if kind == _MOVE and mover & _GUARD and not now & _GUARD:
         # standard: a guard that enters the enemy camp turns archer, recovers one
+        t += _word(_W_CAMP_ARCHER)
         if g.held(SIDE_NAMES[side]) > held >> 4 * side & 15:
-            # held when the other side played it (it places no piece here)
+            # held when the other side played it (it places no piece here);
+            # in the player's open turn the top lines say what to do with it
             held_back = side == app.opponent_side() or not g.open_turn()
-            t += _word(_W_CAMP_HELD if held_back else _W_CAMP_PLACE)
-        else:
-            t += _word(_W_CAMP_ARCHER)
+            t += _word(_W_COMES_BACK) % _to(app, side, held_back)
     board.events[side].append(who + t)
     board.page = -1             # the page that holds this action, shown at once
     board.page_t = app.now
@@ -481,28 +500,40 @@ class Play(State):
             self.text(app)
 
     def text(self, app, clock=None):
-        """Who is to move ("South (you) to move", "You: place or done"; below
-        the clock's line, from Assisted), then a refusal, or the selection,
-        the latest turn of each side (paged) and held pieces; the cursor's
-        point always on the last line. The title (rules, game of a match)
-        takes the top line when there is room. A message is never cut: the
-        clock's line yields."""
+        """Who is to move ("South (you) to move"; an open turn's "You: place
+        a piece" / "in your camp, or done"; below the clock's line, from
+        Assisted), then a refusal, or the selection, the latest turn of each
+        side (paged) and held pieces; the cursor's point always on the last
+        line. The title (rules, game of a match) takes the top line when
+        there is room. A message is never cut: the clock's line yields."""
         g = app.game
         top = SIDE_WORDS[app.turn_side()]
+        body = []
         if g.open_turn():
-            w = _W_REDEPLOY_DONE if self.choices.can_redeploy() else _W_PLACE_DONE
+            if self.choices.can_redeploy():
+                w = _W_REDEPLOY_DONE
+            else:
+                # what to do, in words: the held piece goes on a free point of
+                # the own camp (they blink), or "done" keeps it for later
+                w = _W_PLACE
+                body.append(_word(_W_IN_CAMP))
             top = (top if app.opponent.local else "You") + _word(w)
         else:
             top += ("" if app.opponent.local else " (you)") + " to move"
         head = [clock, top] if clock else [top]
         room = 4 - len(head)
-        body = list(app.msg)
+        if app.msg:
+            body = list(app.msg)
         if len(body) > room:
             head = head[-1:]
             room = 3
-        if not body:
+        if not app.msg:
             if self.sel >= 0:
                 body = list(wrap(T.choice_name(self.sel) + " to " + T.bits(self.tmask), 21, 2))
+            elif not g.plies and not app.attended:
+                # the first screen a newcomer sees (the simulator starts a
+                # game at once): where the lesson is, until the first button
+                body = list(wrap(_word(_W_NEW), 21, 2))
             body += _events(app, room - len(body))
             s = g.held("south")
             n = g.held("north")

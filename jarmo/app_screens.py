@@ -66,6 +66,9 @@ class Notice(State):
         last = k + 4 >= len(self.lines)
         app.set_text(self.lines[k:k + 4] + ("Press any button" if last else "A button: more",))
 
+    def tap_at_down(self, b):
+        return True             # any button turns the page
+
     def press(self, app, b, player):
         if (self.page + 1) * 4 < len(self.lines):
             self.page += 1
@@ -117,6 +120,9 @@ class End(State):
         if self.record:
             self._count(app)
         app.celebrate = None
+
+    def tap_at_down(self, b):
+        return True             # any button leaves
 
     def press(self, app, b, player):
         self.leave = True       # in this pass's tick, once counted

@@ -220,6 +220,17 @@ ICONS = (ICON_DONE, ICON_REDEPLOY, ICON_MENU)
 RING = (6, 7, 8, 13, 18, 17, 16, 11)   # b2 c2 d2 d3 d4 c4 b4 b3: spinner path
 
 
+def mark_press(buf, focus):
+    """A key is down, its tap to come at its release (App.key_down): the
+    point under the cursor lit full white, or, where nothing is picked by a
+    cursor, the whole picture at a quarter: the press is seen at once."""
+    if focus >= 0:
+        put(buf, focus, WHITE)
+        return
+    for j in range(75):
+        buf[j] >>= 2
+
+
 def draw_icon(buf, mask, c, now):
     on = blink(now, 1024)
     for i in range(25):

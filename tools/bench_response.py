@@ -24,9 +24,12 @@ project deployed as .mpy; "frozen": Jarmo's firmware), one board
   - per state, the longest wait between two polls of the buttons (the
     longest a press can wait; hardware/trace.py's @@STATE poll_us, "menu"
     includes start-up and the pass that starts the game);
-  - press to light: ms from a key's event (a press, or the release of a key
-    that has a long press) to the first frame on the LED pin unlike those
-    shown in the 300 ms before (the cursor's blinking), median and max.
+  - press to light: ms from the press (the key's pin going low, whether
+    the key acts then or, having a hold, at its release: the app shows the
+    press as the key goes down) to the first frame on the LED pin unlike
+    those shown in the 300 ms before (the cursor's blinking), median and
+    max; on a board with the OLED, press to display: ms from the press to
+    the first I2C burst to the display after it (shown, not budgeted).
 
 Budgets: no wait between polls over 50 ms, press to light at most 50 ms
 (median at most 20 ms), power-on to first frame at most 1.0 s (stock) and
@@ -54,16 +57,20 @@ TAP_MS = 100
 GAP_MS = 250
 
 
-def answer_ms(dev, pin, on_release, hold=TAP_MS):
-    """ms from the key's event to the first LED frame unlike the last 300 ms's."""
+def answer_ms(dev, pin, shown, hold=TAP_MS):
+    """ms from the press to the first LED frame unlike the last 300 ms's; the ms
+    from the press to the display's first I2C burst after it go into shown."""
     before = set(grb for t, grb in dev.frames if t >= dev.t - 300)
+    seen = len(dev.i2c)
     t_press = dev.set_pin(pin, 0)["t"]
     dev.run(hold)
-    t_release = dev.set_pin(pin, "z")["t"]
-    t0 = t_release if on_release else t_press
+    dev.set_pin(pin, "z")
     dev.run(GAP_MS)
-    later = [t for t, grb in dev.frames if t > t0 and grb not in before]
-    return later[0] - t0 if later else None
+    bursts = [e["t"] for e in dev.i2c[seen:] if e["t"] >= t_press]
+    if bursts:
+        shown.append(bursts[0] - t_press)
+    later = [t for t, grb in dev.frames if t > t_press and grb not in before]
+    return later[0] - t_press if later else None
 
 
 def session(dev, prof, level_turns=TURNS):
@@ -75,6 +82,7 @@ def session(dev, prof, level_turns=TURNS):
     back = stage.key_pin(prof, "back")
     dev.wait_for(r"^@@STATE menu", 10000)
     answers = []
+    shown = []
     dev.press(select, TAP_MS)               # New game at once: the preload still to run
     turns = 0
     seed = 7
@@ -92,18 +100,18 @@ def session(dev, prof, level_turns=TURNS):
             break
         turns += 1
         # a piece chosen, let go, chosen again; then next 0..2 times and select
-        answers.append(answer_ms(dev, select, True))
-        answers.append(answer_ms(dev, back, False))
-        answers.append(answer_ms(dev, select, True))
+        answers.append(answer_ms(dev, select, shown))
+        answers.append(answer_ms(dev, back, shown))
+        answers.append(answer_ms(dev, select, shown))
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
         for _ in range((seed >> 16) % 3):
-            answers.append(answer_ms(dev, nxt, True))
-        answers.append(answer_ms(dev, select, True))
+            answers.append(answer_ms(dev, nxt, shown))
+        answers.append(answer_ms(dev, select, shown))
         dev.run(GAP_MS)
     # BACK while the AI thinks: the menu
     names = stage.Trace(dev.console).state_names()
     if names[-1] == "ai":
-        answers.append(answer_ms(dev, back, False))
+        answers.append(answer_ms(dev, back, shown))
     dev.run(1000)
     waits = {}
     t = stage.Trace(dev.console)
@@ -114,7 +122,7 @@ def session(dev, prof, level_turns=TURNS):
         name = states[i - 1][0]
         waits[name] = max(waits.get(name, 0), _poll_us(dev.console, i) / 1000.0)
     least = min(frees) if frees else None
-    return waits, [a for a in answers if a is not None], answers.count(None), least
+    return waits, [a for a in answers if a is not None], answers.count(None), least, shown
 
 
 def _poll_us(lines, i):
@@ -144,10 +152,13 @@ def measure(name, kind, level, firmware_option, log, play=True):
         nvm = stage.settings_nvm(opp=opponent, bright=5)
         with Device(firmware, drive, neopixel_pin=prof["pixel_pin"], i2c_ack=i2c, timeout_s=600,
                     nvm=nvm) as dev:
-            out["waits"], out["answers"], out["unanswered"], out["least_free"] = session(dev, prof)
-    log("  %s %s: longest wait between polls %s; press to light median %s max %s ms (%d presses)" % (
+            (out["waits"], out["answers"], out["unanswered"], out["least_free"],
+             out["display"]) = session(dev, prof)
+    log("  %s %s: longest wait between polls %s; press to light median %s max %s ms (%d presses)%s" % (
         kind, name, ", ".join("%s %.1f" % kv for kv in sorted(out["waits"].items())),
-        _fmt(_median(out["answers"])), _fmt(max(out["answers"], default=None)), len(out["answers"])))
+        _fmt(_median(out["answers"])), _fmt(max(out["answers"], default=None)), len(out["answers"]),
+        "; press to display median %s max %s ms" % (_fmt(_median(out["display"])), _fmt(max(out["display"])))
+        if out["display"] else ""))
     return out
 
 
@@ -180,12 +191,14 @@ def report_play(results):
             if s not in states:
                 states.append(s)
     print("\nLongest wait between two polls of the buttons (ms), per state; press to light (ms)")
-    print("| firmware | profile | %s | press to light: median | max | presses |" % " | ".join(states))
-    print("|---|---|" + "---|" * len(states) + "---|---|---|")
+    print("| firmware | profile | %s | press to light: median | max | presses | press to display: median |"
+          " max |" % " | ".join(states))
+    print("|---|---|" + "---|" * len(states) + "---|---|---|---|---|")
     for r in results:
-        print("| %s | %s | %s | %s | %s | %d |" % (
+        print("| %s | %s | %s | %s | %s | %d | %s | %s |" % (
             r["kind"], r["profile"], " | ".join(_fmt(r["waits"].get(s)) for s in states),
-            _fmt(_median(r["answers"])), _fmt(max(r["answers"], default=None)), len(r["answers"])))
+            _fmt(_median(r["answers"])), _fmt(max(r["answers"], default=None)), len(r["answers"]),
+            _fmt(_median(r["display"])), _fmt(max(r["display"], default=None))))
     print("\nLeast free heap in the game (bytes, gc.mem_free() after gc.collect(), from the top of code.py)")
     print("| firmware | profile | least free |")
     print("|---|---|---|")

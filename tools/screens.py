@@ -120,7 +120,7 @@ def main(argv=None):
     p.expect_screen(r"South to move")
     for action in WIPEOUT.split():
         play(p, action)
-    p.expect_screen(r"South ended it: North")
+    p.expect_screen(r"North's pieces are all")
     save(out, "end.txt", p)
     quit_(p)
 

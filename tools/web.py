@@ -29,10 +29,14 @@ The site is made from the project's own files, nothing copied by hand:
                     device mode says where to get it
 
 The page works from any static host (relative URLs only; no server code).
+Served, the site lives in a temporary folder that goes when the server
+stops (Ctrl-C, SIGTERM, SIGHUP); the port is taken before the site is built,
+so a port in use is said at once, in one line.
 """
 
 import argparse
 import base64
+import errno
 import functools
 import hashlib
 import html
@@ -41,6 +45,8 @@ import json
 import os
 import re
 import shutil
+import signal
+import socket
 import sys
 import tempfile
 
@@ -161,6 +167,17 @@ def page_config(boards):
             "display": p["display"], "tabletop": p["tabletop"], "long_ms": p["long_ms"],
             "keys": [list(k) for k in p["keys"]],
         }
+    # each row of the LED legend (App.legend()): the letter of the piece its colour is, as the
+    # page's board and the terminal simulator draw it (host/legend.py: A archer, G guard...;
+    # South upper case), else ""
+    from host.legend import PIECE_LETTERS
+    from jarmo.app import App
+    from jarmo.app_view import PIECE
+    out["legend_letters"] = []
+    for _meaning, colour in App.legend():
+        k = PIECE.index(colour) if colour in PIECE else -1     # kind + 5 * side
+        letter = PIECE_LETTERS["amgAG"[k % 5]] if k >= 0 else ""
+        out["legend_letters"].append(letter if k < 5 else letter.lower())
     return out
 
 
@@ -384,24 +401,76 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def serve(folder, host="127.0.0.1", port=8020, ready=None):
-    """Serve folder until interrupted; ready(url) once it listens."""
+COMMAND = "python3 run.py web"      # how a user starts it: the name in its messages
+
+
+class ServeError(Exception):
+    """The server cannot listen where it was asked: one line that says why."""
+
+
+def listen(folder, host="127.0.0.1", port=8020):
+    """A server for folder, listening on host:port (not yet serving); a
+    ServeError naming the real problem (a port in use, an address that is
+    not this machine's) instead of the socket's traceback."""
     handler = functools.partial(Handler, directory=folder)
-    with http.server.ThreadingHTTPServer((host, port), handler) as server:
-        url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, server.server_address[1])
-        (ready or (lambda u: print("Jarmo in the browser: %s  (Ctrl-C stops)" % u, flush=True)))(url)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+    where = "%s port %d" % (host, port)
+    try:
+        return http.server.ThreadingHTTPServer((host, port), handler)
+    except socket.gaierror as err:
+        raise ServeError("cannot serve on %s: no such address (%s); --host takes an address "
+                         "of this machine (default 127.0.0.1)" % (host, err.strerror)) from err
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            raise ServeError("%s is in use (another `%s`?): stop that, or choose another port "
+                             "with --port N (0: any free one)" % (where, COMMAND)) from err
+        if err.errno == errno.EADDRNOTAVAIL:
+            raise ServeError("cannot serve on %s: not an address of this machine; --host takes "
+                             "one (default 127.0.0.1)" % host) from err
+        if err.errno == errno.EACCES:
+            raise ServeError("cannot serve on %s: ports below 1024 need more rights; choose "
+                             "another with --port N (0: any free one)" % where) from err
+        raise ServeError("cannot serve on %s: %s" % (where, err.strerror or err)) from err
+
+
+def serve(folder, host="127.0.0.1", port=8020, ready=None, server=None):
+    """Serve folder until interrupted; ready(url) once it listens. server: a
+    listen() of the caller's (who closes it), else one is made here."""
+    if server is None:
+        with listen(folder, host, port) as server:
+            return serve(folder, host, port, ready, server)
+    url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, server.server_address[1])
+    (ready or (lambda u: print("Jarmo in the browser: %s  (Ctrl-C stops)" % u, flush=True)))(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
+def port_number(text):
+    """--port's value: a whole number from 0 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("must be a port number from 0 to 65535 (0: any free "
+                                         "one), not %r" % text)
+    return port
+
+
+def _stop(signum, frame):
+    # SIGTERM or SIGHUP (`kill`, a closed terminal): leave as Ctrl-C does,
+    # through the `with` blocks, so that the temporary site is removed
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 run.py web", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", metavar="DIR", help="write the static site into DIR instead of serving it")
     ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
-    ap.add_argument("--port", type=int, default=8020, help="port to serve on (default 8020; 0: any free one)")
+    ap.add_argument("--port", type=port_number, default=8020,
+                    help="port to serve on (default 8020; 0: any free one)")
     ap.add_argument("--firmware", default=None, help="CircuitPython UF2, or a folder of them, for device mode")
     ap.add_argument("--no-firmware", action="store_true", help="no device mode firmware on the site")
     ap.add_argument("--mpy-cross", default=None, help="CircuitPython's mpy-cross for the drives")
@@ -409,9 +478,20 @@ def main(argv=None):
     if args.build:
         build(args.build, args.firmware, not args.no_firmware, args.mpy_cross)
         return 0
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, _stop)
     with tempfile.TemporaryDirectory(prefix="jarmo-web-") as tmp:
-        build(tmp, args.firmware, not args.no_firmware, args.mpy_cross)
-        return serve(tmp, args.host, args.port)
+        # listening before the site is built: a port in use is said at once,
+        # not after the build
+        try:
+            server = listen(tmp, args.host, args.port)
+        except ServeError as err:
+            print("%s: %s" % (COMMAND, err), file=sys.stderr, flush=True)
+            return 2
+        with server:
+            build(tmp, args.firmware, not args.no_firmware, args.mpy_cross)
+            return serve(tmp, args.host, args.port, server=server)
 
 
 if __name__ == "__main__":

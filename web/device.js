@@ -2,9 +2,13 @@
 // the profile), its firmware and the flash kept in localStorage go to the Web Worker
 // (device-worker.js); its pixel pin's frames come back as LEDs (the profile's pixel map and the
 // board's brightness, seen as the eye sees them: jarmo_page.py in MicroPython), the OLED's
-// picture from its I2C bus, the console, the speed.
+// picture from its I2C bus, the console, the speed. The firmware says nothing of what its LEDs
+// mean, so the page reads that back from each frame, as fast mode words it (jarmo_page.py
+// DeviceView: the pieces' letters, the LED-only menu's item, the AI's spinner...), and the rules
+// in play (the overlay's marks) from the board's flash.
 
 import { loadPython } from './fast.js';
+import * as saves from './saves.js';
 
 let drives = null;
 
@@ -33,7 +37,12 @@ export class DeviceMode {
     this.worker = null;
     this.page = null;
     this.level = null;
-    this.nvm = localStorage.getItem(o.storageKey) || '';
+    this.storage = saves.browserStorage();
+    const got = saves.read(this.storage, o.storageKey);
+    this.nvm = got.value || '';
+    this.storageError = got.error;
+    this.persist = !got.error; // the board's flash goes to localStorage (see start)
+    this.checked = Promise.resolve(); // the kept flash looked at: until then nothing is written over it
     this.frames = []; // [page ms, grb hex] as they came (for tests), the last 400
     this.pictures = 0;
     this.picture = null;
@@ -46,6 +55,9 @@ export class DeviceMode {
     this.held = [];
     this.started = performance.now();
     this.levelTimer = null;
+    this.view = null; // jarmo_page.DeviceView: the board's frames and flash read back
+    this.ledSays = []; // what the LEDs mean, read from the last frame
+    this.saidText = null;
     this.lastGrb = null;
   }
 
@@ -59,6 +71,23 @@ export class DeviceMode {
     this.ui.onStatus(`Device mode: booting CircuitPython on the emulated ${board}…`);
     // the board boots while MicroPython (only the LEDs' colours need it) loads beside it
     const python = loadPython();
+    if (this.storageError) {
+      this.ui.onSaves(`Saves cannot be kept in this browser (${this.storageError}): they last until the page closes.`);
+    }
+    // The kept flash is looked at (jarmo_page.check_stored) before anything is written over it: one
+    // that is not a whole sector waits for the Python, and the board starts from what could be read
+    // of it; a whole one boots at once, and its first save waits for the look (this.checked).
+    const kept = this.nvm;
+    const look = (page) => {
+      const found = JSON.parse(page.check_stored(kept));
+      if (!found.why) return kept;
+      const did = saves.setAsideSaves(this.storage, this.o.storageKey, kept, found.why);
+      this.persist = this.persist && did.persist;
+      this.ui.onSaves(did.note);
+      return found.image;
+    };
+    if (kept && !saves.isSector(kept)) this.nvm = look(await python);
+    else if (kept) this.checked = python.then(look, () => {});
     const all = await loadDrives();
     const drive = {};
     for (const [path, sha] of Object.entries(all.profiles[this.o.profile])) drive[path] = all.blobs[sha];
@@ -94,16 +123,40 @@ export class DeviceMode {
     if (this.worker) this.worker.postMessage({ cmd: 'tap', pin, ms });
   }
 
-  /** The drawing level from the board's own settings (the brightness in its nvm). */
+  /** The drawing level and the rules in play from the board's own flash (the brightness and the
+   * game or the settings in its nvm), read by the App's code (jarmo_page.py DeviceView). */
   updateLevel() {
-    this.level = this.page.device_level(this.o.profile, this.nvm);
+    if (!this.view) this.view = this.page.DeviceView(this.o.profile);
+    const info = JSON.parse(this.view.read_flash(this.nvm));
+    this.level = info.level;
+    this.ui.onOverlay(info.overlay);
     if (this.lastGrb) this.showFrame(this.lastGrb);
   }
 
   showFrame(grb) {
     this.lastGrb = grb;
-    if (!this.page) return;
-    this.ui.onLeds(JSON.parse(this.page.device_colours(this.o.profile, grb, this.level)), this.level);
+    if (!this.view) return;
+    let f;
+    try {
+      f = JSON.parse(this.view.frame(grb));
+    } catch (err) {
+      // (the reading back failed, the game's code changed under it: the colours still show)
+      console.warn('device mode: the frame not read back:', String(err).split('\n').slice(-2).join(' '));
+      f = { leds: JSON.parse(this.page.device_colours(this.o.profile, grb, this.level)), labels: new Array(25).fill(''), says: [] };
+    }
+    this.ui.onLeds(f.leds, this.level);
+    this.ui.onLabels(f.labels);
+    this.ledSays = f.says;
+    this.says();
+  }
+
+  /** What the LEDs mean (read from the frame), unless a press waits for the board to start. */
+  says() {
+    const lines = this.held.length ? ['The board is starting: your press waits until it reads its buttons.'] : this.ledSays;
+    const text = JSON.stringify(lines);
+    if (text === this.saidText) return;
+    this.saidText = text;
+    this.ui.onSays(lines);
   }
 
   message(m) {
@@ -123,12 +176,21 @@ export class DeviceMode {
         this.pictures++;
         this.ui.onPicture(m.bits);
         break;
-      case 'nvm':
+      case 'nvm': {
         this.nvm = m.hex;
-        localStorage.setItem(this.o.storageKey, m.hex);
+        const hex = m.hex;
+        this.checked.then(() => {
+          if (!this.persist) return;
+          const error = saves.keep(this.storage, this.o.storageKey, hex);
+          if (error) {
+            this.persist = false; // said once; the kept value stays as it last was
+            this.ui.onSaves(`The board's flash could not be kept in this browser (${error}): it lasts until the page closes.`);
+          }
+        });
         clearTimeout(this.levelTimer);
         this.levelTimer = setTimeout(() => this.updateLevel(), 1000); // a brightness change
         break;
+      }
       case 'console':
         this.console.push(m.line);
         this.ui.onConsole(m.line);
@@ -143,7 +205,7 @@ export class DeviceMode {
         break;
       case 'held':
         this.held = m.pins;
-        this.ui.onSays(m.pins.length ? ['The board is starting: your press waits until it reads its buttons.'] : []);
+        this.says();
         break;
       case 'reboot':
         this.ui.onConsole(`[the board restarted: ${m.reason}]`);

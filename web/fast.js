@@ -2,6 +2,8 @@
 // press, tick, frame and text (web/jarmo_page.py does the Python side). Also loads that Python
 // for device mode, which shows the pixel pin's bytes through the same colour code.
 
+import * as saves from './saves.js';
+
 let python = null;
 
 /** MicroPython with the project's files in its file system (py/files.json: jarmo/ walked whole,
@@ -57,6 +59,8 @@ export class FastMode {
     this.stopped = false;
     this.thinkingSince = null;
     this.busy = true; // the last pass said an AI thinks (or the App is not made yet)
+    this.persist = true; // the board's saves go to localStorage (not when its old value could not be set aside)
+    this.storage = null;
     this.aiTurns = []; // ms each AI turn thought, as the page measured it
     this.last = { leds: null, frame: null, text: [], state: null, level: null };
   }
@@ -64,8 +68,22 @@ export class FastMode {
   async start() {
     const page = await loadPython();
     if (this.stopped) return;
-    const nvm = localStorage.getItem(this.o.storageKey) || '';
-    this.hh = page.Handheld(this.o.profile, nvm, this.o.seed);
+    // the kept sector is looked at before anything is written over it (saves.js)
+    const storage = saves.browserStorage();
+    const got = saves.read(storage, this.o.storageKey);
+    const nvm = got.value || '';
+    const found = JSON.parse(page.check_stored(nvm));
+    let aside = '';
+    this.persist = !got.error;
+    if (got.error) this.ui.onSaves(`Saves cannot be kept in this browser (${got.error}): they last until the page closes.`);
+    if (found.why) {
+      const did = saves.setAsideSaves(storage, this.o.storageKey, nvm, found.why);
+      aside = did.aside;
+      this.persist = this.persist && did.persist;
+      this.ui.onSaves(did.note);
+    }
+    this.storage = storage;
+    this.hh = page.Handheld(this.o.profile, nvm, this.o.seed, aside);
     this.ui.onStatus(`Fast mode: ${this.o.profile === 'host' ? 'the handheld' : this.o.profile}, ` +
       'the project\'s code in MicroPython WebAssembly; saves stay in this browser.');
     this.pass();
@@ -82,17 +100,38 @@ export class FastMode {
 
   press(button, player = 0) {
     if (!this.hh) return;
+    this.ui.onNote('');
     this.hh.press(button, player);
     clearTimeout(this.timer);
     this.pass();
   }
 
-  /** A point of the board tapped (0..24, a1 first): picked as the buttons would (jarmo_page.py). */
-  tap(point) {
+  /** The profile's own key k (a three-button board's) down or let go, read as the board's code
+   * reads its keys (a hold gives its long name: jarmo_page.py Handheld.key). */
+  keyDown(k) {
+    this.key(k, true);
+  }
+
+  keyUp(k) {
+    this.key(k, false);
+  }
+
+  key(k, down) {
     if (!this.hh) return;
-    this.hh.tap(point);
+    if (down) this.ui.onNote('');
+    this.hh.key(k, down);
     clearTimeout(this.timer);
     this.pass();
+  }
+
+  /** A point of the board tapped (0..24, a1 first): picked as the buttons would (jarmo_page.py);
+   * the refusal's words ('' when it picked). */
+  tap(point) {
+    if (!this.hh) return '';
+    const refused = this.hh.tap(point);
+    clearTimeout(this.timer);
+    this.pass();
+    return refused;
   }
 
   howToPlay() {
@@ -130,6 +169,8 @@ export class FastMode {
     }
     if (u.state) this.last.state = u.state;
     if (u.says) this.ui.onSays(u.says);
+    if (u.labels) this.ui.onLabels(u.labels);
+    if (u.overlay) this.ui.onOverlay(u.overlay);
     if ('thinking' in u) {
       if (u.thinking) this.thinkingSince = performance.now();
       else if (this.thinkingSince !== null) {
@@ -137,7 +178,13 @@ export class FastMode {
         this.thinkingSince = null;
       }
     }
-    if (u.nvm) localStorage.setItem(this.o.storageKey, u.nvm);
+    if (u.nvm && this.persist) {
+      const error = saves.keep(this.storage, this.o.storageKey, u.nvm);
+      if (error) {
+        this.persist = false; // said once; the kept value stays as it last was
+        this.ui.onSaves(`The saves could not be kept in this browser (${error}): they last until the page closes.`);
+      }
+    }
     this.ui.onState(u);
   }
 

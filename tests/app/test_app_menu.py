@@ -34,12 +34,12 @@ def test_start_menu_lists_every_item():
     assert app.text[0] == "Jarmo"
     assert app.text[1] == ">New game"
     seen = items_seen(app, clock)
-    for title in ("New game", "Campaign", "First game", "Rules", "Heroes", "Challenges",
-                  "Versus", "Match", "Timer", "Time out", "Hints", "Brightness", "Statistics",
+    for title in ("New game", "Campaign", "First game (lesson)", "Rules", "Heroes", "Challenges",
+                  "Versus", "Match", "Timer", "Time out", "Allow hints", "Brightness", "Statistics",
                   "How to play"):
         assert title in seen, (title, seen)
     assert "Side" in seen and "Resume" not in seen     # against the AI, no game yet
-    assert "Hint" not in seen                          # only during a game
+    assert "Hint for your turn" not in seen            # only during a game
     set_option(clock, "Versus", "human")
     assert "Side" not in items_seen(app, clock)        # two players: no side to choose
     assert all(len(x) <= 21 for x in app.text) and len(app.text) <= 5
@@ -72,7 +72,7 @@ def test_every_value_of_every_item():
     clock.press(LEFT)
     assert app.brightness == M.BRIGHTNESS[7]
     clock.press(UP)                                 # UP: the item before
-    assert ">Hints: on" in app.text
+    assert ">Allow hints: on" in app.text
 
 
 def test_classic_takes_no_expansions():
@@ -160,8 +160,9 @@ def test_led_only_menu_scheme():
     app = App(has_display=False)
     clock = Clock(app)
     clock.run(100)
-    # "New game" (item 1): its LED b5 blinks, no value LEDs
-    assert lit(app) in ([21], [])
+    # "New game" (item 1): its LED b5 blinks, no value LEDs; with no game to
+    # resume, First game's LED (c3) glows in the lesson's colour
+    assert lit(app) in ([12, 21], [12])
     menu_to(clock, "Rules")
     clock.run(32)
     # item 2 -> c5; standard is value 2 -> a1, b1 lit
@@ -332,7 +333,7 @@ def test_each_menu_item_is_one_row():
     assert rows[B.BRIGHT][B.VALUES] == len(B.BRIGHTNESS)
     assert rows[B.TIMER][B.VALUES] == len(B.TIMER_S)
     assert [r[B.TITLE] for r in rows if r[B.OPENS] >= 0] == \
-        ["Statistics", "How to play", "Campaign", "First game"]
+        ["Statistics", "How to play", "Campaign", "First game (lesson)"]
 
 
 # ------------------------------------------ leaving a running game is asked first

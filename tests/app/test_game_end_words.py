@@ -1,5 +1,5 @@
-"""The end of a game says who ended it, how, who wins and why the points
-decide it; and an action that would end the game against its own player is
+"""The end of a game says how it ended, who wins and why the points decide
+it, all on its first page; and an action that would end the game against its own player is
 asked first (SELECT again plays it, any other button plays on)."""
 
 import pytest
@@ -59,20 +59,26 @@ def test_done_that_loses_the_game_is_asked_first():
     assert app.game.result() is None
 
 
-def test_select_again_ends_it_and_the_end_says_who_ended_it_and_why():
+def test_select_again_ends_it_and_the_first_page_says_how_who_and_why():
+    """Bug: "You ended it: AI all in camp. You win 4 to 2." gave the score's
+    reason only on the next page, 4 s later: the score read as a riddle. The
+    first page says how it ended (whose pieces, in whose camp), who wins by
+    how much and what the points are for."""
     app, clock = two_players_at(CAMP_ON_DONE)
     pick_done(clock)
     clock.press(SELECT, 0)                                          # yes
     r = app.game.result()
     assert r is not None and r.winner == "north" and r.points == (2, 3)
-    assert app.text[:3] == ("South ended it: all", "in camp.", "North wins 3 to 2."), app.text
+    first = ("South's pieces are", "all in North's camp.", "North wins 3 to 2.",
+             "Camp 2 each, others 1", "SELECT: menu")
+    assert app.text == first, app.text
     wait_state(clock, "result")
+    assert app.text == first
     pages = set()
     for _ in range(3):
         pages.add(app.text)
         clock.run(4100)
     said = " ".join(" ".join(p) for p in pages)
-    assert "South ended it: all in camp." in said
     assert "Points: 2 a piece in the enemy camp, 1 on the board, 0 held." in said, said
     assert all(p[-1] == "SELECT: menu" and len(p) <= 5 for p in pages)
 
@@ -83,14 +89,13 @@ def test_a_winning_end_is_not_asked():
     app, clock = two_players_at(moves[:-1])
     play(clock, moves[-1])                                          # c1-d3 takes the last piece
     assert app.game.result().winner == "south" and app.state == "end"
-    assert app.text[:2] == ("South ended it: North", "out of pieces."), app.text
-    assert app.text[2] == "South wins."
+    assert app.text == ("North's pieces are", "all taken.", "South wins.", "SELECT: menu"), app.text
 
 
 @pytest.mark.parametrize("reason, rules", [("camp", "standard"), ("wipeout", "standard"),
                                            ("repetition", "standard"), ("stuck", "classic"),
                                            ("stuck", "jasyr"), ("limit", "standard")])
-def test_every_way_a_game_ends_names_who_ended_it(reason, rules):
+def test_every_way_a_game_ends_is_said_with_its_score_and_reason_on_one_page(reason, rules):
     """Every reason of jarmo.game.REASONS, on a finished game put on the result screen."""
     from jarmo.app_end import end_words
     app = App(store=MemoryStore())
@@ -109,11 +114,17 @@ def test_every_way_a_game_ends_names_who_ended_it(reason, rules):
         raise AssertionError("no random game ended by %s" % reason)
     app.game = g
     app.board.read(g)
-    story, won, why = end_words(app)
-    ender = "South" if g.turn == "north" else "North"
-    mover = "You" if ender == "South" else "AI"
-    assert story.startswith(mover + " ended it: "), story
+    from jarmo.app_end import result_pages
+    how, won, why = end_words(app)
     r = g.result()
     assert won.startswith("A draw" if r.winner is None else
                           "You win" if r.winner == "south" else "AI wins"), won
     assert bool(why) == (r.points is not None and reason != "wipeout"), why
+    # how it ended, with its subject: whose pieces, who cannot move, ...
+    assert how.split()[0] in ("Your", "AI's", "You", "AI", "Both", "The"), how
+    assert " ended it" not in how
+    first = result_pages(app)[0]
+    assert len(first) <= 4 and all(len(line) <= 21 for line in first), first
+    assert " ".join(first).startswith(how + " " + won), first
+    if why:                         # the score's reason beside the score
+        assert first[-1] in ("Camp 2 each, others 1", "Tie: more in camp won"), first

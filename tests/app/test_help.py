@@ -35,7 +35,7 @@ def test_every_page_fits_the_display_without_cutting_a_word():
 
 
 def total(app):
-    """How many pages How to play has, by its title line ("Board 5/38")."""
+    """How many pages the part of How to play shown has, by its title line ("Board 5/16")."""
     return int(app.text[0].rsplit("/", 1)[1])
 
 
@@ -67,17 +67,58 @@ def test_the_rule_set_and_expansions_of_the_menu_come_first():
     set_option(clock, "Rules", "legendary")
     set_option(clock, "Heroes", "on")
     open_help(app, clock)
-    titles = pages_read(app, clock, 4 + 5 + 5 + 5)
-    # the pages are numbered through, whatever the section: 4/38, Board 5/38 ...
-    n = total(app)
-    assert titles[3:] == (["How to play 4/%d" % n]
-                          + ["Board %d/%d" % (k, n) for k in range(5, 10)]
-                          + ["Legendary %d/%d" % (k, n) for k in range(10, 15)]
-                          + ["Heroes %d/%d" % (k, n) for k in range(15, 20)])
-    # then the other rule sets; NEXT past the last page starts again
+    # the rules in play are numbered through, whatever the section: 4/20, Board 5/20 ...
+    assert total(app) == 20
+    titles = pages_read(app, clock, 4 + 5 + 5 + 5 + 1)
+    assert titles[3:] == (["How to play 4/20"]
+                          + ["Board %d/20" % k for k in range(5, 10)]
+                          + ["Legendary %d/20" % k for k in range(10, 15)]
+                          + ["Heroes %d/20" % k for k in range(15, 20)]
+                          + ["Other rules 20/20"])
+    # then the other rule sets, counted apart; NEXT past the last page starts again
     seen = pages_read(app, clock, 40)
-    assert "Classic 20/%d" % n in seen and "Challenges %d/%d" % (n, n) in seen
-    assert "How to play 1/%d" % n in seen
+    assert seen[0] == "Classic 1/19" and "Challenges 19/19" in seen
+    assert "How to play 1/20" in seen
+
+
+def test_how_to_play_shows_the_rules_in_play_and_the_rest_one_step_away():
+    """Bug: How to play was 38 pages for every rule set and both expansions,
+    and standard, the default, began on page 10 of them. The pages of the
+    rules in play are the whole count (the common pages, standard's, and a
+    last page that leads on); the other rule sets are one NEXT past it."""
+    app = App()
+    clock = Clock(app)
+    open_help(app, clock)
+    n = total(app)
+    titles = pages_read(app, clock, n)
+    assert n == 16 and titles[-1] == "Other rules 16/16", titles
+    assert {t.rsplit(" ", 1)[0] for t in titles} == {"How to play", "Board", "Standard",
+                                                     "Other rules"}
+    assert titles[9] == "Standard 10/16"
+    clock.press(PREV)
+    assert " ".join(app.text[1:]) == ("NEXT: the rule sets and expansions not in this game. "
+                                      "SELECT: back where you were.")
+    clock.press(NEXT)
+    assert app.text[0] == "Classic 1/23"            # one step away
+    clock.press(PREV)
+    assert app.text[0] == "Other rules 16/16"
+    clock.press(SELECT)
+    assert app.state == "menu"
+
+
+def test_in_a_game_how_to_play_shows_that_games_rules():
+    """The rules in play are the running game's, not the menu's next game's."""
+    app = App()
+    clock = Clock(app)
+    app.new_game(rules="jasyr", expansions=("challenges",), opponent="human")
+    clock.press(MENU)
+    set_option(clock, "Rules", "classic")           # "For the next game:"
+    app.how_to_play()
+    n = total(app)
+    titles = pages_read(app, clock, n)
+    assert [t for t in titles if not t.startswith(("How to play", "Board"))] == (
+        ["Jasyr %d/%d" % (k, n) for k in range(10, 14)]
+        + ["Challenges %d/%d" % (k, n) for k in range(14, 17)] + ["Other rules 17/17"])
 
 
 def test_every_rule_set_and_expansion_has_pages():

@@ -200,3 +200,37 @@ def test_the_cursor_is_named_and_told_apart_from_the_point_to_pick():
     assert lesson(app).cursor() == -1                         # North's turn: no cursor
     clock.run(1000)
     assert lesson(app).cursor() >= 0
+
+
+# ---------------------------------------------------------------- the way in
+
+def test_the_first_screen_points_a_new_player_to_the_lesson():
+    """Bug: nothing on the first screen pointed a new player to Menu, First
+    game. The device's first screen (the menu, nothing saved) names the item
+    as the lesson; the simulator's first screen (a game started at once)
+    says where the lesson is, until the first button; an LED-only board's
+    menu lights First game's LED (c3) in the lesson's colour beside New game."""
+    app = App(store=MemoryStore())
+    Clock(app).run(100)
+    assert app.text == ("Jarmo", ">New game", " Campaign", " First game (lesson)",
+                        " Rules: standard")
+    # the simulator starts a game before any button
+    app = App(store=MemoryStore())
+    app.new_game(rules="standard", opponent="greedy", side="south")
+    clock = Clock(app)
+    clock.run(100)
+    said = " ".join(app.text)
+    assert "New? The menu's First game is a lesson." in said, app.text
+    assert app.text[0] == "standard vs greedy" and app.text[1] == "South (you) to move"
+    assert len(app.text) == 5 and all(len(line) <= 21 for line in app.text)
+    clock.press(NEXT)                       # the player is here: the board has the room
+    assert "lesson" not in " ".join(app.text)
+    # LED-only: c3 (First game) glows in the lesson's colour while New game blinks
+    app = App(store=MemoryStore(), has_display=False)
+    clock = Clock(app)
+    clock.run(100)
+    assert app.pixel("c3") == HINT_COLOUR
+    clock.press(SELECT)                     # New game: the pointer's work is done
+    clock.press(MENU)
+    clock.run(100)
+    assert app.state == "menu" and app.pixel("c3") != HINT_COLOUR

@@ -1,5 +1,7 @@
 """The move timer and the hint, driven through the buttons and the virtual clock."""
 
+import re
+
 from jarmo.app import App
 from jarmo.app_base import S_PLAY
 from jarmo.app_buttons import MENU, NEXT, SELECT
@@ -20,7 +22,7 @@ def start(timer="30 s", opponent="human", timeout=None, hints=None, has_display=
     if timeout:
         set_option(clock, "Time out", timeout)
     if hints:
-        set_option(clock, "Hints", hints)
+        set_option(clock, "Allow hints", hints)
     new_game(clock, rules, opponent=opponent)
     clock.run(100)
     return app, clock
@@ -162,9 +164,11 @@ def test_a_hint_in_a_two_player_game_shows_the_turn_without_playing_it():
                             for line in app.text):
             break
         clock.run(16)
-    line = [line for line in app.text if line.startswith("Hint: ")][0]
-    actions = line[6:].split()
-    assert actions and actions[0] in app.game.legal()
+    said = " ".join(app.text)
+    m = re.search(r"Hint: move ([a-e][1-5]) to ([a-e][1-5])\.", said)   # the first turn: a move
+    assert m, said
+    actions = ["%s-%s" % m.groups()]
+    assert actions[0] in app.game.legal()
     assert app.game.plies == 0                       # not played
     code = parse_action(actions[0])
     piece, target = code >> 3 & 31, code >> 8 & 31
@@ -198,21 +202,53 @@ def test_a_hint_against_the_ai_thinks_at_its_level_in_slices():
     assert app.state == "play"
 
 
-def test_hints_can_be_switched_off_for_two_players():
-    app, clock = start("off", hints="off")
+def test_a_hint_says_the_turn_in_words_not_notation():
+    """Bug: "Hint: d3-e5 @a1" was notation a player who has not read the
+    rules cannot read ("@a1" is a placement on a1). The hint says each
+    action in words, in the order to play them."""
+    from jarmo.app_assist import install
+    app, clock = start("off")
+    say = install(app)          # the hint's turn, shown as the AI's answer would be
+    for turn, words in (
+            ("d3-e5 @a1", ("Hint: move d3 to e5,", "then place a piece on", "a1.")),
+            ("b1-d2", ("Hint: move b1 to d2.",)),
+            ("c5@a1", ("Hint: recall an", "archer to a1 with c5.")),
+            ("c5* ", ("Hint: flip the guard", "on c5.")),
+            ("c5*@a1", ("Hint: flip the guard", "on c5, place on a1.")),
+            ("d3-e5 r@a1", ("Hint: move d3 to e5,", "then redeploy to a1.")),
+            ("b1-d2 done", ("Hint: move b1 to d2,", "then done.")),
+            # a long turn still fits three lines, never cut
+            ("@a1 b1-d2 @b1 done", ("Hint: place on a1,", "move b1 to d2, place", "on b1, then done."))):
+        say._show(app, [parse_action(a) for a in turn.split()])
+        assert app.msg == words, (turn, app.msg)
+        assert "@" not in " ".join(app.text) and "-" not in " ".join(app.msg)
+        assert all(len(line) <= 21 for line in app.text) and len(app.text) <= 5, app.text
+
+
+def test_allow_hints_off_means_no_hint_in_any_game():
+    """Bug: "Hint" and "Hints: on" sat in one menu, and "Hints: off" did
+    nothing against the AI. The action says what it does ("Hint for your
+    turn"), the setting that it allows it ("Allow hints"), and off means no
+    hint in any game, against the AI too, as a player switching it off expects."""
+    app, clock = start("off")
     clock.press(MENU)
-    for _ in range(20):
-        assert not any(line in (">Hint", " Hint") for line in app.text)
-        clock.press(NEXT)
-    app, clock = start("off", opponent="AI greedy", hints="off", tabletop=False)
-    clock.press(MENU)
-    menu_to(clock, "Hint")                           # against the AI it is always there
+    assert menu_to(clock, "Hint") == ">Hint for your turn"
+    assert menu_to(clock, "Allow hints") == ">Allow hints: on"
+    for opponent, tabletop in (("human", True), ("AI greedy", False)):
+        app, clock = start("off", opponent=opponent, hints="off", tabletop=tabletop)
+        clock.press(MENU)
+        for _ in range(20):
+            assert not any(line[1:].startswith("Hint") for line in app.text), app.text
+            clock.press(NEXT)
+        app, clock = start("off", opponent=opponent, hints="on", tabletop=tabletop)
+        clock.press(MENU)
+        menu_to(clock, "Hint for your turn")
 
 
 def test_the_new_items_have_their_own_leds_without_a_display():
     app = App(store=MemoryStore(), has_display=False)
     clock = Clock(app)
-    for title, spot in (("Campaign", "b3"), ("First game", "c3"), ("Hints", "d2")):
+    for title, spot in (("Campaign", "b3"), ("First game", "c3"), ("Allow hints", "d2")):
         menu_to(clock, title)
         clock.run(300)
         assert app.pixel(spot) != 0, title
@@ -231,12 +267,12 @@ def test_timer_settings_survive_a_restart():
     clock = Clock(app)
     set_option(clock, "Timer", "15 s")
     set_option(clock, "Time out", "AI random")
-    set_option(clock, "Hints", "off")
+    set_option(clock, "Allow hints", "off")
     again = App(store=store)
     clock = Clock(again)
     assert menu_to(clock, "Timer") == ">Timer: 15 s"
     assert menu_to(clock, "Time out") == ">Time out: AI random"
-    assert menu_to(clock, "Hints") == ">Hints: off"
+    assert menu_to(clock, "Allow hints") == ">Allow hints: off"
 
 
 # ---------------------------------------------------------------- a clock that starts late

@@ -48,33 +48,41 @@ def test_a_plain_move_is_told_with_both_points():
 
 
 def test_a_capture_names_the_taker_the_piece_and_the_point():
-    app, _ = played("standard", "b1-d2 e5-d3 d2-d3")
+    app, clock = played("standard", "b1-d2 e5-d3 d2-d3")
     # the last turn of each side: North's move, then South's capture
     assert app.text == ("North to move", "North moved e5 to d3.", "South took an archer",
-                        "on d3. Now a guard.", "at a5: North archer")
+                        "on d3.", "at a5: North archer")
+    assert tells(app, clock, "South took an archer on d3. South's archer on d3 is now a guard.")
 
 
 def test_a_classic_capture_marks_the_archer():
-    app, _ = played("classic", "b1-d2 e5-d3 d2-d3")
-    assert "South took an archer on d3. Now marked." in said(app)
+    app, clock = played("classic", "b1-d2 e5-d3 d2-d3")
+    assert tells(app, clock, "South took an archer on d3. South's archer on d3 is now marked.")
 
 
 def test_a_guard_entering_the_camp_brings_one_back_to_place():
     app, clock = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
                                     "a1-b3 a5-b3 b4-b3 e5-d3 b3-c5")
-    assert app.text == ("South: place or done", "North moved e5 to d3.", "South moved b3 to c5.",
-                        "Held: South 1 North 0", "at a1: empty")
+    # Bug: "South: place or done" and "Guard in camp: 1 back, place or done."
+    # meant nothing to a player who had not read the rules. The top lines say
+    # what to do, in words; the events say what happened, each with its subject.
+    assert app.text == ("South: place a piece", "in your camp, or done", "North moved e5 to d3.",
+                        "South moved b3 to c5.", "at a1: empty")
     clock.run(3000)                         # the next page of the turn's words
-    assert app.text == ("South: place or done", "Guard in camp: 1", "back, place or done.",
-                        "Held: South 1 North 0", "at a1: empty")
+    assert app.text == ("South: place a piece", "in your camp, or done", "In the enemy camp the",
+                        "guard turns archer.", "at a1: empty")
+    clock.run(3000)
+    assert app.text == ("South: place a piece", "in your camp, or done", "A taken piece comes",
+                        "back to South.", "at a1: empty")
     clock.run(3000)                         # and round again
-    assert app.text[1] == "North moved e5 to d3."
+    assert app.text[2] == "North moved e5 to d3."
 
 
 def test_a_guard_entering_the_camp_with_none_taken_just_turns_archer():
     app, clock = played("standard", "c1-e2 a5-c4 e2-c1 c5-b3 b1-d2 c4-a5 d2-c2 b3-b2 c2-b2 d5-b4 "
                                 "a1-b3 a5-c4 b3-b4 c4-d4 c1-a2 d4-e2 b2-c4 b5-a3 d1-c3 a3-b1 b4-d5")
-    assert tells(app, clock, "South moved b4 to d5. Guard in camp, now an archer.")
+    assert tells(app, clock, "South moved b4 to d5. In the enemy camp the guard turns archer.")
+    assert "comes back" not in " ".join(told(app))
 
 
 def test_a_golden_soldier_taken_as_a_guard_becomes_a_hostage():
@@ -83,7 +91,10 @@ def test_a_golden_soldier_taken_as_a_guard_becomes_a_hostage():
     assert app.text == ("North to move", "North took a guard on", "b3. South took a",
                         "Golden Soldier on b3.", "at c4: North archer")
     clock.run(3000)
-    assert app.text == ("standard+H", "North to move", "Hostage taken. Now a", "guard.",
+    assert app.text == ("standard+H", "North to move", "The Golden Soldier is", "now a hostage.",
+                        "at c4: North archer")
+    clock.run(3000)
+    assert app.text == ("standard+H", "North to move", "South's archer on b3", "is now a guard.",
                         "at c4: North archer")
 
 
@@ -91,7 +102,8 @@ def test_taking_the_piece_on_your_hostage_frees_it():
     app, clock = played("standard", "a1-b3 e5-c4 e1-c2 c5-a4 b3-d2 a4-c3 d1-b2 c4-b4 c1-d3 b4-d3 "
                                     "d2-d3 b5-d4 d3-e5 @e1 d4-e2 b1-a3 a5-c4 b2-c4 c3-a2 c2-d2 "
                                     "e2-d4 d2-d3 d4-c4", ("heroes",))
-    assert tells(app, clock, "North took a guard on c4. Hostage freed. Now a guard.")
+    assert tells(app, clock, "North took a guard on c4. North's Golden Soldier is freed. "
+                             "North's archer on c4 is now a guard.")
     joy_to(clock, "c4")
     assert app.text[-1] == "c4: N guard +hostage"
 
@@ -100,13 +112,14 @@ def test_taking_a_piece_that_stands_on_its_golden_soldier_takes_a_hostage():
     app, clock = played("standard", "a1-b3 e5-c4 d1-b2 c5-a4 b3-c5 d5-e3 b2-c2 c4-b2 e1-d3 a4-c3 "
                                 "c2-b2 c3-a2 d3-e1 a5-b3 c1-e2 b3-d2 e2-d4 b5-a3 b2-b3 a3-b1 "
                                 "e1-c2 e3-c2 b3-d2 c2-d2 c2-d2", ("heroes",))
-    assert tells(app, clock, "Hostage taken.") and " took " in " ".join(told(app))
+    assert tells(app, clock, "The Golden Soldier is now a hostage.") and " took " in " ".join(told(app))
 
 
 def test_a_jasyr_guard_taken_goes_back_held():
     app, clock = played("jasyr", "b1-a3 a5-b3 d1-c3 e5-c4 c1-d3 b5-c3 e1-c2 c4-b4 a3-b5 d5-e3 "
                              "a1-b3 b4-b3")
-    assert tells(app, clock, "North took a guard on b3. Now a guard. It goes back held.")
+    assert tells(app, clock, "North took a guard on b3. North's archer on b3 is now a guard. "
+                             "The taken guard goes back to South, held.")
 
 
 def test_recall_flip_and_redeploy_in_words():
@@ -116,14 +129,15 @@ def test_recall_flip_and_redeploy_in_words():
     app, clock = played("legendary", "c1-e2 a5-c4 e2-c1 c5-b3 b1-d2 c4-a5 d2-c2 b3-b2 c2-b2 d5-b4 "
                                  "a1-b3 a5-c4 b3-b4 c4-d4 c1-a2 d4-e2 b2-c4 b5-a3 d1-c3 a3-b1 "
                                  "b4-d5 e2-d4 c3-e4 d4-d3 e4-c3 d3-e1 d5*")
-    assert tells(app, clock, "South flipped the guard on d5. 1 piece back, held.")
+    assert tells(app, clock, "South flipped the guard on d5. A taken piece comes back to South, "
+                             "held.")
     app, clock = played("legendary", "b1-a3 c5-b3 a3-b1 e5-c4 c1-a2 c4-d4 a2-c1 d4-d3 c1-d3 d5-b4 "
                                  "e1-c2 b4-d5 d3-d4 b3-a1 b1-a3 d5-b4 d1-c3 b4-d3 d4-c4 a5-c4 "
                                  "c2-d2 c4-b2 a3-b5 d3-b4 d2-c2 b4-b3 c3-a4 b2-c2 a4-c3 c2-e1 "
                                  "c3-d1 e1*@a5")
-    assert tells(app, clock, "North flipped the guard on e1. 1 piece back on a5.")
+    assert tells(app, clock, "North flipped the guard on e1. A taken piece comes back on a5.")
     app, clock = played("standard", "e1-d3 b5-a3 c1-e2 a3-b1 a1-b3 r@e1", ("challenges",))
-    assert tells(app, clock, "South redeployed a piece to e1. Markers gone.")
+    assert tells(app, clock, "South redeployed a piece to e1. The remote camps are gone.")
 
 
 def test_against_the_ai_you_and_ai_are_named():
@@ -152,6 +166,58 @@ def test_against_the_ai_you_and_ai_are_named():
         if seen == {"ai", "you"}:
             break
     assert seen == {"ai", "you"}, seen
+
+
+def test_against_the_ai_the_words_say_whose_archer_became_a_guard():
+    """Bug: "AI took your archer on d2. Now a guard." did not say whose piece
+    became a guard (the reader took it for their own). The sentence names it:
+    the AI's archer that took, on the point it took on."""
+    from tests.app.drive import wait_state
+    app = App(seed=1)
+    app.ai_steps = 50
+    clock = Clock(app)
+    app.new_game(rules="standard", opponent="greedy", side="south", games=1)
+    for action in ("a1-c2", "b1-d2"):
+        play(clock, action)
+        wait_state(clock, "play")
+    assert app.game.history()[-1] == "b3-d2"       # the AI's archer took
+    assert told(app)[-2:] == ["AI took your archer on d2.", "AI's archer on d2 is now a guard."]
+    assert tells(app, clock, "AI took your archer on d2. AI's archer on d2 is now a guard.")
+
+
+# What a sentence of the events may begin with: its subject (a side, its
+# own, "The ..."/"A ..." piece), or "In the enemy camp" before it.
+SUBJECTS = ("South", "North", "South's", "North's", "The", "A", "In")
+
+
+def test_every_sentence_of_the_events_has_its_subject_and_fits_two_lines():
+    """Bug: "Now a guard.", "Now marked.", "Hostage taken.", "1 piece back,
+    held.", "Markers gone." said nothing of whose piece. Random two-player
+    games of every rule set and expansion: every sentence told begins with
+    its subject, and fits two lines, so that it shows beside a selection or
+    the timer's line."""
+    from jarmo.app_base import wrap
+    from tests.app.drive import Rand, choose
+    seen = set()
+    for seed, (rules, exp) in enumerate((("classic", ()), ("standard", ("heroes", "challenges")),
+                                         ("legendary", ("heroes", "challenges")),
+                                         ("jasyr", ("heroes", "challenges")), ("standard", ()))):
+        for k in range(3):
+            app = App(tabletop=True)
+            clock = Clock(app)
+            app.new_game(rules=rules, expansions=exp, opponent="human", games=1)
+            rng = Rand(seed * 10 + k)
+            for _ in range(120):
+                if app.state != "play":
+                    break
+                play(clock, choose(rng, app.game.legal()))
+                for sentence in told(app):
+                    seen.add(sentence.split()[1] if sentence.split()[0] in ("The", "A") else
+                             sentence.split()[0])
+                    assert sentence.split()[0] in SUBJECTS, sentence
+                    assert len(wrap(sentence, 21, 9)) <= 2, sentence
+    # the kinds of sentence of the rules: captures, promotions, camp entries
+    assert {"South", "North", "South's", "North's", "In", "taken"} <= seen, seen
 
 
 def test_a_refusal_says_why_in_words_and_keeps_the_cursor_named():
@@ -186,7 +252,8 @@ def test_a_capture_stays_told_after_the_answer():
     """Bug: "You took ... on d2" was replaced at once by the AI's answer. Now
     the last turn of each side stays on the display until that side acts again."""
     app, clock = played("standard", "b1-d2 e5-d3 d2-d3 b5-a3")
-    assert tells(app, clock, "South took an archer on d3. Now a guard. North moved b5 to a3.")
+    assert tells(app, clock, "South took an archer on d3. South's archer on d3 is now a guard. "
+                             "North moved b5 to a3.")
     assert " ".join(told(app)).startswith("South took")       # the older turn first
 
 
@@ -194,8 +261,8 @@ def test_a_turn_of_two_actions_is_told_whole():
     """Bug: a turn of a move and a placement was told as its last action only."""
     app, clock = played("standard", "b1-a3 b5-d4 d1-b2 c5-b3 c1-a2 b3-b4 b2-c4 b4-b3 c4-b4 d4-c4 "
                                     "a1-b3 a5-b3 b4-b3 e5-d3 b3-c5 @c1")
-    assert tells(app, clock, "South moved b3 to c5. Guard in camp: 1 back, place or done. "
-                             "South placed an archer on c1.")
+    assert tells(app, clock, "South moved b3 to c5. In the enemy camp the guard turns archer. "
+                             "A taken piece comes back to South. South placed an archer on c1.")
 
 
 def _whole_sentences(app):

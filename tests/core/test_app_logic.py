@@ -117,3 +117,23 @@ def test_against_the_random_ai():
     new_game(clock, "standard", opponent="AI random")
     play_out(clock, Rand(4), limit=200)
     assert app.state == "end"
+
+
+def test_the_words_a_new_player_reads_under_micropython_too():
+    """The hint in words (str.format), the open turn's two lines and the
+    result's first page, as the device runs them (tests/app has the rest)."""
+    from jarmo.app_assist import install
+    from jarmo.notation import parse_action
+    app = App(tabletop=True)
+    clock = Clock(app)
+    new_game(clock, "standard", opponent="human")
+    install(app)._show(app, [parse_action("d3-e5"), parse_action("@a1")])
+    assert app.msg == ("Hint: move d3 to e5,", "then place a piece on", "a1.")
+    app.next_turn()                 # the turn entered again, as App puts the assisted one in
+    for a in "e1-d3 b5-a3 b1-a3 e5-d3 c1-d3 a5-b3 a1-b3 d5-b4 b3-c5".split():
+        play(clock, a)
+    assert app.text[:2] == ("South: place a piece", "in your camp, or done"), app.text
+    for a in "@c1 b4-d3 c1-d3".split():
+        play(clock, a)
+    wait_state(clock, "result")
+    assert app.text == ("North's pieces are", "all taken.", "South wins.", "SELECT: menu"), app.text

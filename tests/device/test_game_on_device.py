@@ -87,6 +87,23 @@ def play_until(dev, state, most_taps=200):
     raise AssertionError("no %r after %d taps of select: %s" % (state, most_taps, trace(dev).lines[-20:]))
 
 
+def assert_a_held_key_is_seen_as_it_goes_down(dev, within_ms=20):
+    """NEXT (held: PREV) is down and not yet let go: within 20 ms of the press
+    the pin carries a frame unlike all of the 300 ms before it (the cursor
+    lit white), and the tap acts only at the release (the cursor moves: a
+    frame unlike the held ones)."""
+    pin = stage.key_pin(dev.profile, "next")
+    before = set(grb for t, grb in dev.frames if t >= dev.t - 300)
+    t_press = dev.set_pin(pin, 0)["t"]
+    dev.run(200)
+    held = [(t, grb) for t, grb in dev.frames if t > t_press and grb not in before]
+    assert held and held[0][0] - t_press <= within_ms, (held[:1], t_press)
+    t_release = dev.set_pin(pin, "z")["t"]
+    dev.run(200)
+    seen = set(grb for _t, grb in held) | before
+    assert any(t > t_release and grb not in seen for t, grb in dev.frames), "the tap never acted"
+
+
 def assert_pin_shows_every_frame(dev):
     """Every frame the app drew (@@FRAME) went out on the pixel pin, byte for byte."""
     sent = {grb for _t, grb in dev.frames}
@@ -116,6 +133,7 @@ def test_qtpy_boots_lights_the_grid_and_plays_a_turn_each(tmp_path, firmware_opt
         play_a_turn_and_the_ais(dev)
         assert len(trace(dev).last_game()) == 2
         assert stage.board_game(dev) == trace(dev).last_game()     # saved after every turn
+        assert_a_held_key_is_seen_as_it_goes_down(dev)
         assert dev.stats()["wear"] == {}                     # and nothing erased for it
         assert_pin_shows_every_frame(dev)
         assert "Traceback" not in "\n".join(dev.console)

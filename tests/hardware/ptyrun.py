@@ -35,7 +35,7 @@ ENTER_ALT = b"\x1b[?1049h"
 LEAVE_ALT = b"\x1b[?1049l"
 SHOW_CURSOR = b"\x1b[?25h"
 
-TIMEOUT = 5.0   # seconds any single wait may take unless told otherwise
+TIMEOUT = 15.0    # s: only a failing wait waits it out; a loaded machine starts a simulator slowly
 
 
 def strip_ansi(text):

@@ -34,6 +34,11 @@ def _buttons(profile):
     return Buttons(profile, keys=keys), keys
 
 
+def _name(b):
+    """A code as a name; "+next" for next's key going down (KEY_DOWN)."""
+    return ("+" + B.NAMES[b & ~B.KEY_DOWN]) if b & B.KEY_DOWN else B.NAMES[b]
+
+
 def test_short_keys_send_on_press():
     buttons, keys = _buttons(profiles.JOYSTICK)
     got = []
@@ -48,22 +53,22 @@ def test_short_keys_send_on_press():
 def test_long_press_key_sends_short_on_early_release():
     buttons, keys = _buttons(profiles.FEATHER_OLED)
     got = []
-    press = lambda b, p: got.append(B.NAMES[b])  # noqa: E731
+    press = lambda b, p: got.append(_name(b))  # noqa: E731
     a = buttons.labels.index("a")
     keys.down(a)
     buttons.poll(1000, press)
-    assert got == []                      # undecided while held
+    assert got == ["+next"]               # seen going down; tap or hold undecided while held
     buttons.poll(1000 + buttons.long_ms - 1, press)
-    assert got == []
+    assert got == ["+next"]
     keys.up(a)
     buttons.poll(1000 + buttons.long_ms - 1, press)
-    assert got == ["next"]
+    assert got == ["+next", "next"]
 
 
 def test_long_press_key_sends_long_once_when_held():
     buttons, keys = _buttons(profiles.FEATHER_OLED)
     got = []
-    press = lambda b, p: got.append(B.NAMES[b])  # noqa: E731
+    press = lambda b, p: got.append(_name(b))  # noqa: E731
     b = buttons.labels.index("b")
     keys.down(b)
     buttons.poll(5000, press)
@@ -71,7 +76,38 @@ def test_long_press_key_sends_long_once_when_held():
     buttons.poll(5000 + buttons.long_ms + 500, press)
     keys.up(b)
     buttons.poll(5000 + buttons.long_ms + 600, press)
-    assert got == ["menu"]                 # not "select" too
+    assert got == ["+select", "menu"]      # not "select" too
+
+
+def test_a_tap_taken_as_the_key_goes_down_sends_nothing_more():
+    """Where the app acts on the tap at once (press() answers True to the key
+    going down), neither the release nor a hold sends anything."""
+    buttons, keys = _buttons(profiles.QTPY_BFF)
+    got = []
+
+    def press(b, p):
+        got.append(_name(b))
+        return bool(b & B.KEY_DOWN)
+    for hold in (10, buttons.long_ms + 50):
+        keys.down(1)
+        buttons.poll(0, press)
+        buttons.poll(hold, press)
+        keys.up(1)
+        buttons.poll(hold + 1, press)
+    assert got == ["+select", "+select"]
+
+
+def test_two_keys_in_the_same_millisecond():
+    """Both keys go down and up in one scan: each is seen going down and each
+    tap comes, in the order the events came; none is lost."""
+    buttons, keys = _buttons(profiles.QTPY_BFF)
+    got = []
+    keys.down(0)
+    keys.down(1)
+    keys.up(1)
+    keys.up(0)
+    buttons.poll(0, lambda b, p: got.append(_name(b)))
+    assert got == ["+next", "+select", "select", "next"]
 
 
 def test_long_press_across_the_clock_wrap():
@@ -81,7 +117,7 @@ def test_long_press_across_the_clock_wrap():
     start = (1 << 29) - 100
     buttons.poll(start, lambda b, p: got.append(b))
     buttons.poll((start + buttons.long_ms) % (1 << 29), lambda b, p: got.append(b))
-    assert got == [B.PREV]
+    assert got == [B.NEXT | B.KEY_DOWN, B.PREV]
 
 
 def test_tabletop_seats():

@@ -46,7 +46,9 @@ from tests.hardware.codepy import (
     write_events,
 )
 
-RESULT = re.compile(r"^(You|AI|South|North) ended it: ")
+# the first line of the result's first page: how the game ended (jarmo/app_end.py)
+RESULT = re.compile(r"^(?:(?:Your|AI's|South's|North's) pieces|(?:You|AI|South|North) cannot move"
+                    r"|The turn limit|Both sides went)")
 ROWS = ("South", "North", "Draws")
 # the app tells each action in words: "South moved a1 to c2.", "AI took your
 # archer on d3.", "North placed an archer on a5." (jarmo/app_play.py)
@@ -82,8 +84,8 @@ def new_game_lines(tmp_path, opponent, look_through=False):
 
 
 def is_result(text, result):
-    """True if text is the result screen's first page for result: who ended
-    the game, who wins (by how many points), SELECT."""
+    """True if text is the result screen's first page for result: how the
+    game ended, who wins (by how many points, with what the points are for), SELECT."""
     said = " ".join(text)
     if not text or not RESULT.match(text[0]) or text[-1] != "SELECT: menu":
         return False
@@ -91,7 +93,9 @@ def is_result(text, result):
     points = ""
     if result.points is not None and result.reason != "wipeout" and result.winner:
         points = " %d to %d." % (max(result.points), min(result.points))
-    return won in said and points in said and " ended it: " in said
+    tie = result.points is not None and result.points[0] == result.points[1]
+    why = "" if not points else ("Tie: more in camp won" if tie else "Camp 2 each, others 1")
+    return won in said and points in said and why in said
 
 
 def shows_result(frames, result):

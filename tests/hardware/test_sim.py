@@ -88,13 +88,29 @@ def north_move(before, after):
     return "%s-%s" % (gone[0], new[0])
 
 
-def _quit(p):
-    """q: the simulator ends with status 0 and leaves the terminal as it found it."""
+SAVED_NOTE = (r"Your game \((?P<what>[^)]*), (?P<turns>\d+) turns?\) is saved in (?P<folder>.+): "
+              r"the next python3 run\.py play offers it \(Resume\)\.")
+NOTHING_SAVED = "Nothing to save: no game in progress."
+
+
+def _quit(p, saved="any"):
+    """q: the simulator ends with status 0, leaves the terminal as it found it
+    and then says what became of the game (saved: True the game is saved,
+    False nothing was, "any" either; None, a replay: nothing said); the
+    note's match (None when nothing was saved)."""
     p.send(b"q")
     assert p.wait() == 0, p.screen()
     assert p.restored() is None, p.restored()
-    tail = p.raw[-100:]
-    assert tail.endswith(LEAVE_ALT) and SHOW_CURSOR in tail, tail
+    at = p.raw.rfind(LEAVE_ALT)
+    assert at >= 0 and SHOW_CURSOR in p.raw[max(0, at - 100):at], p.raw[-100:]
+    after = p.raw[at + len(LEAVE_ALT):].decode("utf-8").replace("\r\n", "\n")
+    if saved is None:
+        assert after == "", after
+        return None
+    said = re.fullmatch(SAVED_NOTE + "\n", after)
+    assert said or after == NOTHING_SAVED + "\n", after
+    assert saved == "any" or bool(said) == saved, after
+    return said
 
 
 def _play_a1_c2_and_get_the_answer(p):
@@ -433,6 +449,7 @@ def test_not_a_tty_says_so_and_fails(stdin, tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "needs a terminal" in proc.stderr and "--script" in proc.stderr
     assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr     # one line, as every error
 
 
 SCRIPT = """\
@@ -490,13 +507,15 @@ def test_replay_steps_through_a_saved_game(tmp_path):
     saved.write_text(g.dump())
     proc = subprocess.run([sys.executable, "-m", "host.sim", "--replay", str(saved),
                            "--script", "-"], cwd=ROOT, env=_env(tmp_path),
-                          input="prev\nprev\nprev\nnext\nquit\n", capture_output=True,
+                          input="next\nnext\nnext\nprev\nquit\n", capture_output=True,
                           text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     screens = proc.stdout.split("-- screen ")[1:]
     titles = [next(line for line in s.splitlines() if "Replay" in line) for s in screens]
-    assert [t.split("Replay ")[1].split()[0] for t in titles] == ["3/3", "2/3", "1/3", "0/3", "1/3"]
-    assert "last: a1-c2" in screens[-1]
+    # it opens at the start, as a player expects a replay to
+    assert [t.split("Replay ")[1].split()[0] for t in titles] == ["0/3", "1/3", "2/3", "3/3", "2/3"]
+    assert "last: start" in screens[0]
+    assert "last: a5-b3" in screens[-1]
 
 
 def test_replay_in_the_terminal(sim, tmp_path):
@@ -506,12 +525,15 @@ def test_replay_in_the_terminal(sim, tmp_path):
     saved = tmp_path / "game.txt"
     saved.write_text(g.dump())
     p = sim("--replay", str(saved))
-    p.expect_screen(r"Replay 1/1")
-    assert "previous" in p.screen()
+    p.expect_screen(r"Replay 0/1")
+    assert "previous" in p.screen() and "End last" in p.screen()
+    mark = len(p.raw)
+    p.send(b"\x1b[C")                       # right arrow: one action on
+    p.expect_screen(r"Replay 1/1", since=mark)
     mark = len(p.raw)
     p.send(b"\x1b[D")                       # left arrow: one action back
     p.expect_screen(r"Replay 0/1", since=mark)
-    _quit(p)
+    _quit(p, saved=None)
 
 
 def _game_in(folder):
@@ -583,8 +605,8 @@ def test_x_exports_the_game_and_says_where(sim, tmp_path):
     _quit(p)
     # and the export replays
     p = sim("--replay", str(tmp_path / files[0]))
-    p.expect_screen(r"Replay 2/2")
-    _quit(p)
+    p.expect_screen(r"Replay 0/2")
+    _quit(p, saved=None)
 
 
 def test_a_bad_replay_on_a_terminal_exits_2_with_one_line(tmp_path):
@@ -613,7 +635,7 @@ def test_the_play_modes_open_from_the_simulators_menu(tmp_path):
                           input=script, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     said = proc.stdout.split("-- screen ")[1:]
-    hint = next(i for i, s in enumerate(said) if re.search(r"\| Hint: [a-e][1-5]", s))
+    hint = next(i for i, s in enumerate(said) if re.search(r"\| Hint: move [a-e][1-5] to", s))
     campaign = next(i for i, s in enumerate(said) if "Campaign: 0/12 won" in s)
     lesson = next(i for i, s in enumerate(said) if "Pieces move along the" in s)
     assert hint < campaign < lesson
@@ -642,7 +664,7 @@ def test_the_end_screen_on_a_plain_terminal(sim, tmp_path, env):
         for action in WIPEOUT.split():
             _play_keys(p, action)
             g.play(action)
-        m = p.expect_screen(r"South ended it: North")
+        m = p.expect_screen(r"North's pieces are all")
         screen = p.screen()
         assert b"\x1b[48;" not in p.raw                      # no colour was ever sent
         board = board_of(screen)

@@ -161,7 +161,7 @@ def _replay(tmp_path, content, *args, mode="w"):
     else:
         path.write_text(content)
     return sim(["--replay", str(path), "--data", str(tmp_path / "d")] + list(args), tmp_path,
-               "prev\nquit\n")
+               "next\nquit\n")
 
 
 def _replay_titles(proc):
@@ -171,7 +171,7 @@ def _replay_titles(proc):
 
 
 def _replay_path(tmp_path, path):
-    return sim(["--replay", str(path), "--data", str(tmp_path / "d")], tmp_path, "prev\nquit\n")
+    return sim(["--replay", str(path), "--data", str(tmp_path / "d")], tmp_path, "next\nquit\n")
 
 
 def test_replay_takes_what_the_game_itself_saves(tmp_path):
@@ -181,7 +181,7 @@ def test_replay_takes_what_the_game_itself_saves(tmp_path):
     folder.mkdir()
     _save(folder, _game())
     for path in (folder, folder / gamefiles.LOG):
-        assert _replay_titles(_replay_path(tmp_path, path)) == ["3/3", "2/3"], path
+        assert _replay_titles(_replay_path(tmp_path, path)) == ["0/3", "1/3"], path
 
 
 def test_replay_takes_an_older_versions_saves(tmp_path):
@@ -191,8 +191,8 @@ def test_replay_takes_an_older_versions_saves(tmp_path):
     folder = tmp_path / "old"
     write_slots(str(folder), "game", text)
     for path in (folder, folder / "game.0"):
-        assert _replay_titles(_replay_path(tmp_path, path)) == ["3/3", "2/3"], path
-    assert _replay_titles(_replay(tmp_path, single(text))) == ["3/3", "2/3"]
+        assert _replay_titles(_replay_path(tmp_path, path)) == ["0/3", "1/3"], path
+    assert _replay_titles(_replay(tmp_path, single(text))) == ["0/3", "1/3"]
 
 
 def test_replay_takes_a_saved_match(tmp_path):
@@ -200,11 +200,11 @@ def test_replay_takes_a_saved_match(tmp_path):
     m = Match("standard", 2)
     for a in ACTIONS:
         m.game.play(a)
-    assert _replay_titles(_replay(tmp_path, single(game_text(None, match=m)))) == ["3/3", "2/3"]
+    assert _replay_titles(_replay(tmp_path, single(game_text(None, match=m)))) == ["0/3", "1/3"]
     folder = tmp_path / "saves"
     folder.mkdir()
     _save(folder, m.game, m)
-    assert _replay_titles(_replay_path(tmp_path, folder)) == ["3/3", "2/3"]
+    assert _replay_titles(_replay_path(tmp_path, folder)) == ["0/3", "1/3"]
 
 
 def test_replay_takes_the_file_a_real_session_saved(tmp_path):
@@ -214,18 +214,18 @@ def test_replay_takes_the_file_a_real_session_saved(tmp_path):
                "select\nselect\nwait 3000\nquit\n").returncode == 0
     for path in (data / gamefiles.LOG, data):
         proc = sim(["--replay", str(path), "--data", str(data)], tmp_path, "quit\n")
-        assert _replay_titles(proc) == ["2/2"], path
+        assert _replay_titles(proc) == ["0/2"], path
         assert "last: " in proc.stdout
 
 
 def test_replay_takes_an_export_dump_text_and_a_plain_list(tmp_path):
-    assert _replay_titles(_replay(tmp_path, export.export_text(_game()))) == ["3/3", "2/3"]
-    assert _replay_titles(_replay(tmp_path, _game().dump())) == ["3/3", "2/3"]
-    assert _replay_titles(_replay(tmp_path, "1. a1-c2 a5-b3\n2. c2-d2\n")) == ["3/3", "2/3"]
+    assert _replay_titles(_replay(tmp_path, export.export_text(_game()))) == ["0/3", "1/3"]
+    assert _replay_titles(_replay(tmp_path, _game().dump())) == ["0/3", "1/3"]
+    assert _replay_titles(_replay(tmp_path, "1. a1-c2 a5-b3\n2. c2-d2\n")) == ["0/3", "1/3"]
     # a plain list in other rules: --rules, or a first line that says them
     proc = _replay(tmp_path, "c1-d3 e5-d3\n", "--rules", "classic")
-    assert _replay_titles(proc) == ["2/2", "1/2"] and "classic" in proc.stdout
-    assert _replay_titles(_replay(tmp_path, "rules classic\nc1-d3 e5-d3\n")) == ["2/2", "1/2"]
+    assert _replay_titles(proc) == ["0/2", "1/2"] and "classic" in proc.stdout
+    assert _replay_titles(_replay(tmp_path, "rules classic\nc1-d3 e5-d3\n")) == ["0/2", "1/2"]
 
 
 @pytest.mark.parametrize("content, mode, words", [

@@ -50,12 +50,14 @@ def test_the_log_says_the_end_in_the_end_screens_words():
     for a in WIPEOUT.split():
         play(clock, a)
         log.see(app)
-    assert log.entries[-1] == "Game over: South ended it: North out of pieces. South wins.", \
+    assert log.entries[-1] == "Game over: North's pieces are all taken. South wins.", \
         log.entries[-1]
     assert not any("wipeout" in e for e in log.entries)
 
 
-def test_resumed_after_one_turn_says_one_turn():
+def test_resumed_after_one_turn_says_one_turn_once_resumed():
+    """Bug: the log said "Resumed" while the start's menu ("Saved game
+    found") still offered the game; it says so once Resume is chosen."""
     app = App(store=MemoryStore(), tabletop=True)
     clock = Clock(app)
     new_game(clock, "standard", opponent="human")
@@ -64,4 +66,31 @@ def test_resumed_after_one_turn_says_one_turn():
     again = App(store=reboot(app.store))
     log = EventLog()
     log.see(again)
+    assert again.state == "menu" and again.game is not None
+    assert log.entries == []
+    clock = Clock(again)
+    menu_to(clock, "Resume")
+    clock.press(SELECT)
+    log.see(again)
+    assert again.state == "play"
     assert log.entries == ["Resumed: standard, after 1 turn"]
+
+
+def test_a_new_game_starts_a_new_log():
+    """Bug: a new game kept the previous game's lines in the log."""
+    app = App(store=MemoryStore(), tabletop=True)
+    clock = Clock(app)
+    log = EventLog()
+    new_game(clock, "standard", opponent="human")
+    log.see(app)                    # the screen drawn
+    play(clock, "a1-c2")
+    log.see(app)
+    assert log.entries == ["Started: standard", "South moved a1 to c2."]
+    clock.press(MENU)
+    log.see(app)                    # the menu over the game: still its log
+    assert log.entries[-1] == "South moved a1 to c2."
+    new_game(clock, "classic", opponent="human")
+    clock.press(SELECT)             # "New game? The game in play is left unfinished": yes
+    log.see(app)
+    assert app.state == "play" and app.game.rules == "classic"
+    assert log.entries == ["Started: classic"]

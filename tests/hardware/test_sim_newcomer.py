@@ -129,20 +129,22 @@ def test_the_letters_legend_names_only_pieces_the_rules_have():
 @pytest.mark.parametrize("lines", [8, 12, 24, 30, 40, 50])
 @pytest.mark.parametrize("columns", [40, 61, 80, 120])
 def test_the_rules_pages_keep_headings_with_their_text_and_lose_no_line(lines, columns):
-    from host.pager import rules_pager, wrap_text
+    from host.pager import rules_pager
     p = rules_pager()
     p.rows(columns, lines)
+    body_lines, heading = p.lines(columns - 1)
+    headings = {line for line, h in zip(body_lines, heading) if h and line.strip()}
     shown = []
     for k in range(p.pages):
         p.page = k
         rows = p.rows(columns, lines)
         body = [r for r in rows[1:-1] if r.strip()]
         assert body, "page %d/%d is empty" % (k + 1, p.pages)
-        assert not body[-1].lstrip().startswith("#"), "page %d ends with a heading %r" % (
-            k + 1, body[-1])
+        assert body[-1] not in headings, "page %d ends with a heading %r" % (k + 1, body[-1])
         shown += body
-    text = [r[:columns - 1] for r in wrap_text(p.text, columns - 1) if r.strip()]
+    text = [r for r in body_lines if r.strip()]
     assert shown == text
+    assert all(len(r) <= columns - 1 for r in body_lines)
 
 
 # ---------------------------------------------------------------- the move timer, as a newcomer meets it
@@ -231,7 +233,8 @@ def test_a_game_that_ends_on_done_asks_first_and_says_who_ended_it(tmp_path):
     """Two players at the simulator, a scripted standard game: South's last
     piece enters North's camp and gets a piece back; `done` would end the
     game 2 to 3 for North. It is asked; SELECT again ends it, and the end
-    says South ended it, all in camp, North wins 3 to 2, and why."""
+    says how it ended (South's pieces all in North's camp), North wins 3 to 2,
+    and why, on the same page."""
     from tests.app.test_game_end_words import CAMP_ON_DONE
     from tests.hardware.codepy import Thumb
     thumb = Thumb("standard")
@@ -247,9 +250,12 @@ def test_a_game_that_ends_on_done_asks_first_and_says_who_ended_it(tmp_path):
     said = screens(proc)
     asked = [s for s in said if "That ends the game:" in s]
     assert asked and "North wins 3 to 2." in asked[0] and "SELECT again: yes" in asked[0]
-    end = [s for s in said if "South ended it: all" in s]
-    assert end and "North wins 3 to 2." in end[-1], said[-1]
-    assert any("Points: 2 a piece in" in s for s in said[said.index(end[0]):])
+    # the result's first page: how it ended, the score and what the points are for, together
+    shown = [" ".join(line.split("|")[1].strip() for line in s.splitlines() if line.count("|") >= 2)
+             for s in said]                             # the display's box, not the log beside it
+    end = [s for s in shown if "all in North's camp." in s and "North wins 3 to 2." in s]
+    assert end and "Camp 2 each, others 1" in end[0], said[-1]
+    assert any("Points: 2 a piece in" in s for s in shown[shown.index(end[0]):])
     log = " ".join(proc.stdout.split())
-    assert ("Game over: South ended it: all in camp. North wins 3 to 2. Points: 2 a piece in "
-            "the enemy camp, 1 on the board, 0 held.") in log
+    assert ("Game over: South's pieces are all in North's camp. North wins 3 to 2. Points: 2 a piece "
+            "in the enemy camp, 1 on the board, 0 held.") in log

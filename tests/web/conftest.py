@@ -7,6 +7,11 @@ or JARMO_CHROMIUM. Without it (or without Playwright) the browser tests skip,
 except in CI (CI=true), where they fail. Each test gets a new browser context:
 a fresh profile, nothing kept from another test. Screenshots go to
 build/screenshots/ (SHOTS), with figures.json: the figures the tests measured.
+
+Every browser test runs at a desktop's 1280x900 and at a phone's 390x844 (a
+touch screen, two device pixels to a CSS pixel): what works at one size has
+broken at the other (a list cut off beside the board, points too small for a
+finger). JARMO_WEB_VIEWPORT=desktop or =phone runs one of them only.
 """
 
 import functools
@@ -26,6 +31,19 @@ CHROMIUM = os.environ.get("JARMO_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = os.path.join(web.ROOT, "build", "screenshots")
+SIZES = {"desktop": dict(viewport={"width": 1280, "height": 900}),
+         "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                       is_mobile=True, has_touch=True)}
+
+
+def viewports():
+    """The sizes to test at: JARMO_WEB_VIEWPORT's (desktop, phone), else both."""
+    chosen = os.environ.get("JARMO_WEB_VIEWPORT", "").strip()
+    if not chosen:
+        return sorted(SIZES)
+    if chosen not in SIZES:
+        raise pytest.UsageError("JARMO_WEB_VIEWPORT=%s: expected one of %s" % (chosen, ", ".join(sorted(SIZES))))
+    return [chosen]
 
 
 def _unavailable(why):
@@ -67,20 +85,25 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+@pytest.fixture(params=viewports())
+def page(request, browser):
+    """A page in a new context at one of the sizes (its name: page.size)."""
+    context = browser.new_context(**SIZES[request.param])
     p = context.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
     p.on("console", lambda m: print("page console:", m.type, m.text[:500]) if m.type in ("error", "warning") else None)
     p.errors = errors
+    p.size = request.param
     yield p
     context.close()
     assert not errors, errors
 
 
 def shot(page, name):
+    size = getattr(page, "size", None)
+    if size and not name.endswith(size):
+        name += "-" + size                  # (each size's picture kept)
     os.makedirs(SHOTS, exist_ok=True)
     path = os.path.join(SHOTS, name + ".png")
     page.screenshot(path=path, full_page=True)

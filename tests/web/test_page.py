@@ -221,3 +221,77 @@ def test_the_legend_names_every_colour_a_game_lights(has_display):
     unnamed = {"%06x" % c: where for c, where in lit.items()
                if c not in legend and ((c >> 16), (c >> 8) & 255, c & 255) not in shades}
     assert not unnamed, unnamed
+
+
+def test_a_tap_no_pick_takes_refuses_in_words_and_keeps_the_picked_piece():
+    from jarmo.board import NAMES
+    page = page_module()
+    h = page.Handheld("host", "", 7)
+    run(h, 0, 200)
+    h.press(buttons.SELECT)                                  # New game
+    run(h, 200, 300)
+    assert h.tap(NAMES.index("c1")) == ""                    # picked
+    said = h.tap(NAMES.index("c3"))                          # no line joins c1 and c3
+    assert said.startswith("No: ") and "c1 stays picked" in said, said
+    assert any(line.startswith("No: ") for line in h.app.text)
+    assert h.tap(NAMES.index("d3")) == ""                    # one of c1's targets: played
+    assert json.loads(h.game())[0] == "c1-d3"
+
+
+def test_a_boards_own_key_gives_its_short_name_or_held_its_long_one():
+    # as hardware/buttons.py reads a key with a hold: SELECT when let go
+    # early, MENU once held long_ms
+    page = page_module()
+    h = page.Handheld("qtpy_bff", "", 1)
+    run(h, 0, 200)
+    h.key(1, True)                                           # b: select / menu
+    run(h, 200, 100)
+    h.key(1, False)
+    u = run(h, 300, 300)
+    assert u["state"] == "play"
+    h.key(1, True)
+    u = run(h, 600, 800)                                     # held past long_ms
+    assert u["state"] == "menu"
+    h.key(1, False)
+    assert run(h, 1400, 200).get("state", "menu") == "menu"    # its release sends nothing more
+
+
+def test_the_overlay_marks_are_those_of_the_rules_in_play():
+    page = page_module()
+    assert page.overlay_marks("standard", ()) == {"rules": "standard", "expansions": [],
+                                                   "dotted": False, "rings": False}
+    assert page.overlay_marks("jasyr", ("challenges",))["dotted"] is True
+    assert page.overlay_marks("jasyr", ("challenges",))["rings"] is True
+    h = page.Handheld("host", "", 1)
+    u = run(h, 0, 200)
+    assert u["overlay"]["rules"] == "standard" and not u["overlay"]["dotted"]
+
+
+def test_device_view_reads_the_led_only_menu_the_pieces_and_the_spinner_back_from_the_pin():
+    # what the firmware sends on the pixel pin, read back as fast mode says it
+    from host.view import led_meaning
+    page = page_module()
+    prof = stage.profile("qtpy_bff")
+    view = page.DeviceView("qtpy_bff")
+    level = json.loads(view.read_flash(""))["level"]
+
+    def read(app):
+        return json.loads(view.frame(stage.expected_grb(prof, bytes(app.frame).hex(), level).hex()))
+
+    app = App(store=Store(Flash()), has_display=False, seed=3)
+    for now in range(0, 300, 16):
+        app.tick(now)
+    got = read(app)
+    assert got["says"] == led_meaning(app) and "the item New game" in got["says"][0], got["says"]
+    assert got["labels"] == [""] * 25
+    app.press(buttons.SELECT)                                # New game
+    for now in range(300, 1400, 16):                         # (the cursor's blink: both halves)
+        app.tick(now)
+        got = read(app)
+    assert got["says"] == [] and got["labels"] == ["A"] * 5 + [""] * 15 + ["a"] * 5
+    # the AI's spinner over the board
+    from jarmo import app_view as V
+    buf = bytearray(app.frame)
+    V.draw_spinner(buf, V.CURSOR[1], 3 << 7)
+    app.frame[:] = buf
+    assert "the AI thinks" in read(app)["says"][0]
