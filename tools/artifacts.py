@@ -54,12 +54,18 @@ class ArtifactError(Exception):
     what was tried and what to do."""
 
 
-def cache_dir():
-    given = os.environ.get("JARMO_CACHE")
+def user_cache(name, override):
+    """A cache folder of this user's: $override when set, else
+    $XDG_CACHE_HOME/name, else ~/.cache/name."""
+    given = os.environ.get(override)
     if given:
         return os.path.abspath(given)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "jarmo")
+    return os.path.join(base, name)
+
+
+def cache_dir():
+    return user_cache("jarmo", "JARMO_CACHE")
 
 
 def load(path=LIST):

@@ -281,11 +281,7 @@ class Firmware:
 
 
 def cache_dir():
-    given = os.environ.get("JARMO_FIRMWARE_CACHE")
-    if given:
-        return os.path.abspath(given)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "jarmo-firmware")
+    return artifacts.user_cache("jarmo-firmware", "JARMO_FIRMWARE_CACHE")
 
 
 def unavailable_reason():
