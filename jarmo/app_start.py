@@ -45,7 +45,7 @@ def boot(app, problems):
         store.problems = []         # said once (a recovery boots again)
         store.damaged = []
     M.apply_brightness(app)
-    if app.game is not None:
+    if app.game is not None and _worth_resuming(app):
         app.menu_title = "Saved game found"
     if problems:
         lines = []
@@ -54,6 +54,15 @@ def boot(app, problems):
         app.goto(S_NOTICE, tuple(lines))
     else:
         app.goto(S_MENU)
+
+
+def _worth_resuming(app):
+    """A game found at start-up is announced unless nothing of it was played
+    (a game started and left before a turn, as the simulator's own first
+    game before the lesson): Resume still offers it, without the title."""
+    m = app.match
+    return (app.game.plies > 0 or (m is not None and m.number > 1) or app.battle >= 0
+            or app.linked)
 
 
 def _load_game(app, problems):

@@ -305,3 +305,19 @@ def test_a_compaction_between_games_takes_a_pass_of_its_own():
     assert games >= 3
     assert reboot(store).problems == []
     assert sum(App(store=reboot(store)).stats.counts("classic")) == games
+
+
+def test_a_game_left_before_its_first_turn_is_not_announced_at_start_up():
+    """The simulator starts a game at once; a player who goes to the lesson
+    from there and quits left a game of no turns: the next start says
+    nothing of it (no "Saved game found"), though Resume still offers it."""
+    store = MemoryStore()
+    app = App(store=store)
+    clock = Clock(app)
+    new_game(clock, "standard")
+    assert app.game.plies == 0
+    rebooted = App(store=reboot(store))
+    Clock(rebooted).run(100)
+    assert rebooted.state == "menu" and rebooted.text[:2] == ("Jarmo", ">Resume")
+    rebooted.press(SELECT)
+    assert rebooted.state == "play" and rebooted.game.plies == 0
