@@ -124,6 +124,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
     draw = getattr(app, "draw", None)
     first = True
     pressed = [False]
+    marked = [False]                    # a key went down in this pass (its tap comes at its release)
     level = _AWAKE
     now_of = [0]                        # the pass's clock reading, for press()
     litter = False                      # a press's pass left garbage: collect it next
@@ -144,20 +145,22 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             if was_dark:
                 return True     # the whole press: a key's release or hold does nothing more
         if button < _KEY_DOWN:
-            pressed[0] = True   # a key going down (its tap to come) is drawn by the pass's own tick
+            pressed[0] = True
+        else:
+            marked[0] = True    # a key going down, its tap to come: lit by this pass's tick
         return app.press(button, seat)
 
     while True:
         if probe is not None:
             probe.begin()
         now = now_of[0] = clock()
-        pressed[0] = False
+        pressed[0] = marked[0] = False
         if not poll(now, press):
             if getattr(app, "unsaved", False):
                 app.save()              # a turn's save that waited for this pass
             break
         drawn = texted = False
-        if pressed[0]:
+        if pressed[0] or marked[0]:
             worked = False
         elif getattr(app, "unsaved", False):
             # a completed turn's save, in the pass after it (jarmo/app.py
@@ -189,8 +192,11 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
                 # a linked turn: saved and sent in this pass, as the other
                 # board waits for it (App.tick), then lit
                 tick(now)
+            # the answer lit; the state's tick next pass (a key going down is
+            # lit by the tick itself: the link's bytes are read in it, and a
+            # linked turn waits for no pass of the key's own)
             if draw is not None and (pressed[0] or first):
-                draw(now)               # the answer lit; the state's tick next pass
+                draw(now)
                 first = False
             else:
                 tick(now)
