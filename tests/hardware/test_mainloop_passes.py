@@ -79,3 +79,30 @@ def test_while_the_ai_thinks_the_display_s_steps_take_every_other_pass():
     assert min(gaps) >= 2, "a pass of the game's own between two display steps: %s" % steps[:12]
     ticks = {p for p, name in passes.log if name == "tick"}
     assert any(steps[0] < p < steps[-1] for p in ticks), "the AI thought while the text went out"
+
+
+def test_a_key_going_down_is_lit_by_its_own_pass_s_tick_before_other_work():
+    """A key with a hold goes down (KEY_DOWN) while the display has a text
+    change to send and a collection is due: the pass that took it runs the
+    app's tick (which draws the mark, and reads a link's bytes), not the
+    display's step or a collection, and nothing is collected for it."""
+    app = App(store=Store(Flash()), seed=3)
+    app.new_game(rules="classic", opponent="human")
+    screen = _screen()
+    clock = Clock()
+    # SELECT picks a piece at 200 (a text change for the display, a collection
+    # due); NEXT goes down at 220, in the very next pass
+    inputs = Script(clock, [(200, B.SELECT), (220, B.NEXT | B.KEY_DOWN)], end=400)
+    passes = Passes(app, screen, inputs)
+    marks = []
+    tick = app.tick
+
+    def tick_noting(now):
+        tick(now)
+        marks.append((len(inputs.polls), app.key_down, app.pixel(app.cursor) == 0xFFFFFF))
+    app.tick = tick_noting
+    run(app, inputs, _leds(), screen, clock, collect=passes.collect)
+    down = inputs.polls.index(220) + 1             # the pass that took the key going down
+    assert passes.in_pass(down) == ["tick"], passes.in_pass(down)
+    assert (down, True, True) in marks             # lit white in that pass
+    assert screen.display.brightness == 0.5        # the display's half contrast while the key is down

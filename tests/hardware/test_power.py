@@ -466,6 +466,7 @@ def test_the_buttons_are_polled_before_each_display_step():
 
 class FakeDisplay:
     refreshes = 0
+    brightness = 1.0
 
     def refresh(self):
         self.refreshes += 1
