@@ -55,6 +55,8 @@ hardware/deepsleep.py), unless the link is in use.
 
 from adafruit_ticks import ticks_diff
 
+from jarmo.app_buttons import KEY_DOWN  # or'ed into a key's code as it goes down (hardware/buttons.py)
+
 try:
     from micropython import const
 except ImportError:
@@ -81,7 +83,6 @@ _GARBAGE = const(12288)  # bytes allocated since the heap was last swept: a pass
                         # (in a pass's work or its naps: 16 to 19 ms on the stock Pico)
 _HEAP_LOOK = const(8)   # passes between two looks at the heap's garbage (_garbage)
 _PRELOADED = const(2)   # _other_step: a preload item was the pass's step
-_KEY_DOWN = const(16)   # jarmo/app_buttons.py KEY_DOWN: or'ed into a key's code as it goes down
 _AWAKE = const(0)       # hardware/power.py's levels (not imported: a board without
 _OFF = const(2)         # idle power keeps that module out of its heap)
 
@@ -144,7 +145,7 @@ def run(app, inputs, leds, screen, clock, on_show=None, probe=None, preload=(), 
             _wake(app, leds, screen)
             if was_dark:
                 return True     # the whole press: a key's release or hold does nothing more
-        if button < _KEY_DOWN:
+        if button < KEY_DOWN:
             pressed[0] = True
         else:
             marked[0] = True    # a key going down, its tap to come: lit by this pass's tick
