@@ -42,7 +42,7 @@ NATIVE_MODULES, are frozen as native Thumb code; word-aligned by a patch
 to mpy-tool.py), builds in the C module firmware/_jarmo (the search's
 hottest functions in C, put in the place of their Python by the frozen
 copies: C_KERNELS) and leaves out the CircuitPython modules the game never
-imports (UNUSED_MODULES), given to make through MAKEFLAGS.
+imports (UNUSED_MODULES), given to make on its command line.
 VERSION, in the file name, is `git describe --tags --always --dirty`.
 The version string and the build date are the same for every build
 (the date: 2025-12-01), because nearly every object file depends on
@@ -201,8 +201,8 @@ SOURCE_PATCHES = (
 )
 
 
-# make variables of Jarmo's firmware, given to the kit's make as command-line
-# variables (through MAKEFLAGS: they override the boards' own settings too).
+# make variables of Jarmo's firmware, given to make as command-line variables
+# (_make: they override the boards' own settings too, and reach its sub-makes).
 # Native code: @micropython.native and @micropython.viper in frozen modules
 # (jarmo/native.py), compiled by the build's mpy-cross for the RP2040's
 # Cortex-M0+ (armv6m; without -march it refuses native code).
@@ -249,11 +249,6 @@ C_KERNELS = {
 }
 _DEF = re.compile(r"^([ \t]*)def [A-Za-z_]\w*\(", re.M)
 MAKE_OPTIONS = NATIVE_OPTIONS + tuple(("CIRCUITPY_" + name, "0") for name in UNUSED_MODULES)
-
-
-def make_flags(options=MAKE_OPTIONS):
-    """MAKEFLAGS for the kit's make: each option a command-line variable."""
-    return " ".join("%s=%s" % option for option in options)
 
 
 class FirmwareError(Exception):
