@@ -18,8 +18,7 @@ import sys
 import time
 
 from host.opponents import check_level, make_player
-from jarmo import rulesets as R
-from jarmo.game import EXPANSIONS, REASONS, RULE_SETS, Game
+from jarmo.game import REASONS, RULE_SETS, Game, check_mix
 
 DEFAULT_PLY_LIMIT = 300
 COLOURS = {"classic": ("White", "Black")}         # the online site's names (docs/RULES.md 3)
@@ -241,11 +240,10 @@ def parse_selfplay(argv):
             opts[key] = value
     if opts["rules"] not in RULE_SETS:
         raise UsageError("--rules must be one of %s" % ", ".join(RULE_SETS))
-    for e in opts["expansions"]:
-        if e not in EXPANSIONS:
-            raise UsageError("unknown expansion %r: expected heroes or challenges" % e)
-    if opts["expansions"] and R.row(opts["rules"])[R.FEATURES] & R.NO_EXPANSIONS:
-        raise UsageError("the %s rule set takes no expansions" % opts["rules"])
+    try:
+        check_mix(opts["rules"], tuple(opts["expansions"]))
+    except ValueError as err:
+        raise UsageError("--expansions: %s" % err) from None
     for side in ("south", "north"):
         try:
             check_level(opts[side])

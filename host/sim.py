@@ -42,8 +42,7 @@ from host.gamefiles import FileError, data_folder, open_saves, read_replay
 from host.link import parse_address
 from host.screen import Screen
 from host.terminal import ProfileKeys, Terminal, TerminalInput, can_redraw, unicode_ok
-from jarmo import rulesets as R
-from jarmo.game import EXPANSIONS, RULE_SETS
+from jarmo.game import EXPANSIONS, RULE_SETS, check_mix
 
 COMMAND = "python3 run.py play"   # how players start it: the name in its messages
 EXIT_PIPE = 128 + 13              # stdout closed by its reader (`| head`), as SIGPIPE's
@@ -132,11 +131,10 @@ def check_options(opts):
     """ValueError naming a bad start option."""
     if "rules" in opts and opts["rules"] not in RULE_SETS:
         raise ValueError("--rules must be one of %s" % ", ".join(RULE_SETS))
-    for e in opts.get("expansions", ()):
-        if e not in EXPANSIONS:
-            raise ValueError("--expansions takes %s, not %r" % (" and/or ".join(EXPANSIONS), e))
-    if opts.get("expansions") and R.row(opts.get("rules", "standard"))[R.FEATURES] & R.NO_EXPANSIONS:
-        raise ValueError("the expansions do not go with the %s rules" % opts["rules"])
+    try:
+        check_mix(opts.get("rules", "standard"), tuple(opts.get("expansions", ())))
+    except ValueError as err:
+        raise ValueError("--expansions: %s" % err) from None
     if "opponent" in opts and opts["opponent"] not in opponent_names():
         raise ValueError("--opponent must be one of %s" % ", ".join(opponent_names()))
 

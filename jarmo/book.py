@@ -24,7 +24,7 @@
 
 import sys
 
-from jarmo.ai import FROZEN
+from jarmo.game import frozen
 
 try:
     from micropython import const
@@ -38,10 +38,12 @@ FILE = "book.bin"
 _P1 = const(16777213)   # the two lanes' moduli (primes below 2**24: small ints)
 _P2 = const(16777199)
 _GUESSES = const(10)    # interpolation guesses before the search halves (first)
+_FEATURES = const(1)    # a rule set's row: its features (jarmo/rulesets.py FEATURES)
+_FEATURE_BITS = const(0x3FF)   # every feature bit of jarmo/rulesets.py (SCORED .. NO_EXPANSIONS)
 
 problem = None          # why the last look-up found no book (None: it was there)
 # Code in RAM on the device: loaded for a look-up (ask) and forgotten after.
-_FORGET = not FROZEN and sys.implementation.name != "cpython"
+_FORGET = sys.implementation.name != "cpython" and not frozen(globals().get("__file__"))
 
 
 def position_key(g, every=False):
@@ -49,7 +51,7 @@ def position_key(g, every=False):
     The hostages and the golden flags only with the heroes: without them they
     are always 0 (and the key is a third shorter to compute); every: all the
     same (the builder's name of a position, tools/book.py)."""
-    a = 1 + (g.row[1] & 0x3FF) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
+    a = 1 + (g.row[_FEATURES] & _FEATURE_BITS) * 4 + g.heroes + (2 if "challenges" in g.expansions else 0)
     b = a
     h = g.heroes or every
     for part in (g.top, g.under if h else b"", g.held_count, g.pool, g.out_count,

@@ -74,6 +74,15 @@ REASONS = (CAMP, WIPEOUT, REPETITION, STUCK, LIMIT)
 
 _BUFFER_SIZE = const(96)   # more than the most actions any position offers
 
+# What Game.turn_end finds at the end of a turn (0: nothing), in RULES.md
+# section 2's order; _end_check makes the Result, the search's fast path
+# only needs to know that there is none.
+_MOVER_WIPES = const(1)      # the other side has no piece left: the mover wins
+_OTHER_WIPES = const(2)      # the mover has no piece left: the other side wins
+_MOVER_IN_CAMP = const(3)    # the mover's pieces all stand on its enemy camp
+_OTHER_IN_CAMP = const(4)    # scored: the other side's do (a tally)
+_REPEATED = const(5)         # both sides' last four moves went back and forth
+
 _NEIGHBOUR_CACHE = {}
 
 
@@ -137,6 +146,24 @@ class Result:
         return "Result(%r, %r, %r)" % (self.winner, self.points, self.reason)
 
 
+def frozen(path):
+    """True when the module whose __file__ is path was frozen into the
+    firmware (python3 run.py firmware).  Its __file__ is then its path in
+    the frozen set ("jarmo/ai.py") and no such file exists; a module loaded
+    from a file names it (on CircuitPython "jarmo/ai.mpy" or "jarmo/ai.py",
+    relative to "/", a PC an absolute path).  None (no __file__): False.
+    Here, in a module that jarmo.ai and jarmo.book both import, so that
+    neither imports the other for it (the book is loaded by the AI)."""
+    if not path:
+        return False
+    import os
+    try:
+        os.stat(path)
+    except OSError:
+        return True
+    return False
+
+
 def side_index(side):
     if side == "south":
         return 0
@@ -145,19 +172,27 @@ def side_index(side):
     raise ValueError("side must be 'south' or 'north', not %r" % (side,))
 
 
+def check_mix(rules, expansions):
+    """ValueError naming what is wrong with a rule set and its expansions:
+    the one statement of which mixes exist (Game, the simulator's and the
+    self-play's options use it)."""
+    row = R.row(rules)                  # ValueError for an unknown rule set
+    for name in expansions:
+        if name not in EXPANSIONS:
+            raise ValueError("unknown expansion %r: expected %s"
+                             % (name, " or ".join(EXPANSIONS)))
+        if expansions.count(name) > 1:
+            raise ValueError("expansion %r given twice" % (name,))
+    if row[R.FEATURES] & R.NO_EXPANSIONS and expansions:
+        raise ValueError("the %s rule set takes no expansions" % rules)
+
+
 # One game of Jarmo under one rule set and its expansions.
 class Game:
     def __init__(self, rules="classic", expansions=(), ply_limit=None):
-        row = R.row(rules)              # ValueError for an unknown rule set
         expansions = tuple(expansions)
-        for name in expansions:
-            if name not in EXPANSIONS:
-                raise ValueError("unknown expansion %r: expected %s"
-                                 % (name, " or ".join(EXPANSIONS)))
-            if expansions.count(name) > 1:
-                raise ValueError("expansion %r given twice" % (name,))
-        if row[R.FEATURES] & R.NO_EXPANSIONS and expansions:
-            raise ValueError("the %s rule set takes no expansions" % rules)
+        check_mix(rules, expansions)
+        row = R.row(rules)
         if ply_limit is not None and (type(ply_limit) is not int or ply_limit < 1):
             raise ValueError("ply_limit must be a positive int or None")
         self.rules = rules
@@ -546,16 +581,6 @@ class Game:
         self.stage = _START
         self.mover = 1 - (entry >> _SIDE_BIT & 1)
 
-    def would_repeat(self, entry):
-        """True if the move whose undo-log entry is given, played now, would
-        make both sides' last four moves a back-and-forth (_end_check's
-        repetition test)."""
-        log = self.undo_log
-        log.append(entry)
-        found = self.repeat_move(0) >= 0 and self.repeat_move(1) >= 0
-        log.pop()
-        return found
-
     def move_piece(self, side, a, b):
         """Move the piece on a to b; return the undo fields of the move."""
         top = self.top
@@ -765,48 +790,74 @@ class Game:
         return found >= 0 and found != self.repeat_move(side)
 
     def _end_check(self, mover):
-        """RULES.md section 2 order: wipe-out, camp, repetition, ply limit.
-
-        This runs at the end of every turn of the AI's search: the last action
-        rules out most of it before the slower tests run (same results)."""
-        other = 1 - mover
-        ban = self.ban
-        log = self.undo_log
-        last = log[-1]
-        moved = not last & _KIND_BITS     # the turn ended with a move (_MOVE)
-        # Pieces leave the board and the hand only by captures: a turn that
-        # ended with a move that took nothing made its only move (the turn
-        # ends with the move or after it) and captured nothing.
-        if not ban and (not moved or last >> _CAPTURED & _POINT_BITS):
-            pool = self.pool
-            out = self.out_count
-            if pool[other] + out[other] == 5:   # nothing on board or held
+        """RULES.md section 2 order: wipe-out, camp, repetition (turn_end),
+        then the ply limit; None, or the Result."""
+        end = self.turn_end(mover, self.undo_log[-1], 1)
+        if end:
+            if end == _MOVER_WIPES:
                 return self._win(mover, WIPEOUT)
-            if pool[mover] + out[mover] == 5:
-                return self._win(other, WIPEOUT)
-        # Legendary and Jasyr: a side wins at the end of *its* turn only.  A
-        # move that ends outside the enemy camp leaves a piece outside.
-        if (not moved or ROW[last >> _TARGET & _POINT_BITS] == HOME_ROW[other]) and self.all_in_camp(mover):
-            return self._tally(CAMP) if self.scored else self._win(mover, CAMP)
-        # The other side was not all in camp after its own turn (the game would
-        # have ended), and its pieces change since only by a capture: a last
-        # action that is a move taking nothing was the turn's only move.
-        if self.scored and (not moved or last >> _CAPTURED & _POINT_BITS) and self.all_in_camp(other):
-            return self._tally(CAMP)
-        if not ban and len(log) >= 8:     # a repetition takes 4 moves a side
-            # Quick test: after three single-move turns (side bit 13), the
-            # mover's last move must go back along its previous one.
-            e2 = log[-2]
-            e3 = log[-3]
-            if ((last | e2 | e3) & _KIND_BITS or not (last ^ e2) >> _SIDE_BIT & 1
-                    or (last ^ e3) >> _SIDE_BIT & 1
-                    or e3 & _ACTION_BITS == _reverse(last & _ACTION_BITS)):
-                if self.repeat_move(0) >= 0 and self.repeat_move(1) >= 0:
-                    return self._tally(REPETITION)
+            if end == _OTHER_WIPES:
+                return self._win(1 - mover, WIPEOUT)
+            if end == _MOVER_IN_CAMP:
+                return self._tally(CAMP) if self.scored else self._win(mover, CAMP)
+            return self._tally(CAMP if end == _OTHER_IN_CAMP else REPETITION)
         limit = self.ply_limit
         if limit is not None and self.ply_count >= limit:
             return self._tally(LIMIT)
         return None
+
+    def turn_end(self, mover, last, logged):
+        """What ends the game at the end of mover's turn before the ply limit
+        (RULES.md section 2 order: wipe-out, camp, repetition): 0 nothing,
+        else _MOVER_WIPES .. _REPEATED.  last: the undo-log entry of the
+        turn's last action; logged: 1 if it is the log's last entry
+        (_end_check, from do_code), 0 for a move made with move_piece and not
+        logged yet (the search's fast path, which ends the turn with
+        end_quiet_turn only where this finds nothing).
+
+        This runs at the end of every turn of the AI's search: the last
+        action rules out most of it before the slower tests run (same
+        results: tests/core/test_ai.py compares it with the full tests)."""
+        other = 1 - mover
+        ban = self.ban
+        moved = not last & _KIND_BITS     # the turn ended with a move (_MOVE)
+        took = last >> _CAPTURED & _POINT_BITS
+        # Pieces leave the board and the hand only by captures: a turn that
+        # ended with a move that took nothing made its only move (the turn
+        # ends with the move or after it) and captured nothing.
+        if not ban and (not moved or took):
+            pool = self.pool
+            out = self.out_count
+            if pool[other] + out[other] == 5:   # nothing on board or held
+                return _MOVER_WIPES
+            if pool[mover] + out[mover] == 5:
+                return _OTHER_WIPES
+        # Legendary and Jasyr: a side wins at the end of *its* turn only.  A
+        # move that ends outside the enemy camp leaves a piece outside.
+        if (not moved or ROW[last >> _TARGET & _POINT_BITS] == HOME_ROW[other]) and self.all_in_camp(mover):
+            return _MOVER_IN_CAMP
+        # The other side was not all in camp after its own turn (the game would
+        # have ended), and its pieces change since only by a capture: a last
+        # action that is a move taking nothing was the turn's only move.
+        if self.scored and (not moved or took) and self.all_in_camp(other):
+            return _OTHER_IN_CAMP
+        log = self.undo_log
+        if not ban and len(log) + 1 - logged >= 8:     # a repetition takes 4 moves a side
+            # Quick test: after three single-move turns (side bit 13), the
+            # mover's last move must go back along its previous one.
+            e2 = log[-1 - logged]
+            e3 = log[-2 - logged]
+            if ((last | e2 | e3) & _KIND_BITS or not (last ^ e2) >> _SIDE_BIT & 1
+                    or (last ^ e3) >> _SIDE_BIT & 1
+                    or e3 & _ACTION_BITS == _reverse(last & _ACTION_BITS)):
+                if not logged:
+                    log.append(last)
+                found = self.repeat_move(0) >= 0 and self.repeat_move(1) >= 0
+                if not logged:
+                    log.pop()
+                if found:
+                    return _REPEATED
+        return 0
 
     def _stuck_result(self):
         return self._tally(STUCK)
