@@ -402,7 +402,6 @@ def _build(path, image, whole, end):
     if end and store.game() is not None:
         store.end_game()
     if image is not None and whole in ("new", "rewrite"):
-        store._due = True               # (the store's own flag: compact at the next step)
         store.compact()
     return store
 

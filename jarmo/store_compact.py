@@ -7,38 +7,41 @@
 # programmed last: a power cut before it leaves no whole log in the sector
 # written (the other sector's, with two, is still whole). R_KEPT, next,
 # says what the image holds, so that a torn one names what it lost.
+#
+# It uses a Store through jarmo.store_log.HELPER_MEMBERS alone: the records
+# waiting for it come from Store.step, and the store adopts the log written
+# (Store.adopt). A store with no whole log (fresh) has no newest record of
+# any key, so that nothing of the flash is kept from it.
 
-from jarmo.store_log import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, record
+from jarmo.store_log import FORMAT_LEN, HEAD, MAGIC, OVER, R_FORMAT, R_GAME, R_KEPT, R_TURN, SECTOR, note, record
 from jarmo.unload import forget_module
 
 
-def live(store):
+def live(store, pending):
     """Offsets of the records a compaction keeps, in log order (the game's
-    turns apart): the newest of each key, less what a waiting record
-    replaces, less an ended game's empty record."""
-    waiting = [rec[1] for rec in store._pending]
+    turns apart): the newest of each key, less what a waiting record (of
+    `pending`) replaces, less an ended game's empty record."""
+    waiting = [rec[1] for rec in pending]
     keep = []
-    if not store._fresh:
-        for key, pos in store.newest.items():
-            if key in (R_FORMAT, R_TURN, R_KEPT) or key in waiting:
-                continue
-            if key == R_GAME and not store.nvm[pos + 4]:
-                continue
-            keep.append(pos)
+    for key, pos in store.newest.items():
+        if key in (R_FORMAT, R_TURN, R_KEPT) or key in waiting:
+            continue
+        if key == R_GAME and not store.nvm[pos + 4]:
+            continue
+        keep.append(pos)
     keep.sort()
     return keep
 
 
-def _records(store):
+def _records(store, pending):
     """The records to write, in order, and the game's action codes (bytes)."""
     nvm = store.nvm
-    recs = [nvm[p:p + nvm[p + 4] + OVER] for p in live(store)]
+    recs = [nvm[p:p + nvm[p + 4] + OVER] for p in live(store, pending)]
     codes = b""
-    if not store._fresh and store.newest.get(R_GAME, -1) >= 0:
+    if store.newest.get(R_GAME, -1) >= 0:
         data = bytes(nvm[0:store.size])
         for p in store.turns(data):
             codes += data[p + HEAD:p + HEAD + data[p + 4]]
-    pending = store._pending
     for i in range(len(pending)):
         rec = pending[i]
         if rec[1] == R_TURN:
@@ -58,14 +61,15 @@ def _records(store):
     return recs, codes
 
 
-def prepare(store):
-    """The image of the live records and the waiting ones, built in RAM (a
+def prepare(store, pending):
+    """The image of the live records and the waiting ones (`pending`: the
+    records appended since the log filled, in order), built in RAM (a
     pass of its own: write() is the next). The game's turns go back merged
     into as few records as they fit (a turn record is a run of action
     codes; the game needs no turn bounds to replay them), so even a very
     long game fits. OSError (ENOSPC) if they do not."""
     size = store.size
-    recs, codes = _records(store)
+    recs, codes = _records(store, pending)
     seq = store.seq
     keys = bytes([r[1] for r in recs] + ([R_TURN] if codes else []))
     seq = (seq + 1) & 0xFFFF
@@ -91,7 +95,8 @@ def prepare(store):
 
 def write(store, prepared):
     """The prepared image into a sector: the other one when there are two,
-    else the same (the one erase); its R_FORMAT record last."""
+    else the same (the one erase); its R_FORMAT record last. The store
+    adopts it (store.adopt())."""
     image, placed, seq, at = prepared
     size = store.size
     gen = (store.gen + 1) & 0xFFFF
@@ -100,18 +105,12 @@ def write(store, prepared):
     base = target * SECTOR if store.sectors == 2 else 0
     flash[base:base + size] = image                 # the erase (of that sector only)
     flash[base:base + FORMAT_LEN] = record(R_FORMAT, gen, MAGIC)   # now a whole log
+    nvm = flash
     if store.sectors == 2:
         from jarmo.store_read import Half
-        store.current = target
-        store.nvm = Half(flash, base)
+        nvm = Half(flash, base)
         forget_module("jarmo.store_read")     # the view's class stays with it
-    store.gen = gen
-    store.end = at
-    store.seq = seq                 # numbers are never given twice
-    store.newest = {}
+    newest = {}
     for key, pos in placed:
-        store._note(key, pos)
-    store.erases += 1
-    store._pending = []
-    store._due = False
-    store._fresh = False
+        note(newest, key, pos)
+    store.adopt(nvm, target, gen, at, seq, newest)     # numbers are never given twice

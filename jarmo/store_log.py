@@ -79,6 +79,24 @@ SECTOR = const(4096)       # a flash sector: what one erase clears
 # start compacts when fewer are left (a 40-turn game takes ~400).
 RESERVE = const(1024)
 
+# What the store's halves loaded on demand (jarmo/store_read.py at start-up,
+# jarmo/store_compact.py between games; apart so that their code is in RAM
+# only while they run) use of a Store. They read its members below and
+# change it only through its methods below; they assign none of its
+# attributes, and no module but this one touches a private one
+# (tests/test_store_interface.py reads the modules).
+HELPER_MEMBERS = (
+    # read: the flash, its sectors and their size; the current sector's
+    # view (nvm), its generation and number; the last sequence number
+    # given; the newest record of each key; the damaged keys reported;
+    # the game's turns
+    "flash", "sectors", "size", "nvm", "gen", "current", "seq", "newest", "damaged", "turns",
+    # change: the log adopted where a read or a compaction found it; a
+    # problem put in the start-up notice; a record appended; records
+    # queued, as they are, for the next compaction
+    "adopt", "notice", "write", "queue",
+)
+
 
 def record(key, seq, payload):
     """The bytes of one record."""
@@ -109,6 +127,15 @@ def parse_at(data, pos, end):
     return n
 
 
+def note(newest, key, pos):
+    """Update newest (key -> offset of its newest record; R_TURN: of the
+    game in progress) for the record of `key` at `pos`."""
+    if key == R_GAME:
+        newest.pop(R_TURN, None)        # a new game: no turns yet
+    if key != R_SKIP and (key != R_TURN or R_GAME in newest):
+        newest[key] = pos
+
+
 class Store:
     # The log in ``nvm``: anything that slices like microcontroller.nvm
     # (len, nvm[a:b], nvm[a:b] = bytes). 8 KB and more: two sectors, the
@@ -126,6 +153,8 @@ class Store:
         self.current = 0        # the current sector (of two)
         self._pending = []      # records waiting for a compaction (busy)
         self._image = None      # a compaction's image, built, to write in the next step()
+        self._fresh = False     # not a whole log: compact before the next append
+        self._due = False       # too little room for a game, or damage: compact
         self._read()
 
     # ------------------------------------------------------------ reading
@@ -136,6 +165,39 @@ class Store:
         from jarmo.store_read import scan
         scan(self)
         forget_module("jarmo.store_read")
+
+    # The methods through which jarmo/store_read.py and
+    # jarmo/store_compact.py change the store (HELPER_MEMBERS)
+
+    def adopt(self, nvm, current, gen, end, seq, newest, fresh=False, locked=False):
+        """The log where a read or a compaction found it: its sector's view
+        (nvm), that sector's number (of two) and generation, the first byte
+        after the log, the last sequence number given, the newest record of
+        each key (note(); empty when fresh). fresh: no whole log there, so
+        every append waits for a compaction; locked: a newer version's log,
+        kept and never written until the player starts afresh."""
+        self.nvm = nvm
+        self.current = current
+        self.gen = gen
+        self.end = end
+        self.seq = seq
+        self.newest = newest
+        self._fresh = fresh
+        self.locked = locked
+
+    def notice(self, words, damaged=None):
+        """A problem found, in words: an item of the start-up notice.
+        damaged: the key of a damaged record (0: unknown), which the next
+        step() compacts away."""
+        self.problems.append(words)
+        if damaged is not None:
+            self.damaged.append(damaged)
+            self._due = True
+
+    def queue(self, recs):
+        """Whole records (bytes) written back as they are, sequence numbers
+        kept, by the next compaction: a torn log's survivors."""
+        self._pending.extend(recs)
 
     def _payload(self, pos):
         n = self.nvm[pos + 4]
@@ -222,13 +284,7 @@ class Store:
             at = FORMAT_LEN
         self.nvm[at:at + len(rec)] = rec            # into erased bytes: no erase
         self.end = at + len(rec)
-        self._note(key, at)
-
-    def _note(self, key, pos):
-        if key == R_GAME:
-            self.newest.pop(R_TURN, None)       # a new game: no turns yet
-        if key != R_SKIP and (key != R_TURN or R_GAME in self.newest):
-            self.newest[key] = pos
+        note(self.newest, key, at)
 
     def turns(self, data=None):
         """Offsets of the R_TURN records of the game in progress, in order,
@@ -272,10 +328,13 @@ class Store:
         from jarmo.store_compact import prepare, write
         try:
             if self._image is None:
-                self._image = prepare(self)
+                self._image = prepare(self, self._pending)
                 return                  # its code stays for the write
             prepared, self._image = self._image, None
-            write(self, prepared)
+            write(self, prepared)       # the new log adopted
+            self.erases += 1
+            self._pending = []
+            self._due = False
         except OSError:
             self._pending = []
             self._due = False
@@ -297,12 +356,14 @@ class Store:
         if self.locked:
             self.locked = False
             self.problems = []
+            self.newest = {}        # nothing of it is kept
             self._fresh = self._due = True
             self.gen += 1           # newer than the log it replaces (two sectors)
 
     def compact(self):
-        """A whole compaction now (jarmo/store_compact.py: its code is in RAM
-        only while it runs)."""
+        """A whole compaction now, whether one was due or not
+        (jarmo/store_compact.py: its code is in RAM only while it runs)."""
         self._image = None
+        self._due = True
         self.step()
         self.step()

@@ -1,7 +1,8 @@
 # Reading the log (jarmo/store_log.py) from the flash: at start-up, and the
 # two-sector view a compaction leaves. Its code is in RAM only while it
 # reads (Store._read forgets it): a game's turns need only the appending
-# half of the store.
+# half of the store. It uses a Store through jarmo.store_log.HELPER_MEMBERS
+# alone: it reads the flash and changes the store through its methods.
 
 try:
     from micropython import const
@@ -24,6 +25,7 @@ from jarmo.store_log import (
     R_STATS,
     R_TURN,
     SECTOR,
+    note,
     parse_at,
     record,
 )
@@ -105,69 +107,70 @@ class Half:
         self.flash[self.base + i.start:self.base + i.stop] = value
 
 
-
-def choose(store):
+def choose(flash):
     """Two sectors: the current one is the whole one of the newest
     generation; with none whole, one that a compaction tore, else a
-    blank one. Returns its bytes."""
+    blank one. Returns (its number, its bytes)."""
     best = None
-    datas = []
+    sectors = []            # the bytes of each
     for s in (0, 1):
-        data = bytes(store.flash[s * SECTOR:(s + 1) * SECTOR])
-        datas.append(data)
+        data = bytes(flash[s * SECTOR:(s + 1) * SECTOR])
+        sectors.append(data)
         gen, fmt = head(data)
         if fmt and (best is None or newer(gen, best[0])):
             best = (gen, s)
     if best is None:
-        rank = ("torn", "blank", "first", "foreign")
-        best = (0, min((0, 1), key=lambda s: rank.index(
-            trace(datas[s], len(datas[s].rstrip(b"\xff"))))))
-    store.current = best[1]
-    store.nvm = Half(store.flash, best[1] * SECTOR)
-    return datas[best[1]]
+        # by what trace() finds, in this order
+        best = (0, min((0, 1), key=lambda s: ("torn", "blank", "first", "foreign").index(
+            trace(sectors[s], len(sectors[s].rstrip(b"\xff"))))))
+    return best[1], sectors[best[1]]
+
 
 def scan(store):
-    """Learn the log from the flash; report damage; mark a torn tail."""
+    """Learn the log from the flash (Store._read): the log adopted
+    (store.adopt()), damage and losses in the notice, a torn tail marked."""
+    flash = store.flash
     if store.sectors == 2:
-        data = choose(store)
+        current, data = choose(flash)
+        nvm = Half(flash, current * SECTOR)
     else:
-        store.nvm = store.flash
-        data = bytes(store.flash[0:store.size])
+        current, nvm = 0, flash
+        data = bytes(flash[0:store.size])
     end = len(data.rstrip(b"\xff"))
-    store._fresh = False     # not a whole log: compact before the next append
-    store._due = False       # too little room for a game, or damage: compact
-    store.gen, fmt = head(data)
+    gen, fmt = head(data)
     if fmt > 1:
-        store.locked = True
-        store.end, store.seq, store.newest = store.size, 0, {}
-        store.problems += [NEWER, AFRESH]
+        store.adopt(nvm, current, gen, store.size, 0, {}, locked=True)
+        store.notice(NEWER)
+        store.notice(AFRESH)
         return
-    gap = index(store, data, end)
-    if not store._fresh:
+    if fmt or not end:
+        # a whole log, or a blank sector (the first append makes it one)
+        end, seq, newest, gap = index(store, data, end)
+        store.adopt(nvm, current, gen, end, seq, newest)
         if gap >= 0:
-            store._append(R_SKIP, bytes((gap >> 8, gap & 255)))
+            store.write(R_SKIP, bytes((gap >> 8, gap & 255)))
         return
+    # no whole log: torn, or another program's; every append waits for
+    # the compaction that makes one
     kind = trace(data, end)
-    if kind == "torn":
-        salvage(store, data, end)
-    elif kind == "foreign":
-        store.problems.append("saves: unreadable, started afresh")
+    seq = salvage(store, data, end) if kind == "torn" else 0
+    store.adopt(nvm, current, gen, end, seq, {}, fresh=True)
+    if kind == "foreign":
+        store.notice("saves: unreadable, started afresh")
+
 
 def index(store, data, end):
-    """Walk the records that start before data[end] (the last byte that
-    is not 0xFF: a record may end in 0xFF bytes past it): the newest of
-    each key, the game's chain, the last sequence number. Returns where
-    a torn tail starts, or -1."""
-    store.end = end
-    store.seq = 0
-    store.newest = {}        # key -> offset of its newest record (R_TURN: of the game's)
+    """Walk the records of a whole log that start before data[end] (the
+    last byte that is not 0xFF: a record may end in 0xFF bytes past it);
+    damage is reported as it is found. Returns (the first byte after the
+    log, the last sequence number, the newest record of each key (note()),
+    where a torn tail starts or -1)."""
+    seq = 0
+    newest = {}
     if end == 0:
-        return -1
+        return 0, seq, newest, -1
     size = len(data)
     pos = parse_at(data, 0, size)
-    if not head(data)[1]:
-        store._fresh = True          # no whole log: new, torn, or another program's
-        return -1
     gap = -1
     while pos < end:
         n = parse_at(data, pos, size)
@@ -179,22 +182,22 @@ def index(store, data, end):
         key = data[pos + 1]
         if gap >= 0:
             if key != R_SKIP or n != OVER + 2 or data[pos + 5] << 8 | data[pos + 6] != gap:
-                damage(store, data, gap, pos)
+                damage(store, data, gap, pos, newest)
             gap = -1
-        store.seq = data[pos + 2] << 8 | data[pos + 3]
-        store._note(key, pos)
+        seq = data[pos + 2] << 8 | data[pos + 3]
+        note(newest, key, pos)
         pos += n
-    if gap < 0:
-        store.end = pos
-    return gap
+    return (pos if gap < 0 else end), seq, newest, gap
+
 
 def salvage(store, data, end):
     """A compaction torn by a power cut (one sector): every record still
     whole waits to be written back (with R_IMPORTED: the drive's older
     saves are never taken again over what was here); each kind it held
-    that is not whole is named."""
+    that is not whole is named. Returns the last sequence number given."""
     found = {}
     kept = None
+    seq = 0
     pos = 0
     while pos < end:
         n = parse_at(data, pos, len(data))
@@ -212,7 +215,7 @@ def salvage(store, data, end):
                 found[R_GAME].append(rec)
         elif key != R_FORMAT and key != R_SKIP:
             found[key] = [rec]
-        store.seq = max(store.seq, data[pos + 2] << 8 | data[pos + 3])
+        seq = max(seq, data[pos + 2] << 8 | data[pos + 3])
         pos += n
     lost = []
     for key in LOSABLE:
@@ -227,18 +230,21 @@ def salvage(store, data, end):
         lost.append(NAMES[key])
         found.pop(key, None)        # a game cut short is no game
     for recs in found.values():
-        store._pending.extend(recs)
-    store.seq = (store.seq + 1) & 0xFFFF
-    store._pending.append(record(R_IMPORTED, store.seq, b"\x01"))
+        store.queue(recs)
+    seq = (seq + 1) & 0xFFFF
+    store.queue([record(R_IMPORTED, seq, b"\x01")])
     if lost:
         # two items of the notice (each at most two lines of the display)
-        store.problems += ["saves lost in a power cut:", ", ".join(lost)]
+        store.notice("saves lost in a power cut:")
+        store.notice(", ".join(lost))
+    return seq
 
-def damage(store, data, gap, pos):
+
+def damage(store, data, gap, pos, newest):
     # bytes data[gap:pos] that no power cut explains: name the record of
     # each header found there by the lengths the headers claim, each
     # item once; bytes with no readable header between turns of the
-    # game in progress are that game's
+    # game in progress (newest: the walk's so far) are that game's
     named = False
     while True:
         key = data[gap + 1] if data[gap] == _SYNC and gap + OVER <= pos else 0
@@ -246,18 +252,16 @@ def damage(store, data, gap, pos):
             key = R_GAME
         if key not in NAMES:
             key = 0                 # no header, or a damaged one
-        if not key and not named and data[pos + 1] == R_TURN and R_GAME in store.newest:
+        if not key and not named and data[pos + 1] == R_TURN and R_GAME in newest:
             key = R_GAME
         if not key and named:
             return                  # the rest of a record already named
         if key not in store.damaged:
-            store.damaged.append(key)
-            store.problems.append("%s: damaged" % NAMES.get(key, "saves"))
-            store._due = True        # compacted away: reported once
+            # compacted away by the next step(): reported once
+            store.notice("%s: damaged" % NAMES.get(key, "saves"), key)
         if not key:
             return
         named = True
         gap += data[gap + 4] + OVER
         if gap >= pos:
             return
-

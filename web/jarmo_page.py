@@ -45,7 +45,7 @@ by their pattern; a piece by its colour.
 import json
 
 from hardware import profiles
-from hardware.leds import Leds, pixel_map, scale_level
+from hardware.leds import Leds, pixel_map, profile_map, scale_level
 from host import view
 from host.colour import perceived
 from host.legend import PIECE_LETTERS
@@ -236,7 +236,6 @@ class Handheld:
             try:
                 # the kept value replaced at once by what could be read of it,
                 # compacted, so that a page closed now does not find the damage again
-                self.store._due = True      # (the store's own flag: compact at the next step)
                 self.store.compact()
             except OSError:
                 pass
@@ -421,7 +420,7 @@ def device_colours(profile, grb_hex, level):
     """The 25 LEDs of a frame sent on a board's pixel pin (bytes in the
     profile's pixel order, pixel 0 first), as the eye sees them, point a1 first."""
     prof = profiles.get(profile)
-    table = pixel_map(prof["rotation"], prof["serpentine"])
+    table = profile_map(prof)
     order = prof["pixel_order"]
     data = bytes.fromhex(grb_hex)
     out = []
@@ -630,7 +629,7 @@ class DeviceView:
     def __init__(self, profile):
         self.profile = profile
         self.prof = profiles.get(profile)
-        self.table = pixel_map(self.prof["rotation"], self.prof["serpentine"])
+        self.table = profile_map(self.prof)
         self.level = None
         self.marks = None
         self.rules = ("standard", ())

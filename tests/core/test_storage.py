@@ -281,8 +281,7 @@ def test_the_newer_sector_wins_and_compaction_alternates_between_two():
     store.write(R_STATS, b"one")
     for i in range(3):
         store.write(R_SETTINGS, bytes((i,)))
-        store._due = True
-        _steps(store)
+        store.compact()
         again = Store(flash)
         assert again.current == store.current == (i + 1) % 2 and again.gen == i + 1
         assert again.read(R_SETTINGS) == bytes((i,)) and again.read(R_STATS) == b"one"
