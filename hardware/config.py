@@ -90,7 +90,7 @@ def _file_findings(path, problems):
     found into /boot_out.txt: taken from there while the file is the one it
     checked, so the checker's code and names never enter this heap (every
     interned name stays in it). Checked here after an edit since power-up."""
-    found = _boot_report(stamp(path))
+    found = boot_report(stamp(path))
     if found is None:
         from hardware.settings_check import check_file
         return check_file(path, problems)
@@ -107,10 +107,13 @@ def stamp(path):
     return "%d %d" % (st[6], st[8])
 
 
-def _boot_report(file_stamp, report="/boot_out.txt"):
+def boot_report(file_stamp, report="/boot_out.txt"):
     """(problems, readable) from boot.py's report (the lines
     hardware/settings_check.report printed) if it names the file as it is
-    now, else None."""
+    now, else None. file_stamp: stamp(path), the file as it is now; report:
+    the file boot.py's output went to. Read here (code.py) and by
+    settings_check.report (boot.py, to repeat the last power-up's findings
+    for the same file)."""
     try:
         with open(report) as f:
             lines = [line.rstrip() for line in f.read().split("\n")]    # CR LF there

@@ -125,13 +125,13 @@ def check_file(path, problems):
 def report(path="/settings.toml"):
     """Print the check's findings as hardware/config.py reads them back from
     /boot_out.txt: the file's stamp, each problem, and whether it is read."""
-    from hardware.config import _boot_report, stamp
+    from hardware.config import boot_report, stamp
     file_stamp = stamp(path)
     # the file the last power-up checked (its size and time in that report,
     # /boot_out.txt, still there while boot.py runs): its findings again, not
     # the check (29 ms of the stock Pico's start-up); the same lines, so
     # CircuitPython does not rewrite boot_out.txt
-    found = _boot_report(file_stamp)
+    found = boot_report(file_stamp)
     if found is None:
         problems = []  # type: list[str]
         readable = check_file(path, problems)

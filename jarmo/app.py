@@ -9,7 +9,7 @@
 #     app.busy                       # an AI thinks or a save is in steps: no sleep
 #
 # Each screen is a state object (app_base.State: enter, exit, press, tick,
-# draw) that keeps its own fields: Play and Ai (app_play) are made with the
+# draw) that keeps its own fields: Play and AiTurn (app_play) are made with the
 # App and stay; End, Result and Notice (app_screens), Menu (app_menu), Help
 # (app_help), Stats (app_stats), Campaign (app_campaign) and Lesson
 # (app_lesson) are imported when they open and forgotten when they close,
@@ -426,7 +426,7 @@ class App:
         if g.result() is not None:
             self.goto(S_END, False)
         elif self.turn_side() == self.opponent_side():
-            # the AI's engine is loaded at its state's first tick (Ai.tick,
+            # the AI's engine is loaded at its state's first tick (AiTurn.tick,
             # opponent_ready), after the turn's save: what it takes from the
             # heap never leaves a completed turn unsaved
             self.goto(S_AI)

@@ -28,7 +28,7 @@ SCREEN = const(4)
 SCREENS = (
     "menu", "jarmo.app_menu", "Menu", True,
     "play", "jarmo.app_play", "Play", False,
-    "ai", "jarmo.app_play", "Ai", False,
+    "ai", "jarmo.app_play", "AiTurn", False,
     "end", "jarmo.app_screens", "End", True,
     "result", "jarmo.app_screens", "ResultScreen", True,
     "notice", "jarmo.app_screens", "Notice", True,

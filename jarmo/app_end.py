@@ -114,9 +114,9 @@ def result_text(app, page=0):
             "SELECT: campaign" if app.battle >= 0 else "SELECT: menu")
     shown = pages[page % len(pages)]
     if app.linked and not app.link.delivered():
-        # the other board does not hold the last turn yet: say so on every page
-        from jarmo.linkplay import ON_ITS_WAY
-        shown = shown[:3] + (ON_ITS_WAY,)
+        # the other board does not hold the last turn yet: say so on every
+        # page, in the link's words (jarmo/linkplay.py's AppLink)
+        shown = shown[:3] + (app.link.ON_ITS_WAY,)
     app.set_text(tuple(x[:21] for x in shown) + (last,))
     return len(pages)
 

@@ -5,7 +5,9 @@
 # of the AI's hints, from its settings); the other board's player, choosing
 # New game while that offer is heard, accepts it. Both then start that game,
 # each with its own side as "you". Back (or Menu) leaves; nothing is kept.
-# Imported when it opens, forgotten when it closes (App.goto).
+# Imported when it opens, forgotten when it closes (App.goto). The link's
+# own module (jarmo/linkplay.py) is reached through app.get_link(): it
+# imports this one for the rare paths below.
 
 from jarmo import app_view as V
 from jarmo.app_base import (
@@ -24,8 +26,6 @@ from jarmo.app_base import (
 )
 from jarmo.app_buttons import BACK, MENU, PREV
 from jarmo.game import EXPANSIONS, Game
-from jarmo.linkplay import NOTES as LINK_NOTES
-from jarmo.linkplay import lean
 from jarmo.rulesets import RULE_SETS
 from jarmo.unload import forget_module
 
@@ -73,7 +73,7 @@ class LinkWait(State):
 
     def enter(self, app, arg):
         link = app.get_link()
-        lean(app)                           # no AI in a linked game: RAM for it
+        link.lean(app)                      # no AI in a linked game: RAM for it
         link.accepted = None
         if link.offered(app.now) is not None:
             link.accept(app.now)            # the other board proposed first
@@ -101,7 +101,7 @@ class LinkWait(State):
             self.status = status
             s = app.settings
             app.set_text(("New game: Link", "Waiting for the", "other board. You: " +
-                          SIDE_WORDS[s[SIDE - RULE]][0], LINK_NOTES[status] or "Link: cable OK",
+                          SIDE_WORDS[s[SIDE - RULE]][0], link.note(status) or "Link: cable OK",
                           "Back: menu"))
 
     def draw(self, app, buf):

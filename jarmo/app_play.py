@@ -1,4 +1,4 @@
-# Play: the states of a running game - a human's turn (Play) and the AI's (Ai).
+# Play: the states of a running game - a human's turn (Play) and the AI's (AiTurn).
 #
 # Both show app.board (app_view.Board: the position, the last move, a strobe,
 # the cursor, the latest events) and play actions through act(), which tells
@@ -625,7 +625,7 @@ def _describe(app, c):
 # The other side's turn, played by app.opponent (jarmo/app_players.py: the AI
 # thinking in slices, or a linked board): its answer's actions are played
 # one at a time, _AI_DELAY apart. enter() gives it the position.
-class Ai(State):
+class AiTurn(State):
     def __init__(self):
         self.queue = None       # the answer being played, None while it thinks
         self.qi = 0             # the next action of the queue

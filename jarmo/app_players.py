@@ -21,8 +21,8 @@
 #
 # The kinds: Human (a second player at this table), Ai (jarmo.ai at a
 # level), and the board at the other end of a link cable (jarmo.linkplay's
-# Player, loaded only for link play: RAM). App.opponent is the player of the
-# side the human (the board's own player) does not play, made by the
+# LinkPlayer, loaded only for link play: RAM). App.opponent is the player of
+# the side the human (the board's own player) does not play, made by the
 # function its row of app_base.OPPONENTS names (below): maker(app, ident).
 
 

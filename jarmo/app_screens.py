@@ -175,6 +175,10 @@ class ResultScreen(State):
     def exit(self, app):
         forget_module("jarmo.app_end")      # the end's words leave RAM
 
+    def refresh(self, app):
+        # the link's last turn arrived, or went on its way (jarmo/linkplay.py)
+        result_text(app, self.page)
+
     def tick(self, app):
         if self.pages > 1 and V.ticks_diff(app.now, self.t0) >= _PAGE:
             self.page += 1          # the pages take turns: how it ended, why, the match

@@ -5,9 +5,9 @@
 # for it. AppLink is the protocol's Link with the App's side of it: each
 # pass it tells the link the running game (if it is a linked one), polls it,
 # and puts a change of its status on the display (app.msg) and the LEDs
-# (red corners blinking while it is down). Player is the opponent kind of a
-# linked game (jarmo/app_players.py's interface): it answers with the other
-# board's actions.
+# (red corners blinking while it is down). LinkPlayer is the opponent kind
+# of a linked game (jarmo/app_players.py's interface): it answers with the
+# other board's actions.
 #
 # A linked game is over only when both boards hold its last action. A
 # finished game the App lets go of (its player left the result, or started
@@ -20,6 +20,11 @@
 # linked game (its save torn by a power cut) takes it from the other board
 # (adopt): the game is started from the other board's description and its
 # actions come back as a resync.
+#
+# The link wait (jarmo/app_link.py) and the result's words (jarmo/app_end.py)
+# reach this module through the App's link (app.get_link(), app.link), never
+# by importing it: this module imports app_link for its rare paths, and an
+# import back would close a cycle (tests/layers.py: APP_STEPS).
 
 import sys
 
@@ -37,10 +42,9 @@ _LEAN = sys.implementation.name != "cpython"
 # What the link's status (Link.status) means, in words, by its number.
 NOTES = (None, "Link: no cable?", "Link lost: cable?", "Link: other version",
          "Link: other game", "Link: games differ")
-ON_ITS_WAY = "Last turn on its way"     # the result's line and the menu's title meanwhile
 
 
-class Player:
+class LinkPlayer:
     local = False
     level = -1
     name = "Link"
@@ -76,14 +80,6 @@ class _Silent:
         pass
 
 
-def lean(app):
-    """No AI plays a linked game: on a microcontroller its code and tables
-    leave RAM while one is on or about to start (a hint or a timed-out turn
-    imports it again, for as long as it needs it)."""
-    if _LEAN and not app.busy and "jarmo.ai" in sys.modules:
-        forget_module("jarmo.ai")
-
-
 def make(app):
     """The App's link on its line (a silent one on a board without a cable)."""
     line = app.line
@@ -95,6 +91,8 @@ def make(app):
 
 
 class AppLink(Link):
+    ON_ITS_WAY = "Last turn on its way"     # the result's line and the menu's title meanwhile
+
     def __init__(self, transport, nonce, ident=b""):
         Link.__init__(self, transport, nonce, ident)
         self.shown = None       # the note on the display now (None: up)
@@ -104,7 +102,18 @@ class AppLink(Link):
         self.waiting = False    # the last turn of a finished game is on its way
 
     def player(self):
-        return Player(self)
+        return LinkPlayer(self)
+
+    def note(self, status):
+        """What a status (Link.status) means, in words; None: the link is up."""
+        return NOTES[status]
+
+    def lean(self, app):
+        """No AI plays a linked game: on a microcontroller its code and tables
+        leave RAM while one is on or about to start (a hint or a timed-out turn
+        imports it again, for as long as it needs it)."""
+        if _LEAN and not app.busy and "jarmo.ai" in sys.modules:
+            forget_module("jarmo.ai")
 
     def tick(self, app, now):
         """Every pass: bind the running game, poll, say a change of status."""
@@ -132,7 +141,7 @@ class AppLink(Link):
         # short and end when the cable's bytes come (hardware/mainloop.py)
         app.listening = app.sid == S_AI and app.linked
         if app.linked or app.sid == S_LINK:
-            lean(app)
+            self.lean(app)
         if app.linked and app.game is not None:
             note = NOTES[self.status(now)]
             if note is None:
@@ -179,13 +188,10 @@ class AppLink(Link):
         waiting = g is not None and g.result() is not None and not self.delivered()
         if waiting != self.waiting:
             self.waiting = waiting
-            if app.menu_title in ("Jarmo", ON_ITS_WAY):
-                app.menu_title = ON_ITS_WAY if waiting else "Jarmo"
-            if app.sid == S_RESULT:
-                from jarmo.app_screens import result_text
-                result_text(app, app.states[S_RESULT].page)
-            elif app.sid == S_MENU:
-                app.states[S_MENU].refresh(app)
+            if app.menu_title in ("Jarmo", self.ON_ITS_WAY):
+                app.menu_title = self.ON_ITS_WAY if waiting else "Jarmo"
+            if app.sid == S_RESULT or app.sid == S_MENU:
+                app.states[app.sid].refresh(app)
             app.dirty = True
 
     def _bind(self, app):

@@ -215,7 +215,7 @@ def test_every_state_is_an_object_reached_through_goto():
     clock.run(50)
     # a game's own states stay made; the rest (the end, the result and the
     # start-up notice among them) are made when they open
-    assert [type(s).__name__ for s in app.states] == ["Menu", "Play", "Ai"] + ["NoneType"] * 8
+    assert [type(s).__name__ for s in app.states] == ["Menu", "Play", "AiTurn"] + ["NoneType"] * 8
     new_game(clock, "classic")
     assert app.state == "play"
     clock.press(SELECT)                             # a piece selected

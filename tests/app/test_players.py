@@ -12,7 +12,7 @@ from jarmo.app import App
 from jarmo.app_base import S_AI
 from jarmo.app_buttons import SELECT
 from jarmo.app_players import Ai, Human
-from jarmo.linkplay import Player as LinkPlayer
+from jarmo.linkplay import LinkPlayer
 from tests.app.drive import Clock, Rand, menu_to, new_game, play, play_out, set_option, told, wait_state
 from tests.app.memstore import MemoryStore, reboot
 

@@ -95,8 +95,8 @@ def _boot_out(tmp_path, monkeypatch, settings_text, edit_after_boot=b""):
     if edit_after_boot:
         path.write_bytes(settings_text + edit_after_boot)
     monkeypatch.setattr(config, "board_id", lambda: "raspberry_pi_pico")
-    real = config._boot_report
-    monkeypatch.setattr(config, "_boot_report", lambda stamp: real(stamp, str(report)))
+    real = config.boot_report
+    monkeypatch.setattr(config, "boot_report", lambda stamp: real(stamp, str(report)))
     return config.read(str(path))
 
 
@@ -165,8 +165,8 @@ def _power_up(tmp_path, monkeypatch, boot_out):
     checked = []
     out = io.StringIO()
     with monkeypatch.context() as m:
-        real = config._boot_report
-        m.setattr(config, "_boot_report", lambda stamp: real(stamp, str(report)))
+        real = config.boot_report
+        m.setattr(config, "boot_report", lambda stamp: real(stamp, str(report)))
         real_check = settings_check.check_file
         m.setattr(settings_check, "check_file",
                   lambda path, problems: checked.append(path) or real_check(path, problems))
