@@ -43,6 +43,8 @@ PACKAGE_JSON = os.path.join(ROOT, "package.json")
 PACKAGE_LOCK = os.path.join(ROOT, "package-lock.json")
 MP_PACKAGE = os.path.join(NODE_MODULES, "@micropython", "micropython-webassembly-pyscript")
 PY_STAMP = os.path.join(VENV, ".jarmo-requirements.sha256")
+KIT_REQUIREMENTS = os.path.join(ROOT, "kit", "requirements.txt")
+KIT_STAMP = os.path.join(VENV, ".jarmo-kit-requirements.sha256")
 NODE_STAMP = os.path.join(NODE_MODULES, ".jarmo-lock.sha256")
 
 USAGE = """usage: python3 run.py COMMAND [args]   (python3 run.py COMMAND --help: its usage)
@@ -60,6 +62,7 @@ commands:
   web [--build DIR]    the handheld in a browser: served on localhost, or written as a static site
   firmware --profile P build a CircuitPython UF2 with the game frozen in
   fetch [NAME ...]     fetch the pinned outside files (firmware/artifacts.json) into the cache
+  kit [--profile NAME] the maker's kit into build/kit/: parts list, wiring, overlay, case, guide
   book [args]          compute the AI's opening book by a deep search (every core; resumes)
   tune WHAT [args]     fit the evaluation's weights to self-play outcomes (positions, fit, match)
 """
@@ -456,6 +459,19 @@ def ensure_venv():
     return py
 
 
+def ensure_kit_packages(py):
+    """Install kit/requirements.txt (the case's CAD: about 1 GB) when it
+    changed: only for `kit` and `test --full`, which make and check the
+    maker's kit; playing and the quick tier never need it."""
+    want = digest(KIT_REQUIREMENTS)
+    if read_stamp(KIT_STAMP) == want:
+        return
+    say("installing the maker's kit packages from kit/requirements.txt (first use or it changed)")
+    run_checked([py, "-m", "pip", "install", "--disable-pip-version-check",
+                 "--no-input", "-q", "--no-compile", "-r", KIT_REQUIREMENTS], "pip install (kit)")
+    write_stamp(KIT_STAMP, want)
+
+
 def ensure_node(required):
     """Install the MicroPython npm package when package-lock.json changed.
 
@@ -588,6 +604,14 @@ Builds CircuitPython 10.3 for the profile's board with the game and its
 libraries frozen in, from the pinned CircuitPython source
 (firmware/artifacts.json; tools/firmware.py --help for every option).
 """,
+    "kit": """usage: python3 run.py kit [--profile NAME ...] [--out DIR] [--no-case]
+
+Makes the maker's kit of every board profile (or those named) into
+build/kit/PROFILE/: bom.csv, wiring.svg, overlay.svg, the case's parts
+(STL and STEP) and pictures, and ASSEMBLY.md (docs/KIT.md; tools/kit/make.py
+--help for every option). The first run installs the CAD packages of
+kit/requirements.txt into .venv.
+""",
     "fetch": """usage: python3 run.py fetch [NAME ...] [--list] [--no-build]
 
 Fetches the outside files the project pins in firmware/artifacts.json
@@ -607,6 +631,7 @@ HELP_COMMANDS = {
     "web": [os.path.join("tools", "web.py"), "--help"],
     "firmware": [os.path.join("tools", "firmware.py"), "--help"],
     "fetch": [os.path.join("tools", "artifacts.py"), "--help"],
+    "kit": ["-P", "-m", "tools.kit.make", "--help"],
     "book": [os.path.join("tools", "book.py"), "--help"],
     "tune": [os.path.join("tools", "tune.py"), "--help"],
 }
@@ -689,6 +714,8 @@ def main(argv):
     py = ensure_venv()
     if command == "test":
         ensure_node(required=in_ci())
+        if "--full" in args:
+            ensure_kit_packages(py)
         execute([py, "-P", "-m", "pytest", "-q"] + parallel_args(args) + args, test_env())
     elif command == "play":
         env = dict(os.environ)
@@ -712,6 +739,9 @@ def main(argv):
         execute([py, os.path.join("tools", "firmware.py")] + args)
     elif command == "fetch":
         execute([py, os.path.join("tools", "artifacts.py")] + args)
+    elif command == "kit":
+        ensure_kit_packages(py)
+        execute([py, "-P", "-m", "tools.kit.make"] + args)
     elif command == "book":
         execute([py, os.path.join("tools", "book.py")] + args)
     elif command == "tune":

@@ -19,14 +19,16 @@ PERIOD = 1500       # ms of one breath (dim -> bright -> dim)
 STEPS = 32          # brightness levels of a breath: a show() at most every 47 ms
 
 
-def pixel_map(rotation=0, serpentine=False):
+def pixel_map(rotation=0, serpentine=False, mirror=False):
     """The 25-byte table point -> pixel index.
 
     Rotation 0: pixel 0 is the top-left LED as seen from South's side
     (point a5), pixels run left to right, then row by row downwards, so a1
     is pixel 20.  Rotation 90/180/270 turns the board picture clockwise on
-    the grid by that many degrees.  Serpentine: every odd row (1, 3) of the
-    LED chain runs right to left.
+    the grid by that many degrees.  Mirror: the rows run right to left
+    (pixel 0 top-right: the 5x5 NeoPixel Grid BFF's chain, seen from its
+    LEDs with its jumpers at the top).  Serpentine: every odd row (1, 3)
+    of the LED chain runs back the other way.
     """
     if rotation not in (0, 90, 180, 270):
         raise ValueError("rotation must be 0, 90, 180 or 270, not %r" % (rotation,))
@@ -38,10 +40,17 @@ def pixel_map(rotation=0, serpentine=False):
         for _ in range(turns):
             # one quarter turn clockwise of the picture
             x, y = 4 - y, x
+        if mirror:
+            x = 4 - x
         if serpentine and y & 1:
             x = 4 - x
         table[p] = y * 5 + x
     return bytes(table)
+
+
+def profile_map(profile):
+    """The point -> pixel table of a profile's grid (its chain order)."""
+    return pixel_map(profile["rotation"], profile["serpentine"], profile["mirror"])
 
 
 def scale_level(cap, brightness):
@@ -164,5 +173,4 @@ def make_leds(profile, cap=-1, neopixel_class=None):
         neopixel_class = neopixel.NeoPixel
     pixels = neopixel_class(getattr(board, profile["pixel_pin"]), 25, brightness=1.0,
                             auto_write=False, pixel_order=profile["pixel_order"])
-    table = pixel_map(profile["rotation"], profile["serpentine"])
-    return Leds(pixels, table, profile["brightness"] if cap < 0 else cap)
+    return Leds(pixels, profile_map(profile), profile["brightness"] if cap < 0 else cap)

@@ -7,7 +7,16 @@ A profile is a dict.  Keys:
   "pixel_order"  "GRB" for WS2812 / SK6812 NeoPixels
   "rotation"     0, 90, 180 or 270: how far the board picture is turned
                  clockwise on the LED grid (see hardware/leds.py)
-  "serpentine"   True if every second LED row runs backwards
+  "serpentine"   True if every second LED row runs backwards (the chain
+                 order: a strip cut into rows and chained back and forth)
+  "mirror"       True if the rows run right to left as South sees them
+                 (the BFF's chain: its first LED top right, its jumpers at
+                 the top; Adafruit's board file for product 5646)
+  "grid"         which LED grid: "bff" (Adafruit's 5x5 NeoPixel Grid BFF),
+                 "strip60" / "strip30" (WS2812B strip of 60 / 30 LEDs a
+                 metre, cut into five rows of five); its part in kit/bom.json
+  "pitch_mm"     distance between neighbouring LED centres, in mm (the
+                 overlay, the case's windows and lines: tools/kit/)
   "brightness"   0..255 cap applied on top of the app's own brightness
                  (small grids get hot and draw much current at full power)
   "keys"         tuple of (label, pin, seat, short, long): label is the name
@@ -40,6 +49,14 @@ against 67,264 bytes at the menu on the emulated QT Py.)
 """
 
 
+# LED centre to centre: the BFF's 0.1 inch (Adafruit's board file for product
+# 5646); a strip's 1000 mm / LEDs a metre (its rows are laid at the same
+# distance, so the grid is square).
+BFF_PITCH_MM = 2.54
+STRIP60_PITCH_MM = 16.667
+STRIP30_PITCH_MM = 33.333
+
+
 def three_buttons(next_pin, select_pin, back_pin, labels="abc", seat=0):
     """The three-button set: next (held: prev), select (held: menu), back."""
     return ((labels[0], next_pin, seat, "next", "prev"),
@@ -49,13 +66,15 @@ def three_buttons(next_pin, select_pin, back_pin, labels="abc", seat=0):
 
 def profile(board, pixel_pin, keys=(), board_id=None, display=None, brightness=64,
             tabletop=False, usb_edit_key="c", pixel_order="GRB", rotation=0, serpentine=False,
-            long_ms=600, pull_up=True, link=("TX", "RX"), led_power=None):
+            mirror=False,
+            long_ms=600, pull_up=True, link=("TX", "RX"), led_power=None,
+            grid="bff", pitch_mm=BFF_PITCH_MM):
     """A profile: every field named once here, with the default most boards share."""
     return {"board": board, "pixel_pin": pixel_pin, "pixel_order": pixel_order,
-            "rotation": rotation, "serpentine": serpentine, "brightness": brightness,
+            "rotation": rotation, "serpentine": serpentine, "mirror": mirror, "brightness": brightness,
             "keys": keys, "long_ms": long_ms, "pull_up": pull_up, "display": display,
             "tabletop": tabletop, "usb_edit_key": usb_edit_key, "board_id": board_id,
-            "link": link, "led_power": led_power}
+            "link": link, "led_power": led_power, "grid": grid, "pitch_mm": pitch_mm}
 
 
 FEATHER_OLED = profile(
@@ -64,6 +83,23 @@ FEATHER_OLED = profile(
     keys=three_buttons("D9", "D6", "D5"),
     display="sh1107_128x64",
     board_id="adafruit_feather_rp2040",
+    led_power="D11",            # the grid is fed from the battery through a MOSFET
+    mirror=True,                # the BFF's chain (hardware/PROFILES.md, "The LED grid")
+)
+
+# The readable handheld: the docs' default build (docs/KIT.md).  The Feather
+# and its wing as in feather_oled; the grid is 25 WS2812B cut from a strip of
+# 60 a metre, five rows of five chained back and forth, 16.7 mm apart.
+HANDHELD = profile(
+    board="Feather RP2040 + 128x64 OLED FeatherWing (SH1107) + 5x5 grid of WS2812B strip (16.7 mm)",
+    pixel_pin="D10",
+    keys=three_buttons("D9", "D6", "D5"),
+    display="sh1107_128x64",
+    board_id="adafruit_feather_rp2040",
+    led_power="D11",
+    grid="strip60",
+    pitch_mm=STRIP60_PITCH_MM,
+    serpentine=True,
 )
 
 QTPY_BFF = profile(
@@ -72,6 +108,7 @@ QTPY_BFF = profile(
     brightness=48,
     keys=three_buttons("A0", "A1", "A2"),
     board_id="adafruit_qtpy_rp2040",
+    mirror=True,                # the BFF's chain (hardware/PROFILES.md, "The LED grid")
 )
 
 JOYSTICK = profile(
@@ -89,15 +126,23 @@ JOYSTICK = profile(
     ),
     display="sh1107_128x64",
     board_id="adafruit_feather_rp2040",
+    led_power="A0",
+    mirror=True,                # the BFF's chain (hardware/PROFILES.md, "The LED grid")
 )
 
+# Two players across a table: 25 WS2812B cut from a strip of 30 a metre,
+# 33.3 mm apart, so that the board reads from either side.
 TABLETOP = profile(
-    board="Feather RP2040 + 5x5 NeoPixel grid + two sets of three buttons",
+    board="Feather RP2040 + 5x5 grid of WS2812B strip (33.3 mm) + two sets of three buttons",
     pixel_pin="D10",
     keys=three_buttons("A0", "A1", "A2", "123", 0) + three_buttons("D11", "D12", "D13", "890", 1),
     tabletop=True,
     usb_edit_key="3",
     board_id="adafruit_feather_rp2040",
+    led_power="D9",
+    grid="strip30",
+    pitch_mm=STRIP30_PITCH_MM,
+    serpentine=True,
 )
 
 PICO = profile(
@@ -107,6 +152,8 @@ PICO = profile(
     keys=three_buttons("GP13", "GP14", "GP15"),
     link=("GP0", "GP1"),        # UART0: free beside the grid and the buttons
     board_id="raspberry_pi_pico",
+    led_power="GP17",
+    mirror=True,                # the BFF's chain (hardware/PROFILES.md, "The LED grid")
 )
 
 # Blinka's simulated board on a PC (BLINKA_OS_AGNOSTIC=1).  Input comes
@@ -121,6 +168,7 @@ HOST = profile(
 
 PROFILES = {
     "feather_oled": FEATHER_OLED,
+    "handheld": HANDHELD,
     "qtpy_bff": QTPY_BFF,
     "joystick": JOYSTICK,
     "tabletop": TABLETOP,

@@ -33,6 +33,9 @@ Sources (docs/BENCHMARKS.md, "Power"):
     attached), so this state is the published figure, not measured; the
     board deep-sleeps after JARMO_SLEEP_S dark (hardware/deepsleep.py; 0 in
     this run, which stays dark).
+  - LED_V, CELL_V, BOOST_EFFICIENCY: the grid's current is at 5 V; where a
+    boost converter makes that from the cell (the builds with a strip), the
+    cell supplies LED_V / (BOOST_EFFICIENCY x CELL_V) of it.
   - clock_scale: the share of the RP2040's current that follows its
     clock, from a Pico in a busy loop drawing about 22 mA at 133 MHz and
     11.6 mA at 50 MHz (Elektronik-Labor, "RPi Pico - (S)low Power",
@@ -43,7 +46,9 @@ Sources (docs/BENCHMARKS.md, "Power"):
     the RP2040's WFI current by clock.
 Not modelled: the OLED (SH1107, a few mA lit), the board's regulator and
 power LED, the charger. Hours = capacity / mean current (the whole capacity
-used, no derating).
+used, no derating), on each build's battery as kit/bom.json draws it, the
+grid cut while dark where the build has the LED power switch (its
+profile's led_power pin).
 """
 
 import argparse
@@ -63,14 +68,20 @@ CPU_DEEP_SLEEP_MA = 7.0
 WS2812_CHANNEL_MA = 20.0
 WS2812_IDLE_MA = 1.0
 PIXELS = 25
-BATTERIES_MAH = (500, 1200)
+# A build whose grid runs on 5 V from a boost converter (Adafruit MiniBoost,
+# TPS61023) draws the LEDs' power from the cell: at CELL_V, the LiPo's
+# nominal voltage, through the converter at BOOST_EFFICIENCY (an assumed
+# figure, not measured: a boost converter's efficiency depends on its load).
+LED_V = 5.0
+CELL_V = 3.7
+BOOST_EFFICIENCY = 0.85
 BIN_MS = 250
 THINK_S = 3.0               # the player looks at the board before each turn
 TAP_MS = 100
 GAP_MS = 300
 DIM_S = 5                   # short idle times, so that the dim and dark states are seen
 OFF_S = 10
-PROFILES = ("pico", "qtpy_bff", "feather_oled")
+PROFILES = ("handheld", "tabletop", "feather_oled", "joystick", "qtpy_bff", "pico")
 FULL_MHZ = 125              # CircuitPython's clock on an RP2040, where the figures above were taken
 CLOCK_FIXED_MA = 5.33       # the busy Pico's current at 0 MHz, extrapolated (Elektronik-Labor)
 CLOCK_MA_PER_MHZ = 0.1253   # (22 - 11.6) mA / (133 - 50) MHz
@@ -223,9 +234,17 @@ def measure(name, kind, firmware_option, most_turns, log, idle_mhz=48):
             "states": per_state(parts), "game_ma": _mean(game), "dark": per_state(parts).get("dark")}
 
 
-def _mean(parts):
+def _mean(parts, led_factor=1.0):
     span = sum(t1 - t0 for t0, t1, *_ in parts)
-    return sum((cpu + led) * (t1 - t0) for t0, t1, _s, cpu, led in parts) / span if span else 0.0
+    return sum((cpu + led * led_factor) * (t1 - t0) for t0, t1, _s, cpu, led in parts) / span if span else 0.0
+
+
+def led_factor(profile_name):
+    """The cell's current for each mA the grid draws: 1 where the cell feeds
+    the LEDs; LED_V / (BOOST_EFFICIENCY x CELL_V) where a boost converter
+    makes their 5 V (kit/bom.json, the build's power)."""
+    from tools.kit import bom
+    return LED_V / (BOOST_EFFICIENCY * CELL_V) if bom.boosted(profile_name) else 1.0
 
 
 def report(results):
@@ -238,27 +257,31 @@ def report(results):
             print("| %s | %s | %s | %s | %.1f | %.0f | %.1f | %.1f | %.1f |" % (
                 r["kind"], r["profile"], _idle_clock(r), state, s, r["clocks"].get(state, FULL_MHZ),
                 cpu, led, cpu + led))
-    print("\nHours on a LiPo (whole capacity, no derating): play = the game's mean current; "
-          "dark = standby, the LEDs powered / switched off by a led_power MOSFET; deep sleep = "
-          "%.0f mA (published, not measured) plus the dark LEDs / none with the MOSFET" % CPU_DEEP_SLEEP_MA)
-    heads = " | ".join("play %d | dark %d | dark, MOSFET %d | deep sleep %d | deep sleep, MOSFET %d"
-                       % (c, c, c, c, c) for c in BATTERIES_MAH)
-    print("| firmware | profile | idle clock | game mA (turns) | %s |" % heads)
-    print("|---|---|---|---|" + "---|" * 5 * len(BATTERIES_MAH))
+    print("\nHours on each build's battery as drawn (kit/bom.json; whole capacity, no derating): "
+          "play = the game's mean current; dark = standby, the grid cut by the LED power switch "
+          "where the build has one; deep sleep = %.0f mA (published, not measured) plus the dark "
+          "grid where nothing cuts it" % CPU_DEEP_SLEEP_MA)
+    print("| firmware | profile | idle clock | battery | LED switch | game mA (turns) | play | dark | "
+          "deep sleep |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        dark = r["dark"]
-        dark_ma = dark[1] + dark[2] if dark else None
-        cut_ma = dark[1] if dark else None
-        dark_leds = dark[2] if dark else PIXELS * WS2812_IDLE_MA
-        cells = []
-        for c in BATTERIES_MAH:
-            cells.append("%.1f h" % (c / r["game_ma"]))
-            cells.append("-" if dark_ma is None else "%.0f h" % (c / dark_ma))
-            cells.append("-" if cut_ma is None else "%.0f h" % (c / cut_ma))
-            cells.append("%.0f h" % (c / (CPU_DEEP_SLEEP_MA + dark_leds)))
-            cells.append("%.0f h" % (c / CPU_DEEP_SLEEP_MA))
-        print("| %s | %s | %s | %.1f (%d) | %s |" % (r["kind"], r["profile"], _idle_clock(r),
-                                                   r["game_ma"], r["turns"], " | ".join(cells)))
+        print("| %s | %s | %s | %s |" % (r["kind"], r["profile"], _idle_clock(r),
+                                       " | ".join(hours_as_drawn(r))))
+
+
+def hours_as_drawn(r):
+    """The cells battery, LED switch, game mA (turns), play, dark, deep sleep of a run."""
+    from tools.kit import bom
+    capacity = bom.battery_mah(r["profile"])
+    game_ma = _mean(r["game"], led_factor(r["profile"]))
+    switched = stage.profile(r["profile"])["led_power"] is not None
+    dark = r["dark"]
+    dark_ma = None if dark is None else dark[1] + (0.0 if switched else dark[2])
+    sleep_ma = CPU_DEEP_SLEEP_MA + (0.0 if switched else PIXELS * WS2812_IDLE_MA)
+    return ["%d mAh" % capacity, "yes" if switched else "no",
+            "%.1f (%d)" % (game_ma, r["turns"]), "%.1f h" % (capacity / game_ma),
+            "-" if dark_ma is None else "%.0f h" % (capacity / dark_ma),
+            "%.0f h" % (capacity / sleep_ma)]
 
 
 def _idle_clock(r):

@@ -43,8 +43,8 @@ DISTRIBUTIONS = {"neopixel": "adafruit-circuitpython-neopixel",
 
 def _tool(name):
     """tools/NAME.py, loaded as a module (tools/ is not a package on sys.path)."""
-    spec = importlib.util.spec_from_file_location("jarmo_" + name, os.path.join(ROOT, "tools",
-                                                                              name + ".py"))
+    spec = importlib.util.spec_from_file_location("jarmo_" + name.replace("/", "_"),
+                                                  os.path.join(ROOT, "tools", name + ".py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -52,6 +52,7 @@ def _tool(name):
 
 deploy = _tool("deploy")
 artifacts = _tool("artifacts")
+kit_bom = _tool("kit/bom")
 
 
 def board_profiles():
@@ -160,6 +161,9 @@ def readme(profile, major, p, compiled=True):
               "zip. Hold BOOT while plugging the board in, drag the UF2 onto the RPI-RP2\n"
               "drive, then copy only code.py, boot.py and settings.toml from the folder\n"
               "above onto CIRCUITPY.\n" % profile)
+    out.write("\nThe wiring diagram: `python3 run.py kit --profile %s` writes\n"
+              "build/kit/%s/wiring.svg (docs/KIT.md tells the build).\n\n" % (profile, profile))
+    out.write(kit_bom.text(profile))
     return out.getvalue()
 
 

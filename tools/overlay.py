@@ -1,6 +1,6 @@
 """Printable SVG overlay of the Jarmo board lines for a 5x5 LED grid.
 
-    python tools/overlay.py [--pitch MM] [--out docs/overlay.svg] [--names]
+    python tools/overlay.py [--profile NAME] [--pitch MM] [--out docs/overlay.svg] [--names]
 
 Draws, from the board table in jarmo/board.py (nothing is copied here):
 the 38 printed lines as solid lines, the dotted line (Jasyr) dashed, the
@@ -8,10 +8,12 @@ remote-camp markers of the Challenges expansion as rings, a hole outline
 around every LED, the camps' labels and a 10 mm scale bar to check the print
 size.  Lines stop short of the LEDs so that their light is not covered.
 
-Pitch is the distance between neighbouring LED centres in millimetres: the
-default suits a 5x5 NeoPixel Grid BFF but was not measured from a data
-sheet -- measure yours (centre of a1 to centre of e1, divided by 4) and pass
---pitch.  Print at 100 % (no "fit to page") on paper or transparent film.
+Pitch is the distance between neighbouring LED centres in millimetres, the
+profile's "pitch_mm" (hardware/profiles.py; the default build's, handheld,
+unless --profile names another); --pitch overrides it for a grid of your
+own (measure the centre of a1 to the centre of e1 and divide by 4).  Print
+at 100 % (no "fit to page") on paper or transparent film: docs/KIT.md, "The
+overlay".
 """
 
 import argparse
@@ -23,9 +25,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from hardware import profiles  # noqa: E402
 from jarmo import board  # noqa: E402
 
-DEFAULT_PITCH = 3.5   # mm between LED centres (assumed for the BFF, see above)
+DEFAULT_PROFILE = "handheld"    # the docs' default build (docs/KIT.md)
+DEFAULT_PITCH = profiles.get(DEFAULT_PROFILE)["pitch_mm"]
 
 
 def _xy(p, pitch, margin):
@@ -212,21 +216,24 @@ def overlay_svg(pitch=DEFAULT_PITCH, names=False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pitch", type=float, default=DEFAULT_PITCH,
-                    help="LED centre distance in mm (default %s)" % DEFAULT_PITCH)
+    ap.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(profiles.PROFILES),
+                    help="draw at this profile's LED pitch (default %s)" % DEFAULT_PROFILE)
+    ap.add_argument("--pitch", type=float, default=None,
+                    help="LED centre distance in mm (default: the profile's)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "overlay.svg"),
                     help="output file, - for stdout")
     ap.add_argument("--names", action="store_true", help="print point names too")
     args = ap.parse_args(argv)
-    if args.pitch <= 0:
+    pitch = profiles.get(args.profile)["pitch_mm"] if args.pitch is None else args.pitch
+    if pitch <= 0:
         ap.error("--pitch must be positive")
-    svg = overlay_svg(args.pitch, args.names)
+    svg = overlay_svg(pitch, args.names)
     if args.out == "-":
         sys.stdout.write(svg)
     else:
         with open(args.out, "w") as f:
             f.write(svg)
-        print("wrote %s (pitch %s mm)" % (args.out, args.pitch))
+        print("wrote %s (pitch %s mm)" % (args.out, pitch))
     return 0
 
 

@@ -72,6 +72,7 @@ EXTRA_PYTHON = (("hardware/__init__.py", "hardware/__init__.py"),
                 ("host/legend.py", "host/legend.py"),
                 ("web/jarmo_page.py", "jarmo_page.py"))
 STATIC = (".html", ".js", ".css")
+CASE_PICTURE = os.path.join(ROOT, "docs", "kit", "handheld", "render.png")
 PAGE_BUDGET = 3 * 1024 * 1024       # bytes of the site without the firmware
 
 
@@ -183,6 +184,9 @@ def page_config(boards):
 
 # ---------------------------------------------------------------- index.html parts
 
+PAGE_PITCH = 3.5    # the page's drawing units between LEDs (the page scales the picture)
+
+
 def board_svg():
     """The printed overlay (tools/overlay.py) for the page to light, with the
     points named as a chess board is: the files a-e under rank 1, the ranks
@@ -194,11 +198,11 @@ def board_svg():
     finally:
         sys.path.pop(0)
     from jarmo.board import NAMES
-    pitch = overlay.DEFAULT_PITCH
+    pitch = PAGE_PITCH
     margin = pitch * 1.2                            # as overlay_svg draws it
     hole = pitch * 0.3
     size = pitch * 0.26
-    svg = overlay.overlay_svg(names=False)
+    svg = overlay.overlay_svg(pitch, names=False)
     svg = svg.split("?>", 1)[1].strip()            # no XML declaration inside HTML
     # the board only, not the scale bar under it, and sized by the page
     svg = re.sub(r' width="[^"]*mm" height="[^"]*mm" viewBox="0 0 ([\d.]+) [\d.]+"',
@@ -379,6 +383,8 @@ def build(out, firmware=None, with_firmware=True, mpy_cross=None, log=print):
         if name.endswith(STATIC) and name != "index.html":
             shutil.copyfile(os.path.join(WEB, name), os.path.join(out, name))
     _write(os.path.join(out, "index.html"), index_html(page_config(boards)))
+    # the handheld's printed case (python3 run.py kit), shown under "Build one"
+    shutil.copyfile(CASE_PICTURE, os.path.join(out, "handheld.png"))
     _write(os.path.join(out, "py", "files.json"), json.dumps(python_files(), sort_keys=True))
     _copy_tree(MICROPYTHON, os.path.join(out, "micropython"), lambda n: n.endswith((".mjs", ".wasm")))
     _copy_tree(DEVICE, os.path.join(out, "emulator"),

@@ -287,9 +287,9 @@ def long_key_pin(prof, button):
 
 def expected_grb(prof, frame_hex, level):
     """The 75 bytes the pin carries for an app frame (hex, RGB per point) at level."""
-    from hardware.leds import pixel_map
+    from hardware.leds import profile_map
     frame = bytes.fromhex(frame_hex)
-    table = pixel_map(prof["rotation"], prof["serpentine"])
+    table = profile_map(prof)
     k = level + 1
     out = bytearray(75)
     order = prof["pixel_order"]

@@ -501,8 +501,8 @@ def test_the_profile_comes_from_the_board_or_the_drive_and_must_fit_the_board(tm
     d = tmp_path / "FEATHER"
     d.mkdir()
     (d / "boot_out.txt").write_text(JARMO_BANNER % "adafruit_feather_rp2040")
-    with pytest.raises(deploy.DeployError, match="give --profile .*feather_oled, joystick, tabletop"):
-        deploy.deploy(str(d), log=lambda s: None)                       # three profiles use the Feather
+    with pytest.raises(deploy.DeployError, match="give --profile .*feather_oled, handheld, joystick, tabletop"):
+        deploy.deploy(str(d), log=lambda s: None)                       # four profiles use the Feather
     with pytest.raises(deploy.DeployError, match="for adafruit_feather_rp2040; profile pico"):
         deploy.deploy(str(d), profile="pico", log=lambda s: None)
     deploy.deploy(str(d), profile="tabletop", log=lambda s: None)

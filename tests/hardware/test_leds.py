@@ -3,7 +3,7 @@
 import pytest
 
 from hardware import profiles
-from hardware.leds import Leds, make_leds, pixel_map, scale_level
+from hardware.leds import Leds, make_leds, pixel_map, profile_map, scale_level
 from host import blinka
 
 
@@ -167,7 +167,7 @@ class TestLeds:
 
 def test_every_profile_builds_its_leds():
     for name, profile in profiles.PROFILES.items():
-        table = pixel_map(profile["rotation"], profile["serpentine"])
+        table = profile_map(profile)
         assert sorted(table) == list(range(25)), name
         assert 0 <= profile["brightness"] <= 255
         assert profile["pixel_order"] in ("GRB", "RGB", "GRBW", "RGBW")

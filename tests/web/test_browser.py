@@ -690,3 +690,13 @@ def test_south_archer_and_guard_differ_by_letter_not_only_by_shade(page, site):
         return [r.x + r.width / 2, r.y + r.height / 2]; }""")
     assert abs(letter[0] - box["x"] - box["width"] / 2) < 2 and abs(letter[1] - box["y"] - box["height"] / 2) < 3
     shot(page, "letters")
+
+
+def test_the_page_shows_the_printed_case_of_the_handheld(page, site):
+    # "Build one": the picture python3 run.py kit renders of the handheld's case
+    open_fast(page, site, seed=2)
+    page.evaluate("document.getElementById('build-one').open = true")
+    page.wait_for_function("() => document.getElementById('case-picture').complete", timeout=5000)
+    size = page.evaluate("(() => { const i = document.getElementById('case-picture');"
+                         " return [i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width]; })()")
+    assert size[0] >= 320 and size[1] > 0 and size[2] > 0, size
