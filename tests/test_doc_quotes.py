@@ -47,6 +47,10 @@ NOT_PATHS = {
     # files on the CIRCUITPY drive, not in the checkout
     "boot_out.txt": "CircuitPython writes it on the drive",
     "drives.json": "written into the web page's site by tools/web.py",
+    # the maker's kit of a profile: python3 run.py kit writes them into build/kit/PROFILE/
+    "bom.csv": "written by python3 run.py kit into build/kit/PROFILE/",
+    "wiring.svg": "written by python3 run.py kit into build/kit/PROFILE/",
+    "ASSEMBLY.md": "written by python3 run.py kit into build/kit/PROFILE/",
     # the subpackages the text weighs against one flat package
     "jarmo/ai/": "a layout docs/ARCHITECTURE.md measures and does not take",
     "jarmo/app/": "a layout docs/ARCHITECTURE.md measures and does not take",

@@ -10,7 +10,7 @@ const BUTTONS = config.buttons; // jarmo/app_buttons.py NAMES: the code of a but
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 
-// The keyboard, as the terminal simulator reads it (README.md, "Playing in the terminal").
+// The keyboard, as the terminal simulator reads it (docs/PLAYING.md, "In the terminal").
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
   Tab: 'next', Enter: 'select', ' ': 'select', Escape: 'back', Backspace: 'back',

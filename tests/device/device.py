@@ -532,7 +532,7 @@ class Device(_StderrTail):
         finds that line), within timeout_ms emulated ms (DeviceTimeout if none does). One step
         for the emulator: where boots are alike up to that line, all but the first start from
         the state the first reached there ("warm": "warm" is True in the event), with the
-        same events and times as a boot from power-on (README.md, "Warm boots"); cold=True
+        same events and times as a boot from power-on (tests/device/README.md, "Warm boots"); cold=True
         boots from power-on all the same."""
         cmd = {"cmd": "reset"}
         if usb is not None:
