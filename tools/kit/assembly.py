@@ -34,8 +34,12 @@ def chain_rows(prof):
 def solder_list(name):
     """(microcontroller pin, what it goes to) for every pin the profile uses."""
     prof = profiles.get(name)
-    rows = [(prof["pixel_pin"], "the grid's data in (DIN) of its first LED, %s"
-             % chain(prof)[0])]
+    if bom.boosted(name):
+        data = ("the level shifter's 1A; its 1Y through the 470 R resistor to the grid's data "
+                "in (DIN) of its first LED, %s" % chain(prof)[0])
+    else:
+        data = "the grid's data in (DIN) of its first LED, %s" % chain(prof)[0]
+    rows = [(prof["pixel_pin"], data)]
     for label, pin, seat, short, long in prof["keys"]:
         what = short if long is None else "%s, held: %s" % (short, long)
         player = " of player %d" % (seat + 1) if prof["tabletop"] else ""
@@ -123,7 +127,7 @@ def markdown(name, case_files=(), with_case=True):
             % name,
             "3. The grid lights the start position: South's pieces on rank 1, nearest you. "
             "If the picture is turned or mirrored, the chain is laid another way: "
-            "fix the carrier, or the profile's `rotation` / `serpentine`.",
+            "fix the carrier, or the profile's `rotation` / `mirror` / `serpentine`.",
             "4. Press each button: %s." % ", ".join(
                 "%s %s" % (k[0], k[3]) for k in prof["keys"]),
             "5. Unplug USB: the game runs on the battery. Switch off: everything goes dark; "
