@@ -22,6 +22,8 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from hardware import profiles  # noqa: E402
+from hardware.leds import profile_map  # noqa: E402
+from jarmo.board import NAMES  # noqa: E402
 from tools.kit import bom  # noqa: E402
 
 FONT = 11
@@ -211,18 +213,22 @@ def _part_width(c):
 
 
 def _grid_svg(grid, x, y):
-    """Five rows of five LEDs and the chain through them (serpentine or row by row)."""
-    out = []
-    order = []
-    for r in range(5):
-        cols = range(5) if not (grid["serpentine"] and r % 2) else range(4, -1, -1)
-        order.extend((x + 70 + col * LED_STEP, y + 8 + r * LED_STEP) for col in cols)
-    out.append('<polyline fill="none" stroke="#888" stroke-width="1" points="%s"/>'
-               % " ".join("%.1f,%.1f" % pt for pt in order))
-    out.extend('<circle cx="%.1f" cy="%.1f" r="4" fill="#fff" stroke="#333"/>' % pt for pt in order)
-    out.append(_text(x + 8, y + 12, "DIN ->", size=9))
+    """The 25 LEDs as South sees them and the chain through them, in the
+    profile's order (hardware/leds.py's table: serpentine, mirrored)."""
+    table = profile_map(grid)
+    place = [None] * 25
+    for point, pixel in enumerate(table):
+        place[pixel] = (x + 70 + (point % 5) * LED_STEP, y + 8 + (4 - point // 5) * LED_STEP)
+    out = ['<polyline fill="none" stroke="#888" stroke-width="1" points="%s"/>'
+           % " ".join("%.1f,%.1f" % pt for pt in place)]
+    out.extend('<circle cx="%.1f" cy="%.1f" r="4" fill="#fff" stroke="#333"/>' % pt for pt in place)
+    first = place[0]
+    out.append('<circle class="first-led" cx="%.1f" cy="%.1f" r="4" fill="#333"/>' % first)
+    out.append(_text(x + 8, y + 12, "DIN -> %s" % NAMES[table.index(0)], size=9))
     out.append(_text(x + 70 + 5 * LED_STEP + 6, y + 12, "pitch %.4g mm" % grid["pitch_mm"], size=9))
     chain = "serpentine" if grid["serpentine"] else "row by row"
+    if grid["mirror"]:
+        chain += ", right to left"
     out.append(_text(x + 70 + 5 * LED_STEP + 6, y + 26, "chain: " + chain, size=9))
     return out
 
