@@ -885,10 +885,9 @@ class Player:
         held = g.held_count
         log = g.undo_log
         canmove = g.can_move
+        turn_end = g.turn_end
         scored = g.scored
         targets = TARGETS
-        pool = g.pool
-        out = g.out_count
         classic = g.ban            # the back-and-forth ban, no repetition, no wipe-out
         jasyr = g.one_action       # a placement is a whole turn
         plim = g.ply_limit - 1 if g.ply_limit else 0x20000000   # 2**29: more than any game
@@ -946,58 +945,45 @@ class Player:
                     red = 1
                 # The quiet-move fast path: a move that takes nothing, does
                 # not enter the enemy camp and leaves nothing to do after it
-                # ends the turn with no result (the repetition, ply limit and
-                # stuck tests are checked here as Game._end_check does them;
-                # where one might find something, Game.do_code runs).  At the
-                # last turn searched such a move is a leaf, played on the
-                # board only for the evaluation (fast = 1); deeper, it is
-                # played as Game.do_code would (Game.end_quiet_turn), and
-                # taken back by Game.undo_code (fast = 2).  Searches with and
-                # without it agree node for node (tests/test_fast_path.py).
+                # ends the turn with no result (the ply limit is checked here,
+                # the wipe-out, camp and repetition tests by Game.turn_end,
+                # the stuck test by Game.can_move; where one might find
+                # something, Game.do_code runs).  At the last turn searched
+                # such a move is a leaf, played on the board only for the
+                # evaluation (fast = 1); deeper, it is played as
+                # Game.do_code would (Game.end_quiet_turn), and taken back by
+                # Game.undo_code (fast = 2).  Searches with and without it
+                # agree node for node (tests/test_fast_path.py), and
+                # perft() counts through it (tests/test_perft.py).
                 fast = 0
                 t = a >> _TARGET
                 quiet = (not a & _KIND_BITS and not top[t] and (t < 20 if m == 0 else t > 4)
                          and not under[(a >> _SOURCE) & _POINT_BITS])
                 if fastpath and ((quiet or (scored and not a & _KIND_BITS and tdep[d] <= 1))
                         and (jasyr or not held[m]) and not g.markers_on and g.ply_count < plim):
-                    if not classic and len(log) >= 7:
-                        e2 = log[-1]
-                        e3 = log[-2]
-                        if ((e2 | e3) & _KIND_BITS or not (m ^ (e2 >> _SIDE_BIT)) & 1 or (m ^ (e3 >> _SIDE_BIT)) & 1
-                                or e3 & _ACTION_BITS == ((a >> _SOURCE) & _POINT_BITS) << _TARGET | t << _SOURCE):
-                            # Maybe a repetition: Game._end_check's full test.
-                            if g.would_repeat(a | m << _SIDE_BIT):
-                                t = -1       # a repetition: the full path
-                    if t >= 0:
-                        f = (a >> _SOURCE) & _POINT_BITS
-                        e = a | m << _SIDE_BIT | g.stage << _STAGE | g.move_piece(m, f, t)
-                        o = 1 - m
+                    f = (a >> _SOURCE) & _POINT_BITS
+                    e = a | m << _SIDE_BIT | g.stage << _STAGE | g.move_piece(m, f, t)
+                    o = 1 - m
+                    # A move that is not quiet (a leaf in classic and
+                    # standard) may recover a piece: then the turn goes on
+                    # (Game.do_code).
+                    if (quiet or jasyr or not held[m]) and not turn_end(m, e, 0):
                         if quiet and tdep[d] > 1:
                             # Stuck?  Game.can_move tells (if so: Game.do_code).
                             if canmove(o):
                                 g.end_quiet_turn(e)
                                 fast = 2
-                            else:
-                                g.unmove_piece(m, f, t, e)
                         else:
-                            # A leaf.  A move that is not quiet (classic and
-                            # standard) takes the tests of Game._end_check
-                            # that a capture or a move into the enemy camp
-                            # calls for; where one finds a result or the turn
-                            # goes on (a piece recovered), Game.do_code.
-                            if quiet or not ((held[m] and not jasyr)
-                                             or (not classic and (pool[o] + out[o] == 5 or pool[m] + out[m] == 5))
-                                             or ((t < 5 if m else t >= 20) and g.all_in_camp(m))
-                                             or (e >> _CAPTURED & _BYTE_BITS and g.all_in_camp(o))):
-                                v = -evalf(g, tables, o)
-                                # Stuck?  With a point to move to (two in
-                                # classic, where one move may be banned) the
-                                # other side is not; else Game.can_move tells.
-                                x = targets[0] if scored else 0
-                                if (x & (x - 1) if classic else x) or canmove(o):
-                                    nodes += 1
-                                    fast = 1
-                            g.unmove_piece(m, f, t, e)
+                            v = -evalf(g, tables, o)
+                            # Stuck?  With a point to move to (two in
+                            # classic, where one move may be banned) the
+                            # other side is not; else Game.can_move tells.
+                            x = targets[0] if scored else 0
+                            if (x & (x - 1) if classic else x) or canmove(o):
+                                nodes += 1
+                                fast = 1
+                    if fast != 2:
+                        g.unmove_piece(m, f, t, e)
                 if fast != 1:
                     if not fast:
                         do(a)
@@ -1142,12 +1128,12 @@ class Player:
 
 def perft(g, depth, fast=True):
     """The leaves of g's tree of legal actions `depth` actions deep (perft:
-    tests/test_perft.py), each action played by the halves the search's
-    fast path plays with: a move after which the turn passes with no
-    result (nothing held, no markers, below the ply limit, and the rules'
-    own end-of-turn tests, Game.turn_end and Game.can_move, find nothing)
-    by Game.move_piece and Game.end_quiet_turn, any other action by
-    Game.do_code; each taken back by Game.undo_code.  It takes every move the tests allow, not only the
+    tests/test_perft.py), each action played as the search's fast path
+    plays it: a move after which the turn passes with no result (the fast
+    path's tests: nothing held, no markers, below the ply limit,
+    Game.turn_end and Game.can_move find nothing) by Game.move_piece and
+    Game.end_quiet_turn, any other action by Game.do_code; each taken back
+    by Game.undo_code.  It takes every move the tests allow, not only the
     quiet ones the search takes deeper than its last turn, so a count that
     differs from Game.do_code's says a test missed an end.  fast False:
     every action by Game.do_code.  g is left as it was."""

@@ -129,5 +129,5 @@ SEARCH_MEMBERS = (
     # generation into a buffer, play and undo of a code, the rules' own
     # tests, and the quiet-move fast path's halves of do_code
     "gen_into", "do_code", "undo_code", "move_piece", "unmove_piece", "repeat_move",
-    "would_repeat", "turn_end", "can_move", "all_in_camp", "end_quiet_turn",
+    "turn_end", "can_move", "all_in_camp", "end_quiet_turn",
 )

@@ -581,16 +581,6 @@ class Game:
         self.stage = _START
         self.mover = 1 - (entry >> _SIDE_BIT & 1)
 
-    def would_repeat(self, entry):
-        """True if the move whose undo-log entry is given, played now, would
-        make both sides' last four moves a back-and-forth (_end_check's
-        repetition test)."""
-        log = self.undo_log
-        log.append(entry)
-        found = self.repeat_move(0) >= 0 and self.repeat_move(1) >= 0
-        log.pop()
-        return found
-
     def move_piece(self, side, a, b):
         """Move the piece on a to b; return the undo fields of the move."""
         top = self.top
