@@ -7,8 +7,8 @@ tests/layers.py declares (CYCLES), each below the app and closed only
 inside a function.
 
 The layers are named, not folders: a subpackage costs RAM on the board
-(docs/ARCHITECTURE.md, "Layers": about 240 bytes a subpackage on the
-emulated Pico), so jarmo/ stays one folder and this test keeps the order.
+(docs/BENCHMARKS.md, "Modules, packages and passes"), so jarmo/ stays
+one folder and this test keeps the order.
 """
 
 import pathlib
@@ -58,8 +58,10 @@ def cycles(graph):
     return sorted(out)
 
 
-def import_graph(top_level_only=False):
-    return dict((p.stem, imports(p, top_level_only) - {p.stem}) for p in JARMO.glob("*.py"))
+def import_graph(top_level_only=False, folder=JARMO):
+    """{module: the jarmo modules it imports} of folder's modules (jarmo/;
+    tools/architecture.py reads another checkout's)."""
+    return dict((p.stem, imports(p, top_level_only) - {p.stem}) for p in folder.glob("*.py"))
 
 
 def test_every_module_has_a_layer():

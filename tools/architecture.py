@@ -16,9 +16,12 @@ Prints, by reading the source (ast; nothing is imported):
 import argparse
 import ast
 import os
+import pathlib
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
 DRIVER_FOLDERS = ("hardware", "host", "web")
 CODE_FOLDERS = ("jarmo", "hardware", "host")
 
@@ -77,58 +80,12 @@ def longest_functions(root, most=8):
     return sorted(rows, reverse=True)[:most]
 
 
-def jarmo_imports(root):
-    """{module: set of jarmo modules it imports anywhere in its source}."""
-    graph = {}
-    folder = os.path.join(root, "jarmo")
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py"):
-            continue
-        module = name[:-3]
-        targets = set()
-        for node in ast.walk(parse(os.path.join(folder, name))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                if node.module == "jarmo":
-                    targets.update(a.name for a in node.names)
-                elif node.module.startswith("jarmo."):
-                    targets.add(node.module.split(".")[1])
-            elif isinstance(node, ast.Import):
-                targets.update(a.name.split(".")[1] for a in node.names if a.name.startswith("jarmo."))
-        graph[module] = {t for t in targets if t != module}
-    return graph
-
-
-def cycles(graph):
-    """The strongly connected parts of more than one module (Tarjan)."""
-    index, low, on_stack, stack, out = {}, {}, set(), [], []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph.get(v, ()):
-            if w not in graph:
-                continue
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            part = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                part.append(w)
-                if w == v:
-                    break
-            if len(part) > 1:
-                out.append(sorted(part))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return sorted(out)
+def _cycles_in(root):
+    """The import cycles among root's jarmo/ modules, found as
+    tests/test_layers.py finds them (imports in functions and by name
+    counted)."""
+    from tests import test_layers
+    return test_layers.cycles(test_layers.import_graph(folder=pathlib.Path(root) / "jarmo"))
 
 
 def flat_files(root):
@@ -143,7 +100,7 @@ def report(root):
     print("longest functions (lines):")
     for lines, name in longest_functions(root):
         print("  %4d  %s" % (lines, name))
-    found = cycles(jarmo_imports(root))
+    found = _cycles_in(root)
     print("import cycles in jarmo/ (function-level imports counted): %d" % len(found))
     for part in found:
         print("  " + " <-> ".join(part))
