@@ -90,16 +90,13 @@ FEATHER_OLED = profile(
 # The readable handheld: the docs' default build (docs/KIT.md).  The Feather
 # and its wing as in feather_oled; the grid is 25 WS2812B cut from a strip of
 # 60 a metre, five rows of five chained back and forth, 16.7 mm apart.
-HANDHELD = profile(
+HANDHELD = dict(
+    FEATHER_OLED,
     board="Feather RP2040 + 128x64 OLED FeatherWing (SH1107) + 5x5 grid of WS2812B strip (16.7 mm)",
-    pixel_pin="D10",
-    keys=three_buttons("D9", "D6", "D5"),
-    display="sh1107_128x64",
-    board_id="adafruit_feather_rp2040",
-    led_power="D11",
     grid="strip60",
     pitch_mm=STRIP60_PITCH_MM,
     serpentine=True,
+    mirror=False,
 )
 
 QTPY_BFF = profile(
