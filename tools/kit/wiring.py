@@ -136,8 +136,7 @@ def _battery(c, capacity):
 
 
 def _power(c, p, data):
-    build = data["builds"][p["_name"]]["power"]
-    capacity = data["parts"][build["battery"]]["name"].split()[-2]
+    capacity = bom.battery_mah(p["_name"], data)
     _battery(c, capacity)
     board = p["board_id"]
     if board == "adafruit_feather_rp2040":
